@@ -125,7 +125,7 @@ def distance_in_line(source: Cell, target: Cell) -> int | None:
 _BIT_ROW_WIDTH: Final = 12
 BIT: Final[tuple[int, ...]] = tuple(1 << (h.row * _BIT_ROW_WIDTH + h.letter) for h in HEXES)
 ALL_CELLS_MASK: Final = sum(BIT)
-_CELL_BY_BIT: Final[dict[int, Cell]] = {bit: cell for cell, bit in enumerate(BIT)}
+CELL_OF_BIT: Final[dict[int, Cell]] = {bit: cell for cell, bit in enumerate(BIT)}
 
 
 def spread(mask: int) -> int:
@@ -146,7 +146,7 @@ def cells_of(mask: int) -> list[Cell]:
     out: list[Cell] = []
     while mask:
         low = mask & -mask
-        out.append(_CELL_BY_BIT[low])
+        out.append(CELL_OF_BIT[low])
         mask ^= low
     out.sort()
     return out

@@ -17,14 +17,18 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from rules.board import (
+    ALL_CELLS_MASK,
     BIT,
     CELL_COUNT,
     CELL_NAMES,
+    CELL_OF_BIT,
     CELLS,
+    HEXES,
     IS_EDGE,
     NEIGHBOURS,
     TARGETS_AT_DISTANCE,
     Cell,
+    cell_at,
     cells_of,
     distance_in_line,
     spread,
@@ -90,10 +94,77 @@ def piece_placed_at(ply: int) -> Piece:
 
 _EMPTY_BOARD: Final[tuple[Stack, ...]] = ("",) * CELL_COUNT
 _NEIGHBOUR_MASK: Final[tuple[int, ...]] = tuple(sum(BIT[n] for n in NEIGHBOURS[c]) for c in CELLS)
-_SURROUNDABLE: Final[tuple[bool, ...]] = tuple(not edge for edge in IS_EDGE)
-# _JUMPS_BY_HEIGHT[cell][height]: (target, Jump) for every cell `height` steps away in a line.
-_JUMPS_BY_HEIGHT: Final[tuple[tuple[tuple[tuple[Cell, Jump], ...], ...], ...]] = tuple(
-    tuple(tuple((t, JUMPS[c, t]) for t in targets) for targets in TARGETS_AT_DISTANCE[c])
+# A stack is surrounded when `occupied & mask == mask` for this mask. Edge cells get a bit that
+# no board ever sets, so the one test also says "never surrounded" for them.
+_NEVER: Final = 1 << 100
+_SURROUNDED_MASK: Final[tuple[int, ...]] = tuple(
+    _NEVER if IS_EDGE[c] else _NEIGHBOUR_MASK[c] for c in CELLS
+)
+_EDGE_MASK: Final = sum(BIT[c] for c in CELLS if IS_EDGE[c])
+
+# The six neighbours in turning order around a hex: consecutive ones touch each other.
+_RING: Final = ((1, 0), (1, 1), (0, 1), (-1, 0), (-1, -1), (0, -1))
+
+
+def _may_split(cell: Cell, occupied_neighbours: int) -> bool:
+    """Whether emptying ``cell`` can disconnect its occupied neighbours (given as a mask).
+
+    Neighbours that form one unbroken arc around the hex stay linked through each other; two or
+    more arcs may only have been linked through ``cell``.
+    """
+    hexes = HEXES[cell]
+    ring = [cell_at(hexes.letter + dl, hexes.row + dr) for dl, dr in _RING]
+    filled = [c is not None and bool(occupied_neighbours & BIT[c]) for c in ring]
+    arcs = sum(1 for i in range(6) if filled[i] and not filled[i - 1])
+    return arcs >= 2
+
+
+def _subsets(mask: int) -> list[int]:
+    subsets, subset = [], mask
+    while True:
+        subsets.append(subset)
+        if subset == 0:
+            return subsets
+        subset = (subset - 1) & mask
+
+
+# _SPLITS[cell]: the occupied-neighbour masks for which emptying `cell` may cut something off.
+_SPLITS: Final[tuple[frozenset[int], ...]] = tuple(
+    frozenset(m for m in _subsets(_NEIGHBOUR_MASK[c]) if _may_split(c, m)) for c in CELLS
+)
+
+
+class _JumpTable:
+    """The jumps from one cell for one stack height, memoised by which targets are occupied.
+
+    At most six cells lie at a given distance, so there are at most 64 answers per table; the
+    move generator looks one up with a single mask instead of testing every target.
+    """
+
+    __slots__ = ("cache", "mask", "source", "targets")
+
+    def __init__(self, source: Cell, targets: tuple[Cell, ...]) -> None:
+        self.source = source
+        self.targets = targets
+        self.mask = sum(BIT[t] for t in targets)
+        self.cache: dict[int, tuple[Jump, ...]] = {}
+
+    def jumps(self, occupied: int) -> tuple[Jump, ...]:
+        hit = occupied & self.mask
+        found = self.cache.get(hit)
+        if found is None:
+            found = tuple(JUMPS[self.source, t] for t in self.targets if hit & BIT[t])
+            self.cache[hit] = found
+        return found
+
+
+# _JUMP_TABLES[cell][height]; padded up to the tallest possible stack, so no bounds checks.
+_MAX_HEIGHT: Final = CELL_COUNT
+_JUMP_TABLES: Final[tuple[tuple[_JumpTable, ...], ...]] = tuple(
+    tuple(
+        _JumpTable(c, TARGETS_AT_DISTANCE[c][h] if h < len(TARGETS_AT_DISTANCE[c]) else ())
+        for h in range(_MAX_HEIGHT + 1)
+    )
     for c in CELLS
 )
 _NO_MOVES: Final[tuple[Move, ...]] = ()
@@ -104,14 +175,20 @@ class PositionTextError(ValueError):
     """A position text (see :meth:`Position.from_text`) that does not describe a position."""
 
 
-def _masks(stacks: Sequence[Stack]) -> tuple[int, int]:
-    occupied = dvonn = 0
+def _masks(stacks: Sequence[Stack]) -> tuple[int, int, int, int]:
+    """Bit masks of the occupied cells, DVONN-holding cells, white-topped and black-topped cells."""
+    occupied = dvonn = white = black = 0
     for cell, stack in enumerate(stacks):
         if stack:
-            occupied |= BIT[cell]
+            bit = BIT[cell]
+            occupied |= bit
             if "D" in stack:
-                dvonn |= BIT[cell]
-    return occupied, dvonn
+                dvonn |= bit
+            if stack[-1] == "W":
+                white |= bit
+            elif stack[-1] == "B":
+                black |= bit
+    return occupied, dvonn, white, black
 
 
 class Position:
@@ -121,27 +198,38 @@ class Position:
     :func:`play`, or from a text with :meth:`from_text` (what ``repr`` shows).
     """
 
-    __slots__ = ("_dvonn", "_legal", "_occupied", "ply", "stacks")
+    # Immutable as fractions.Fraction is: private slots behind read-only properties. (Plain slot
+    # stores keep building a position cheap: a __setattr__ guard would cost 4x per ply.)
+    __slots__ = ("_black", "_dvonn", "_legal", "_occupied", "_ply", "_settled", "_stacks", "_white")
 
-    stacks: tuple[Stack, ...]
-    """``stacks[cell]``: the stack on each cell, bottom to top; ``""`` when empty."""
-    ply: int
-    """How many actions (placements, moves, passes) led here; 0 on the empty board."""
+    _stacks: tuple[Stack, ...]
+    _ply: int
     _occupied: int  # bit mask (rules.board.BIT) of the occupied cells
     _dvonn: int  # bit mask of the cells whose stack holds a DVONN piece
+    _white: int  # bit mask of the cells topped by a white piece
+    _black: int  # bit mask of the cells topped by a black piece
+    # Every stack is connected to a DVONN piece (true after any move, and on the full board at
+    # ply 49); a move then cuts pieces off only if it splits the mover's neighbours or moves a
+    # DVONN piece away.
+    _settled: bool
     _legal: tuple[Move, ...] | None  # legal_moves(), computed on first use
 
     def __init__(self, stacks: Sequence[Stack] = _EMPTY_BOARD, ply: int = 0) -> None:
         stacks = tuple(stacks)
         _validate(stacks, ply)
-        occupied, dvonn = _masks(stacks)
-        _init(self, stacks, ply, occupied, dvonn)
+        occupied, dvonn, white, black = _masks(stacks)
+        _init(self, stacks, ply, occupied, dvonn, white, black)
+        self._settled = ply >= PLACEMENT_PLIES and _connected(occupied, dvonn) == occupied
 
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"Position is immutable: cannot set {name!r}")
+    @property
+    def stacks(self) -> tuple[Stack, ...]:
+        """``stacks[cell]``: the stack on each cell, bottom to top; ``""`` when empty."""
+        return self._stacks
 
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"Position is immutable: cannot delete {name!r}")
+    @property
+    def ply(self) -> int:
+        """How many actions (placements, moves, passes) led here; 0 on the empty board."""
+        return self._ply
 
     # --- derived facts -----------------------------------------------------------------------
 
@@ -175,8 +263,8 @@ class Position:
 
     def is_surrounded(self, cell: Cell) -> bool:
         """Whether all six neighbours of ``cell`` are occupied (never true on the edge)."""
-        mask = _NEIGHBOUR_MASK[cell]
-        return _SURROUNDABLE[cell] and self._occupied & mask == mask
+        mask = _SURROUNDED_MASK[cell]
+        return self._occupied & mask == mask
 
     def occupied_cells(self) -> list[Cell]:
         return [cell for cell, stack in enumerate(self.stacks) if stack]
@@ -237,21 +325,52 @@ class Position:
 
 
 _ROW_WIDTHS: Final = (9, 10, 11, 10, 9)
-_set = object.__setattr__
 
 
-def _init(pos: Position, stacks: tuple[Stack, ...], ply: int, occupied: int, dvonn: int) -> None:
-    _set(pos, "stacks", stacks)
-    _set(pos, "ply", ply)
-    _set(pos, "_occupied", occupied)
-    _set(pos, "_dvonn", dvonn)
-    _set(pos, "_legal", None)
+def _init(  # noqa: PLR0917 - internal fast path
+    pos: Position,
+    stacks: tuple[Stack, ...],
+    ply: int,
+    occupied: int,
+    dvonn: int,
+    white: int,
+    black: int,
+) -> None:
+    pos._stacks = stacks
+    pos._ply = ply
+    pos._occupied = occupied
+    pos._dvonn = dvonn
+    pos._white = white
+    pos._black = black
+    pos._legal = None
+    pos._settled = True
 
 
-def _make(stacks: tuple[Stack, ...], ply: int, occupied: int, dvonn: int) -> Position:
+def _make(  # noqa: PLR0917 - internal fast path
+    stacks: tuple[Stack, ...], ply: int, occupied: int, dvonn: int, white: int, black: int
+) -> Position:
     pos = object.__new__(Position)
-    _init(pos, stacks, ply, occupied, dvonn)
+    _init(pos, stacks, ply, occupied, dvonn, white, black)
     return pos
+
+
+def _connected(occupied: int, dvonn: int) -> int:
+    """The occupied cells linked to a DVONN piece through occupied neighbours (a flood fill)."""
+    reached = dvonn
+    while True:
+        # spread() inlined: this loop is hot.
+        grown = (
+            reached
+            | (reached << 1)
+            | (reached >> 1)
+            | (reached << 12)
+            | (reached >> 12)
+            | (reached << 13)
+            | (reached >> 13)
+        ) & occupied
+        if grown == reached:
+            return reached
+        reached = grown
 
 
 def _validate(stacks: tuple[Stack, ...], ply: int) -> None:
@@ -293,41 +412,54 @@ _START: Final = Position()
 # --- move generation ---------------------------------------------------------------------------
 
 
-def _jumps(pos: Position, letter: str) -> list[Move]:
-    """Every jump for the side whose pieces are ``letter``."""
-    out: list[Move] = []
-    stacks = pos.stacks
+def _mobile(pos: Position, letter: str) -> int:
+    """Mask of the side's stacks that are not surrounded: on the edge or next to an empty cell."""
     occupied = pos._occupied
-    for cell, stack in enumerate(stacks):
-        if not stack or stack[-1] != letter:
-            continue
-        mask = _NEIGHBOUR_MASK[cell]
-        if occupied & mask == mask and _SURROUNDABLE[cell]:
-            continue
-        by_height = _JUMPS_BY_HEIGHT[cell]
-        height = len(stack)
-        if height < len(by_height):
-            for target, move in by_height[height]:
-                if stacks[target]:
-                    out.append(move)
+    empty = ALL_CELLS_MASK & ~occupied
+    mine = pos._white if letter == "W" else pos._black
+    return mine & (spread(empty) | _EDGE_MASK)
+
+
+def _jumps(pos: Position, letter: str) -> list[Move]:
+    """Every jump for the side whose pieces are ``letter``, in cell order."""
+    out: list[Move] = []
+    stacks = pos._stacks
+    occupied = pos._occupied
+    # _mobile() and spread() inlined: this is the hottest function of a game of moves.
+    empty = ALL_CELLS_MASK & ~occupied
+    mobile = (pos._white if letter == "W" else pos._black) & (
+        empty
+        | (empty << 1)
+        | (empty >> 1)
+        | (empty << 12)
+        | (empty >> 12)
+        | (empty << 13)
+        | (empty >> 13)
+        | _EDGE_MASK
+    )
+    while mobile:
+        low = mobile & -mobile
+        mobile ^= low
+        cell = CELL_OF_BIT[low]
+        table = _JUMP_TABLES[cell][len(stacks[cell])]
+        hit = occupied & table.mask
+        found = table.cache.get(hit)
+        if found is None:
+            found = table.jumps(occupied)
+        out += found
     return out
 
 
 def _has_jump(pos: Position, letter: str) -> bool:
-    stacks = pos.stacks
+    stacks = pos._stacks
     occupied = pos._occupied
-    for cell, stack in enumerate(stacks):
-        if not stack or stack[-1] != letter:
-            continue
-        mask = _NEIGHBOUR_MASK[cell]
-        if occupied & mask == mask and _SURROUNDABLE[cell]:
-            continue
-        by_height = _JUMPS_BY_HEIGHT[cell]
-        height = len(stack)
-        if height < len(by_height):
-            for target, _ in by_height[height]:
-                if stacks[target]:
-                    return True
+    mobile = _mobile(pos, letter)
+    while mobile:
+        low = mobile & -mobile
+        mobile ^= low
+        cell = CELL_OF_BIT[low]
+        if occupied & _JUMP_TABLES[cell][len(stacks[cell])].mask:
+            return True
     return False
 
 
@@ -339,18 +471,18 @@ def legal_moves(pos: Position) -> tuple[Move, ...]:
     """
     legal = pos._legal
     if legal is None:
-        if pos.ply < PLACEMENT_PLIES:
-            legal = tuple([PLACES[cell] for cell, stack in enumerate(pos.stacks) if not stack])
+        if pos._ply < PLACEMENT_PLIES:
+            legal = tuple([PLACES[cell] for cell, stack in enumerate(pos._stacks) if not stack])
         else:
-            me = colour_to_act(pos.ply)
-            jumps = _jumps(pos, me.value)
+            me = "W" if (pos._ply - PLACEMENT_PLIES) % 2 == 0 else "B"
+            jumps = _jumps(pos, me)
             if jumps:
                 legal = tuple(jumps)
-            elif _has_jump(pos, me.opponent.value):
+            elif _has_jump(pos, "B" if me == "W" else "W"):
                 legal = _ONLY_PASS
             else:
                 legal = _NO_MOVES
-        _set(pos, "_legal", legal)
+        pos._legal = legal
     return legal
 
 
@@ -362,7 +494,7 @@ def is_over(pos: Position) -> bool:
 def score(pos: Position) -> tuple[int, int]:
     """``(white, black)``: pieces in the stacks each side controls (top piece of its colour)."""
     white = black = 0
-    for stack in pos.stacks:
+    for stack in pos._stacks:
         if stack:
             top = stack[-1]
             if top == "W":
@@ -442,7 +574,7 @@ def _explain_illegal(pos: Position, move: Move) -> IllegalMoveError:
         return IllegalMoveError(IllegalReason.PLACEMENT_NOT_OVER)
     source, target = move.source, move.target
     names = {"source": CELL_NAMES[source], "target": CELL_NAMES[target]}
-    stack = pos.stacks[source]
+    stack = pos._stacks[source]
     if not stack:
         return IllegalMoveError(IllegalReason.SOURCE_EMPTY, **names)
     if stack == "D":
@@ -461,53 +593,59 @@ def _explain_illegal(pos: Position, move: Move) -> IllegalMoveError:
         return IllegalMoveError(
             IllegalReason.WRONG_DISTANCE, height=len(stack), distance=distance, **names
         )
-    if not pos.stacks[target]:
+    if not pos._stacks[target]:
         return IllegalMoveError(IllegalReason.TARGET_EMPTY, **names)
     raise AssertionError(f"{move} was judged illegal in {pos!r} for no reason")  # pragma: no cover
 
 
-def _is_legal_jump(pos: Position, move: Jump) -> bool:
-    source, target = move.source, move.target
-    stacks = pos.stacks
-    stack = stacks[source]
-    if not stack or stack[-1] != colour_to_act(pos.ply).value or not stacks[target]:
-        return False
-    mask = _NEIGHBOUR_MASK[source]
-    if pos._occupied & mask == mask and _SURROUNDABLE[source]:
-        return False
-    by_height = TARGETS_AT_DISTANCE[source]
-    return len(stack) < len(by_height) and target in by_height[len(stack)]
-
-
-def _play(pos: Position, move: Move) -> tuple[Position, dict[Cell, Stack]]:
-    ply = pos.ply
-    stacks = pos.stacks
+def _play(pos: Position, move: Move, removed: dict[Cell, Stack] | None) -> Position:
+    """The position after ``move``; fills ``removed`` (if given) with the stacks cut off."""
+    ply = pos._ply
+    stacks = pos._stacks
     if type(move) is Jump and ply >= PLACEMENT_PLIES:
-        if not _is_legal_jump(pos, move):
-            raise _explain_illegal(pos, move)
         source, target = move.source, move.target
         moving = stacks[source]
+        occupied = pos._occupied
+        # Legal: the mover's stack, not surrounded, and the target occupied at distance = height.
+        mask = _SURROUNDED_MASK[source]
+        if (
+            not moving
+            or moving[-1] != ("W" if (ply - PLACEMENT_PLIES) % 2 == 0 else "B")
+            or occupied & mask == mask
+            or not occupied & _JUMP_TABLES[source][len(moving)].mask & BIT[target]
+        ):
+            raise _explain_illegal(pos, move)
         board = list(stacks)
         board[target] += moving
         board[source] = ""
-        occupied = pos._occupied & ~BIT[source]
+        source_bit, target_bit = BIT[source], BIT[target]
+        occupied &= ~source_bit
         dvonn = pos._dvonn
         if "D" in moving:
-            dvonn = (dvonn & ~BIT[source]) | BIT[target]
-        # Flood from the DVONN pieces through occupied cells; what is not reached is cut off.
-        reached = dvonn
-        while True:
-            grown = spread(reached) & occupied
-            if grown == reached:
-                break
-            reached = grown
-        removed: dict[Cell, Stack] = {}
+            dvonn = (dvonn & ~source_bit) | target_bit
+        if moving[-1] == "W":
+            white = (pos._white & ~source_bit) | target_bit
+            black = pos._black & ~target_bit
+        else:
+            black = (pos._black & ~source_bit) | target_bit
+            white = pos._white & ~target_bit
+        if (
+            pos._settled
+            and "D" not in moving
+            and occupied & _NEIGHBOUR_MASK[source] not in _SPLITS[source]
+        ):
+            reached = occupied  # nothing can have lost its DVONN contact
+        else:
+            reached = _connected(occupied, dvonn)
         if reached != occupied:
             for cell in cells_of(occupied & ~reached):
-                removed[cell] = board[cell]
+                if removed is not None:
+                    removed[cell] = board[cell]
                 board[cell] = ""
             occupied = reached
-        return _make(tuple(board), ply + 1, occupied, dvonn), removed
+            white &= reached
+            black &= reached
+        return _make(tuple(board), ply + 1, occupied, dvonn, white, black)
     if type(move) is Place and ply < PLACEMENT_PLIES:
         cell = move.cell
         if stacks[cell]:
@@ -515,10 +653,25 @@ def _play(pos: Position, move: Move) -> tuple[Position, dict[Cell, Stack]]:
         piece = "D" if ply < DVONN_PIECES else ("W" if ply % 2 == 0 else "B")
         board = list(stacks)
         board[cell] = piece
-        dvonn = pos._dvonn | BIT[cell] if piece == "D" else pos._dvonn
-        return _make(tuple(board), ply + 1, pos._occupied | BIT[cell], dvonn), {}
+        bit = BIT[cell]
+        child = _make(
+            tuple(board),
+            ply + 1,
+            pos._occupied | bit,
+            pos._dvonn | bit if piece == "D" else pos._dvonn,
+            pos._white | bit if piece == "W" else pos._white,
+            pos._black | bit if piece == "B" else pos._black,
+        )
+        parent_legal = pos._legal
+        if parent_legal is not None and ply + 1 < PLACEMENT_PLIES:
+            # The child's placements are the parent's minus this cell: cheaper than a rescan.
+            i = (ALL_CELLS_MASK & ~pos._occupied & (bit - 1)).bit_count()  # empties before
+            child._legal = parent_legal[:i] + parent_legal[i + 1 :]
+        return child
     if type(move) is Pass and legal_moves(pos) == _ONLY_PASS:
-        return _make(stacks, ply + 1, pos._occupied, pos._dvonn), {}
+        child = _make(stacks, ply + 1, pos._occupied, pos._dvonn, pos._white, pos._black)
+        child._settled = pos._settled
+        return child
     if not isinstance(move, Place | Jump | Pass):
         raise TypeError(f"not a move: {move!r}")
     raise _explain_illegal(pos, move)
@@ -539,14 +692,15 @@ def play(pos: Position, move: Move, *, by: Colour | None = None) -> Position:
     """
     if by is not None:
         _check_turn(pos, by)
-    return _play(pos, move)[0]
+    return _play(pos, move, None)
 
 
 def apply(pos: Position, move: Move, *, by: Colour | None = None) -> MoveResult:
     """Like :func:`play`, but also says which stacks were cut off and removed."""
     if by is not None:
         _check_turn(pos, by)
-    after, removed = _play(pos, move)
+    removed: dict[Cell, Stack] = {}
+    after = _play(pos, move, removed)
     return MoveResult(pos, move, after, removed)
 
 
@@ -555,7 +709,7 @@ def apply(pos: Position, move: Move, *, by: Colour | None = None) -> MoveResult:
 
 def empty_cells(pos: Position) -> list[Cell]:
     """The empty cells, in cell order."""
-    return [cell for cell, stack in enumerate(pos.stacks) if not stack]
+    return [cell for cell, stack in enumerate(pos._stacks) if not stack]
 
 
 def movable_cells(pos: Position) -> list[Cell]:
