@@ -64,7 +64,6 @@ class IllegalReason(enum.Enum):
         "{target} is empty: a move must land on a piece or stack (it may jump over empty cells)."
     )
     PASS_NOT_ALLOWED = "You may pass only when you have no legal move, and you have {count}."
-    MUST_PASS = "{colour} has no legal move and must pass."
 
     @property
     def key(self) -> str:
