@@ -1,0 +1,153 @@
+"""Every text a player sees, in the player's language.
+
+Bot code never sends a string literal to a user. It builds a :class:`Text` with :func:`_`
+(or :func:`n_` for plurals, :func:`p_` for a context), whose message id is the English text as
+in gettext; the Discord adapter renders it for the reader's locale with
+:meth:`Catalogues.render`. So one reply can be rendered in Russian for the player who typed the
+command and in the server's language for the game thread.
+
+Catalogues are gettext ``.po`` files, ``bot/locales/<language>/LC_MESSAGES/dvonn.po``, read once
+at start and compiled in memory by Babel (no ``.mo`` build step). Babel's extractor finds the
+messages: ``pybabel extract -k _ -k n_:1,2 -k p_:1c,2 ...``. English needs no catalogue.
+"""
+
+from __future__ import annotations
+
+import enum
+import gettext
+import io
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Final
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+
+import rules
+
+log = logging.getLogger(__name__)
+
+DOMAIN: Final = "dvonn"
+LOCALE_DIR: Final = Path(__file__).resolve().parent / "locales"
+DEFAULT_LANGUAGE: Final = "en"
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """A message to render later in some language: an English message id and its parameters."""
+
+    msgid: str
+    params: Mapping[str, object] = field(default_factory=dict)
+    plural: str | None = None
+    """The English plural form; then ``params["count"]`` picks the form in each language."""
+    context: str | None = None
+    """A gettext context, for the same English words with different meanings."""
+
+    def english(self) -> str:
+        """The text in English (for logs and tests; never for users in other languages)."""
+        return ENGLISH.render(self)
+
+
+def _(msgid: str, /, **params: object) -> Text:
+    """Mark ``msgid`` (English, with ``{name}`` placeholders) as a message for players."""
+    return Text(msgid, params)
+
+
+def n_(singular: str, plural: str, count: int, /, **params: object) -> Text:
+    """A message whose form depends on ``count`` (passed to the text as ``{count}``)."""
+    return Text(singular, {"count": count, **params}, plural=plural)
+
+
+def p_(context: str, msgid: str, /, **params: object) -> Text:
+    """A message with a disambiguating gettext context."""
+    return Text(msgid, params, context=context)
+
+
+COLOUR_NAMES: Final[Mapping[rules.Colour, Text]] = {
+    rules.Colour.WHITE: p_("colour", "White"),
+    rules.Colour.BLACK: p_("colour", "Black"),
+}
+
+
+def rules_error_text(error: rules.RulesError) -> Text:
+    """A player-facing text for an error from the rules (its English template is the msgid)."""
+    return Text(error.reason.value, dict(error.params))
+
+
+class Catalogues:
+    """The message catalogues of every language we speak, loaded once."""
+
+    def __init__(self, directory: Path = LOCALE_DIR) -> None:
+        self._translations: dict[str, gettext.NullTranslations] = {
+            DEFAULT_LANGUAGE: gettext.NullTranslations()
+        }
+        if directory.is_dir():
+            for po_file in sorted(directory.glob(f"*/LC_MESSAGES/{DOMAIN}.po")):
+                language = po_file.parent.parent.name
+                self._translations[language] = _compile(po_file, language)
+
+    @property
+    def languages(self) -> list[str]:
+        return sorted(self._translations)
+
+    def language_for(self, locale: str | enum.Enum | None) -> str:
+        """The catalogue language for a Discord locale: ``"en-US"`` → ``"en"``, ``"ru"`` → ``"ru"``.
+
+        Unknown or missing locales fall back to English.
+        """
+        if locale is None:
+            return DEFAULT_LANGUAGE
+        code = str(locale.value if isinstance(locale, enum.Enum) else locale)
+        if code in self._translations:
+            return code
+        base = code.replace("_", "-").split("-")[0].lower()
+        return base if base in self._translations else DEFAULT_LANGUAGE
+
+    def render(self, text: Text | str, locale: str | enum.Enum | None = None) -> str:
+        """``text`` in the language of ``locale``, with its parameters filled in."""
+        if isinstance(text, str):
+            return text  # already rendered (user content such as names)
+        translations = self._translations[self.language_for(locale)]
+        if text.plural is not None:
+            count = text.params.get("count")
+            if not isinstance(count, int):
+                raise TypeError(f"plural message without an int count: {text.msgid!r}")
+            if text.context is not None:
+                template = translations.npgettext(text.context, text.msgid, text.plural, count)
+            else:
+                template = translations.ngettext(text.msgid, text.plural, count)
+        elif text.context is not None:
+            template = translations.pgettext(text.context, text.msgid)
+        else:
+            template = translations.gettext(text.msgid)
+        if not text.params:
+            return template
+        values = {name: self._param(value, locale) for name, value in text.params.items()}
+        try:
+            return template.format(**values)
+        except (KeyError, IndexError, ValueError):
+            # A broken translation must never hide the message: fall back to English.
+            log.exception("bad translation of %r for %s", text.msgid, locale)
+            return ENGLISH.render(text)
+
+    def _param(self, value: object, locale: str | enum.Enum | None) -> object:
+        if isinstance(value, Text):
+            return self.render(value, locale)
+        if isinstance(value, rules.Colour):
+            return self.render(COLOUR_NAMES[value], locale)
+        return value
+
+
+def _compile(po_file: Path, language: str) -> gettext.GNUTranslations:
+    with po_file.open("rb") as source:
+        catalog = read_po(source, locale=language, domain=DOMAIN)
+    buffer = io.BytesIO()
+    write_mo(buffer, catalog)
+    buffer.seek(0)
+    return gettext.GNUTranslations(buffer)
+
+
+ENGLISH: Final = Catalogues(Path("/nonexistent"))
+"""English only: for logs and tests."""

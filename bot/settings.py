@@ -1,0 +1,162 @@
+"""The bot's configuration, from the environment and an optional ``.env`` file.
+
+One frozen :class:`Settings` object; the token is a :class:`Secret` whose ``repr`` and ``str``
+never show it, so it cannot reach a log line by accident.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from dotenv import dotenv_values
+
+from bot.i18n import Text, _
+
+DEFAULT_DATABASE: Final = Path("data/dvonn.sqlite3")
+LOG_LEVELS: Final = ("DEBUG", "INFO", "WARNING", "ERROR")
+
+# What the bot needs in a channel: view, send (also in threads), create public threads, embed
+# links, attach files (the board), read history (to edit its own posts), use external emoji no.
+PERMISSIONS: Final = (
+    (1 << 10)  # View Channel
+    | (1 << 11)  # Send Messages
+    | (1 << 14)  # Embed Links
+    | (1 << 15)  # Attach Files
+    | (1 << 16)  # Read Message History
+    | (1 << 35)  # Create Public Threads
+    | (1 << 38)  # Send Messages in Threads
+)
+SCOPES: Final = ("bot", "applications.commands")
+
+
+class Secret:
+    """A string that does not show itself in ``repr``/``str`` (and so not in logs)."""
+
+    __slots__ = ("_value",)
+
+    def __init__(self, value: str) -> None:
+        self._value = value
+
+    def reveal(self) -> str:
+        return self._value
+
+    def __bool__(self) -> bool:
+        return bool(self._value)
+
+    def __repr__(self) -> str:
+        return "Secret('********')" if self._value else "Secret('')"
+
+    __str__ = __repr__
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Secret) and other._value == self._value
+
+    def __hash__(self) -> int:
+        return hash(self._value)
+
+
+class SettingsError(ValueError):
+    """A configuration problem, explained for whoever runs the bot."""
+
+    def __init__(self, text: Text) -> None:
+        self.text = text
+        super().__init__(text.english())
+
+
+def invite_url(application_id: int) -> str:
+    """The link that adds the bot to a server with the permissions and scopes it needs."""
+    scopes = "+".join(SCOPES)
+    return (
+        "https://discord.com/oauth2/authorize"
+        f"?client_id={application_id}&scope={scopes}&permissions={PERMISSIONS}"
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    token: Secret
+    database: Path = DEFAULT_DATABASE
+    log_level: str = "INFO"
+    dev_guild: int | None = None
+    """A server where commands are synced instantly during development."""
+    application_id: int | None = None
+    api_base: str | None = None
+    """Discord's REST base URL (a proxy, or a fake Discord in tests); ``None``: Discord's own."""
+    gateway_url: str | None = None
+    """Discord's gateway URL; ``None``: Discord's own."""
+
+    @classmethod
+    def from_env(
+        cls, environ: Mapping[str, str] | None = None, env_file: Path | None = Path(".env")
+    ) -> Settings:
+        """Read the settings; the environment wins over the ``.env`` file.
+
+        Raises :class:`SettingsError` for values that make no sense. A missing token is not an
+        error here (see :meth:`require_token`), so commands that need none still work.
+        """
+        values: dict[str, str] = {}
+        if env_file is not None and env_file.is_file():
+            values.update({k: v for k, v in dotenv_values(env_file).items() if v is not None})
+        values.update(os.environ if environ is None else environ)
+        level = values.get("DVONN_LOG_LEVEL", "INFO").strip().upper() or "INFO"
+        if level not in LOG_LEVELS:
+            raise SettingsError(
+                _(
+                    "DVONN_LOG_LEVEL must be one of {levels}, not {value}.",
+                    levels=", ".join(LOG_LEVELS),
+                    value=level,
+                )
+            )
+        return cls(
+            token=Secret(values.get("DISCORD_TOKEN", "").strip()),
+            database=Path(values.get("DVONN_DATABASE", "").strip() or DEFAULT_DATABASE),
+            log_level=level,
+            dev_guild=_snowflake(values, "DVONN_DEV_GUILD"),
+            application_id=_snowflake(values, "DISCORD_APPLICATION_ID"),
+            api_base=values.get("DISCORD_API_BASE", "").strip() or None,
+            gateway_url=values.get("DISCORD_GATEWAY_URL", "").strip() or None,
+        )
+
+    def require_token(self) -> str:
+        """The token, or a :class:`SettingsError` that says how to get one."""
+        if self.token:
+            return self.token.reveal()
+        raise SettingsError(missing_token_help(self.application_id))
+
+
+def missing_token_help(application_id: int | None) -> Text:
+    """What to do when there is no token: create the application, grant, invite."""
+    invite = (
+        _("Then invite it with: {url}", url=invite_url(application_id))
+        if application_id
+        else _(
+            "Then invite it: set DISCORD_APPLICATION_ID (General Information → Application ID) "
+            "and run this again to get the invite link, or use OAuth2 → URL Generator with the "
+            "scopes bot and applications.commands."
+        )
+    )
+    return _(
+        "DISCORD_TOKEN is not set, so the bot cannot log in.\n"
+        "1. Create an application at https://discord.com/developers/applications\n"
+        "2. Under Bot, press Reset Token and put the token in .env as DISCORD_TOKEN=... "
+        "(copy .env.example to .env first). No privileged intents are needed.\n"
+        "3. The bot needs these permissions: View Channels, Send Messages, Send Messages in "
+        "Threads, Create Public Threads, Embed Links, Attach Files, Read Message History.\n"
+        "{invite}",
+        invite=invite,
+    )
+
+
+def _snowflake(values: Mapping[str, str], name: str) -> int | None:
+    raw = values.get(name, "").strip()
+    if not raw:
+        return None
+    if not raw.isdigit():
+        raise SettingsError(
+            _("{name} must be a Discord id (digits only), not {value}.", name=name, value=raw)
+        )
+    return int(raw)
