@@ -1,0 +1,32 @@
+"""Board images for DVONN, drawn with Pillow: a position as PNG bytes, a game as an animated GIF.
+
+>>> import rules, render
+>>> png = render.board_png(rules.new_game(), players=("Alice", "Борис"))
+>>> png[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
+True
+
+Imports only :mod:`rules` and Pillow; it knows nothing of Discord. The words it shows come
+from a :class:`Labels` object the caller can translate; the colours from a :class:`Theme`.
+"""
+
+from render.board import board_image, board_png, encode_png
+from render.fonts import DEFAULT_FONTS, Fonts
+from render.geometry import DEFAULT_WIDTH, Layout, Orientation, layout
+from render.labels import ENGLISH, Labels
+from render.theme import DEFAULT_THEME, Theme
+
+__all__ = [
+    "DEFAULT_FONTS",
+    "DEFAULT_THEME",
+    "DEFAULT_WIDTH",
+    "ENGLISH",
+    "Fonts",
+    "Labels",
+    "Layout",
+    "Orientation",
+    "Theme",
+    "board_image",
+    "board_png",
+    "encode_png",
+    "layout",
+]

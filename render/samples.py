@@ -1,0 +1,149 @@
+"""Sample games and positions for the gallery, the benchmark and the tests.
+
+Everything here is deterministic: games are played by seeded random (or greedy) choices
+through the public rules API, so the same sample always shows the same position.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import rules
+from render.board import board_png
+from render.geometry import DEFAULT_WIDTH, Orientation
+from rules import Cell, Move, MoveResult, Position, Stack
+
+Chooser = Callable[[Position, Sequence[Move]], Move]
+
+
+@dataclass(frozen=True, slots=True)
+class Sample:
+    """A position to draw, with the move that led to it and its players' names."""
+
+    name: str
+    """A file-name-friendly title, e.g. ``"03-midgame"``."""
+    position: Position
+    last_move: Move | None = None
+    removed: Mapping[Cell, Stack] = field(default_factory=dict)
+    players: tuple[str, str] | None = None
+    orientation: Orientation = Orientation.ROW1_TOP
+
+    def png(self, *, size: int = DEFAULT_WIDTH) -> bytes:
+        """This sample drawn by :func:`render.board_png`."""
+        return board_png(
+            self.position,
+            last_move=self.last_move,
+            removed=self.removed,
+            players=self.players,
+            size=size,
+            orientation=self.orientation,
+        )
+
+
+def random_chooser(seed: int) -> Chooser:
+    """Uniformly random legal moves, from ``random.Random(seed)``."""
+    rng = random.Random(seed)
+    return lambda _pos, moves: rng.choice(list(moves))
+
+
+def stacking_chooser(seed: int) -> Chooser:
+    """Moves that build the tallest stack (random placements): shows tall stacks quickly."""
+    rng = random.Random(seed)
+
+    def choose(pos: Position, moves: Sequence[Move]) -> Move:
+        jumps = [m for m in moves if isinstance(m, rules.Jump)]
+        if not jumps:
+            return rng.choice(list(moves))
+        return max(jumps, key=lambda m: len(pos.stacks[m.source]) + len(pos.stacks[m.target]))
+
+    return choose
+
+
+def play_game(choose: Chooser, *, plies: int | None = None) -> list[MoveResult]:
+    """Play from the start until the game is over (or ``plies`` actions); every result."""
+    pos = rules.new_game()
+    results: list[MoveResult] = []
+    while (plies is None or len(results) < plies) and (moves := rules.legal_moves(pos)):
+        result = rules.apply(pos, choose(pos, moves))
+        results.append(result)
+        pos = result.after
+    return results
+
+
+def game_moves(seed: int) -> list[Move]:
+    """The moves of a complete uniformly random game."""
+    return [result.move for result in play_game(random_chooser(seed))]
+
+
+def longest_game(seeds: range = range(1, 60)) -> list[Move]:
+    """The longest of some random games: the worst case for a replay's size."""
+    return max((game_moves(seed) for seed in seeds), key=len)
+
+
+def _first(results: list[MoveResult], test: Callable[[MoveResult], bool]) -> MoveResult:
+    return next(result for result in results if test(result))
+
+
+def tall_stacks() -> Position:
+    """A made-up phase-2 position with stacks of every kind, up to 13 pieces tall."""
+    board = {
+        "B3": "W",
+        "C3": "WBWBWBWBWBWBW",
+        "E3": "BWBWBWDBWBWB",
+        "F3": "W",
+        "G3": "D",
+        "F4": "WBWBBW",
+        "H2": "DW",
+        "J3": "B",
+        "C4": "WWW",
+        "D3": "BBBB",
+        "H3": "BWB",
+        "I3": "W",
+        "D2": "B",
+    }
+    stacks = [""] * rules.CELL_COUNT
+    for name, stack in board.items():
+        cell = rules.lookup_cell(name)
+        assert cell is not None
+        stacks[cell] = stack
+    return Position(stacks, rules.PLACEMENT_PLIES + 40)
+
+
+def _sample(name: str, result: MoveResult, players: tuple[str, str] | None = None) -> Sample:
+    return Sample(name, result.after, result.move, result.removed, players)
+
+
+def samples() -> list[Sample]:
+    """The gallery: each phase of a game and each thing the image can show."""
+    game = play_game(random_chooser(7))
+    removal = _first(
+        [r for seed in range(1, 40) for r in play_game(random_chooser(seed))],
+        lambda r: len(r.removed) >= 2,
+    )
+    passing = _first(
+        [r for seed in range(1, 400) for r in play_game(stacking_chooser(seed))],
+        lambda r: isinstance(r.move, rules.Pass),
+    )
+    mid = game[rules.PLACEMENT_PLIES + 12]
+    names = ("Alice", "Борис")
+    return [
+        Sample("01-empty", rules.new_game()),
+        _sample("02-placement", game[20], names),
+        _sample("03-placement-done", game[48], names),
+        _sample("04-first-move", game[rules.PLACEMENT_PLIES], names),
+        _sample("05-midgame", mid, ("Marie-Hélène Dubois-Lefèvre", "Krzysztof")),
+        Sample("06-tall-stacks", tall_stacks(), rules.parse_move("C5C3"), {}, ("Алексей", "Zoë")),
+        _sample("07-removal", removal, names),
+        _sample("08-pass", passing, names),
+        _sample("09-game-over", game[-1], names),
+        Sample(
+            "10-row5-top",
+            mid.after,
+            mid.move,
+            mid.removed,
+            names,
+            Orientation.ROW5_TOP,
+        ),
+    ]

@@ -1,0 +1,103 @@
+"""Colours: a :class:`Theme` names every colour the renderer uses; callers override any of them.
+
+The image draws its own background, so one theme reads the same in Discord's dark and light
+modes. Colour-blind players are served by shape and lightness, never by hue alone: white and
+black pieces differ in lightness, DVONN pieces also carry a ring, the last move is a thick
+outline plus an arrow, removed stacks are crossed out. The only hue pairing that matters
+(last-move blue against DVONN red) is one that every common colour-vision deficiency keeps
+apart.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Final
+
+from PIL import ImageColor
+
+RGBA = tuple[int, int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Theme:
+    """Every colour of the board image, as CSS colour strings (``"#rrggbb"``, ``"#rrggbbaa"``).
+
+    Override some with :meth:`with_colours` or by passing a mapping as ``theme=``.
+    """
+
+    background: str = "#1d2127"
+    """Behind everything: the image's own background."""
+    board: str = "#333a44"
+    """The board plate, which shows between the cells as grid lines."""
+    cell: str = "#dcc9a0"
+    """An empty cell."""
+    cell_name: str = "#b39f77"
+    """The faint name printed in each empty cell."""
+    coordinates: str = "#d9cfb9"
+    """The letters and row numbers around the edge."""
+    white_piece: str = "#f7f4ec"
+    white_rim: str = "#8d8576"
+    white_height: str = "#1b1d21"
+    """The height number on a white stack."""
+    black_piece: str = "#24272d"
+    black_rim: str = "#0b0c0e"
+    black_height: str = "#ffffff"
+    """The height number on a black stack."""
+    dvonn_piece: str = "#e23b2e"
+    dvonn_rim: str = "#7d1710"
+    dvonn_ring: str = "#e23b2e"
+    """The ring that marks a white or black stack holding a DVONN piece."""
+    shadow: str = "#00000066"
+    last_move: str = "#1e88ff"
+    """Outline of the last move's cells and its arrow."""
+    last_move_halo: str = "#ffffffcc"
+    """A thin light edge around the arrow, so it shows on black stacks too."""
+    removed: str = "#262a30"
+    """The cross over a stack removed by the last move."""
+    removed_halo: str = "#f7f4ecd0"
+    text: str = "#eceae6"
+    muted_text: str = "#a2a9b3"
+    panel: str = "#272c34"
+    """A player's card in the header."""
+    panel_active: str = "#1e88ff"
+    """The outline of the card of the player to move (or the winner)."""
+
+    def with_colours(self, **colours: str) -> Theme:
+        """This theme with some colours replaced; raises :class:`ValueError` on a bad colour."""
+        return resolve_theme(self, colours)
+
+
+DEFAULT_THEME: Final = Theme()
+_FIELDS: Final = frozenset(f.name for f in dataclasses.fields(Theme))
+
+
+def resolve_theme(base: Theme, overrides: Mapping[str, str] | None = None) -> Theme:
+    """``base`` with ``overrides`` applied, every colour checked.
+
+    Raises :class:`ValueError` naming an unknown colour key or a value that is not a colour.
+    """
+    overrides = dict(overrides or {})
+    unknown = sorted(set(overrides) - _FIELDS)
+    if unknown:
+        raise ValueError(f"unknown theme colours {unknown}; known: {sorted(_FIELDS)}")
+    theme = dataclasses.replace(base, **overrides)
+    for name in _FIELDS:
+        rgba(getattr(theme, name))
+    return theme
+
+
+@lru_cache(maxsize=512)
+def rgba(colour: str) -> RGBA:
+    """A CSS colour string as an (r, g, b, a) tuple; raises :class:`ValueError` if it is not one."""
+    value = ImageColor.getrgb(colour)
+    if len(value) == 3:
+        return (*value, 255)
+    return value
+
+
+def rgb(colour: str) -> tuple[int, int, int]:
+    """A colour without its alpha."""
+    return rgba(colour)[:3]
