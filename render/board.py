@@ -8,6 +8,7 @@ numbers (over the arrow, so they stay legible), and the header's words.
 from __future__ import annotations
 
 import io
+import math
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Final
@@ -55,6 +56,8 @@ DETAILS_SIZE: Final = 0.26
 STATUS_PAD: Final = 0.12
 EDGE_LABEL_SIZE: Final = 0.37
 CELL_NAME_SIZE: Final = 0.19
+ARROW_GAP: Final = 0.03
+"""Between the arrow's tip and the destination piece's rim."""
 PLATE_GROWTH: Final = 0.16
 """How far the board plate reaches beyond the outer cells, in hex widths."""
 
@@ -246,7 +249,6 @@ def board_image(
     theme = theme if isinstance(theme, Theme) else resolve_theme(DEFAULT_THEME, theme)
     labels = labels if isinstance(labels, Labels) else resolve_labels(ENGLISH, labels)
     lay = layout(size, orientation)
-    w = lay.hex_width
     radius = lay.piece_radius
     named = players is not None
     names = (labels.white, labels.black)
@@ -257,27 +259,17 @@ def board_image(
         state = Status(status_text[0], status_text[1], state.highlighted)
 
     image = _base(theme, fonts, lay, coordinates, state.highlighted).copy()
-    if isinstance(last_move, Place):
-        sprites.cell_outline(theme.last_move, w).paste_on(image, lay.cell_center(last_move.cell))
-    elif isinstance(last_move, Jump):
-        source = lay.cell_center(last_move.source)
-        sprites.cell_outline(theme.last_move, w, thin=True).paste_on(image, source)
-        sprites.cell_outline(theme.last_move, w).paste_on(image, lay.cell_center(last_move.target))
     for cell, stack in sorted((removed or {}).items()):
         if stack:
             ghost = sprites.ghost(theme, radius, _top(stack), len(stack), "D" in stack)
             ghost.paste_on(image, lay.cell_center(cell))
-    # Bottom row first, so the layers showing under a stack overlap the row below it cleanly.
     stacks = position.stacks
     for cell in _paint_order(orientation):
         stack = stacks[cell]
         if stack:
             body = sprites.piece(theme, radius, _top(stack), len(stack), "D" in stack)
             body.paste_on(image, lay.cell_center(cell))
-    if isinstance(last_move, Jump):
-        start = lay.cell_center(last_move.source)
-        end = lay.cell_center(last_move.target)
-        image.paste(*_arrow_layer(theme, lay, start, end))
+    _draw_last_move(image, lay, theme, last_move)
     for cell, stack in enumerate(stacks):
         if len(stack) >= 2:
             label = sprites.height_label(theme, fonts, radius, _top(stack), len(stack))
@@ -296,23 +288,30 @@ def board_image(
     return image
 
 
-def _arrow_layer(
-    theme: Theme, lay: Layout, start: tuple[float, float], end: tuple[float, float]
-) -> tuple[Image.Image, tuple[int, int], Image.Image]:
-    """The arrow sprite, where to paste it, and its mask: stops at the destination piece's rim."""
-    dx, dy = end[0] - start[0], end[1] - start[1]
-    length = (dx * dx + dy * dy) ** 0.5
-    stop = lay.piece_radius + 0.03 * lay.hex_width
-    tip = (end[0] - dx / length * stop, end[1] - dy / length * stop)
-    arrow = sprites.arrow(theme, lay.hex_width, start, tip)
-    x = round(start[0] - arrow.anchor[0])
-    y = round(start[1] - arrow.anchor[1])
-    return arrow.image, (x, y), arrow.image
+def _draw_last_move(image: Image.Image, lay: Layout, theme: Theme, move: Move | None) -> None:
+    """Outline the cells of the last move; for a jump, an arrow that stops at the piece's rim.
+
+    Drawn over the pieces (the outlines sit outside them, but over their shadows), and under
+    the height numbers, which must stay legible where the arrow crosses a stack.
+    """
+    w = lay.hex_width
+    if isinstance(move, Place):
+        sprites.cell_outline(theme.last_move, w).paste_on(image, lay.cell_center(move.cell))
+    elif isinstance(move, Jump):
+        start, end = lay.cell_center(move.source), lay.cell_center(move.target)
+        sprites.cell_outline(theme.last_move, w, thin=True).paste_on(image, start)
+        sprites.cell_outline(theme.last_move, w).paste_on(image, end)
+        dx, dy = end[0] - start[0], end[1] - start[1]
+        length = math.hypot(dx, dy)
+        stop = lay.piece_radius + ARROW_GAP * w
+        tip = (end[0] - dx / length * stop, end[1] - dy / length * stop)
+        sprites.arrow(theme, w, start, tip).paste_on(image, start)
 
 
 @lru_cache(maxsize=2)
 def _paint_order(orientation: Orientation) -> tuple[Cell, ...]:
-    """Cells from the top of the image down, so lower pieces overlap the ones above them."""
+    """Cells from the top of the image down: the layers showing under a stack are overlapped
+    by the pieces in the row below it, which are nearer the viewer."""
     order = sorted(rules.CELLS, key=lambda c: rules.HEXES[c].row)
     if orientation is Orientation.ROW5_TOP:
         order.reverse()

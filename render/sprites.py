@@ -37,10 +37,16 @@ SHADOW_OFFSET: Final = 0.10
 SHADOW_BLUR: Final = 0.08
 HEIGHT_SIZE_ONE_DIGIT: Final = 1.0
 HEIGHT_SIZE_TWO_DIGITS: Final = 0.80
-"""Font size of the height number, by number of digits (two digits must fit in the ring)."""
+"""Font size of the height number, by number of digits; smaller if it does not fit in a DVONN
+ring."""
+HEIGHT_STROKE: Final = 0.06
+"""An edge in the piece's colour around the number, so it reads where the arrow crosses it."""
+MIN_HEIGHT_SIZE: Final = 8
 
 # Last move and removal marks, as fractions of the hex width.
 OUTLINE_WIDTH: Final = 0.08
+THIN_OUTLINE: Final = 0.6
+"""The source of a jump gets a thinner outline than its destination."""
 ARROW_SHAFT: Final = 0.11
 ARROW_HEAD_LENGTH: Final = 0.34
 ARROW_HEAD_WIDTH: Final = 0.40
@@ -177,12 +183,17 @@ def height_label(theme: Theme, fonts: Fonts, radius: float, top: str, height: in
     """The number printed on a stack of ``height`` >= 2, centred on its ink, not its line box."""
     text = str(height)
     share = HEIGHT_SIZE_ONE_DIGIT if len(text) == 1 else HEIGHT_SIZE_TWO_DIGITS
-    size = max(8, round(radius * share))
+    size = max(MIN_HEIGHT_SIZE, round(radius * share))
     colour = rgba(theme.white_height if top == "W" else theme.black_height)
     halo = _face_colours(theme, top)[0]
-    stroke = max(1, round(radius * 0.06))
-    face = F.font(fonts.bold[0], size)
-    left, top_edge, right, bottom = face.getbbox(text, anchor="ls", stroke_width=stroke)
+    stroke = max(1, round(radius * HEIGHT_STROKE))
+    room = 2 * DVONN_RING_INNER * radius  # inside a DVONN ring
+    while True:
+        face = F.font(fonts.bold[0], size)
+        left, top_edge, right, bottom = face.getbbox(text, anchor="ls", stroke_width=stroke)
+        if right - left <= room or size <= MIN_HEIGHT_SIZE:
+            break
+        size -= 1
     width, tall = math.ceil(right - left) + 2, math.ceil(bottom - top_edge) + 2
     image = Image.new("RGBA", (width, tall), (0, 0, 0, 0))
     ImageDraw.Draw(image).text(
@@ -203,7 +214,7 @@ def cell_outline(colour: str, hex_width: float, *, thin: bool = False) -> Sprite
     radius = CORNER_RADIUS * hex_width
     side = math.ceil(2 * radius) + 4
     centre = (side / 2, side / 2)
-    width = OUTLINE_WIDTH * hex_width * (0.6 if thin else 1.0)
+    width = OUTLINE_WIDTH * hex_width * (THIN_OUTLINE if thin else 1.0)
     canvas = _Supersampled(side, side)
     canvas.polygon(hex_polygon(*centre, radius - 0.5), rgba(colour))
     canvas.polygon(hex_polygon(*centre, radius - 0.5 - width * 2 / SQRT3), (0, 0, 0, 0))

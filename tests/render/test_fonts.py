@@ -1,0 +1,44 @@
+"""Bundled fonts and per-character fallback chains."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from render import DEFAULT_FONTS, Fonts
+from render import fonts as F
+
+
+def test_the_fonts_and_their_licence_are_bundled() -> None:
+    for path in DEFAULT_FONTS.regular + DEFAULT_FONTS.bold:
+        assert Path(path).is_file() and Path(path).parent == F.FONT_DIR
+    assert (F.FONT_DIR / "LICENSE-DejaVu.txt").is_file()
+
+
+def test_dejavu_covers_latin_and_cyrillic_but_not_hangul() -> None:
+    for char in "AzéłŁçЖжЁё0123456789·…":
+        assert F.covers(F.DEJAVU_SANS_BOLD, char), char
+    assert not F.covers(F.DEJAVU_SANS_BOLD, "가")
+
+
+def test_each_character_goes_to_the_first_font_that_has_it() -> None:
+    chain = (F.DEJAVU_SANS_BOLD, F.DEJAVU_SANS)
+    assert F.runs(chain, "Zoë Ёж") == [(F.DEJAVU_SANS_BOLD, "Zoë Ёж")]
+    # Nothing covers Hangul here: it falls back to the first font (its missing-glyph box).
+    assert F.runs(chain, "김") == [(F.DEJAVU_SANS_BOLD, "김")]
+
+
+def test_a_fallback_font_is_appended_to_both_chains() -> None:
+    fonts = Fonts().with_fallback("/fonts/NotoSansKR.otf")
+    assert fonts.regular == (F.DEJAVU_SANS, "/fonts/NotoSansKR.otf")
+    assert fonts.bold == (F.DEJAVU_SANS_BOLD, "/fonts/NotoSansKR.otf")
+
+
+def test_long_text_is_cut_with_an_ellipsis_to_fit() -> None:
+    chain = DEFAULT_FONTS.bold
+    cut = F.fit(chain, 20, "Marie-Hélène Dubois-Lefèvre", 120)
+    assert cut.endswith("…") and F.text_width(chain, 20, cut) <= 120
+    assert F.fit(chain, 20, "Zoë", 120) == "Zoë"
+
+
+def test_names_are_put_on_one_line() -> None:
+    assert F.clean("  Ann\nLee\t ") == "Ann Lee"

@@ -1,0 +1,42 @@
+"""The gallery and benchmark commands run, and render stays independent of the bot."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from render import bench, gallery
+from render.samples import samples
+from tests.conftest import REPO_ROOT
+
+
+def test_the_gallery_writes_every_sample(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    gallery.main([str(tmp_path / "out"), "--no-replay"])
+    written = sorted(p.name for p in (tmp_path / "out").iterdir())
+    assert written == sorted(f"{s.name}.png" for s in samples())
+    for name in written:
+        assert Image.open(tmp_path / "out" / name).format == "PNG"
+    assert "KB" in capsys.readouterr().out
+
+
+def test_the_benchmark_prints_time_and_size(capsys: pytest.CaptureFixture[str]) -> None:
+    bench.main(["--runs", "1", "--size", "400"])
+    out = capsys.readouterr().out
+    assert "median" in out and "largest PNG" in out
+
+
+def test_render_imports_neither_the_bot_nor_discord() -> None:
+    code = (
+        "import sys, render, render.replay, render.gallery, render.bench;"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in {'bot', 'discord'}))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == "[]"
