@@ -28,7 +28,7 @@ from render.geometry import (
     hex_polygon,
     layout,
 )
-from render.labels import ENGLISH, Labels, Status, resolve_labels, status
+from render.labels import ENGLISH, Labels, Status, compute_status, resolve_labels
 from render.theme import DEFAULT_THEME, Theme, resolve_theme, rgba
 from rules import Cell, Colour, Jump, Move, Place, Position, Stack
 
@@ -36,6 +36,8 @@ BASE_SUPERSAMPLE: Final = 3
 """The cached base is drawn this many times too big once, then scaled down: smooth hexes."""
 PNG_COMPRESS_LEVEL: Final = 6
 PNG_COLOURS: Final = 256
+MAX_NAME_LENGTH: Final = 64
+"""Longer names are cut before measuring (Discord's are at most 32 characters)."""
 
 # Header proportions, in hex widths.
 CARD_RADIUS: Final = 0.16
@@ -52,9 +54,12 @@ CAPTION_SIZE: Final = 0.25
 SCORE_SIZE: Final = 0.62
 HEADLINE_SIZE: Final = 0.36
 HEADLINE_MIN_SIZE: Final = 0.26
-DETAILS_SIZE: Final = 0.26
-STATUS_PAD: Final = 0.12
-EDGE_LABEL_SIZE: Final = 0.37
+DETAILS_SIZE: Final = 0.30
+STATUS_MARGIN: Final = 0.3
+STATUS_DISC: Final = 0.16
+"""The disc before the status line: the colour of the side to move (or the winner)."""
+STATUS_DISC_GAP: Final = 0.14
+EDGE_LABEL_SIZE: Final = 0.42
 CELL_NAME_SIZE: Final = 0.19
 ARROW_GAP: Final = 0.03
 """Between the arrow's tip and the destination piece's rim."""
@@ -194,8 +199,29 @@ def _draw_header(
             F.draw_text(
                 draw, name_x, baseline, name, chain=fonts.bold, size=size, fill=text, align=align
             )
-    middle = lay.width / 2
-    room = cards[1].left - cards[0].right - 2 * STATUS_PAD * w
+    _draw_status(image, draw, lay=lay, theme=theme, fonts=fonts, labels=labels, state=state)
+
+
+def _draw_status(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    *,
+    lay: Layout,
+    theme: Theme,
+    fonts: Fonts,
+    labels: Labels,
+    state: Status,
+) -> None:
+    """One centred line: the highlighted side's disc, the headline in bold, the details muted.
+
+    It spans the image's width, so translations have room; if it is still too long the
+    details are shortened first, then the headline's font.
+    """
+    w = lay.hex_width
+    room = lay.width - 2 * STATUS_MARGIN * w
+    disc_room = 2 * (STATUS_DISC + DISC_RING) * w + STATUS_DISC_GAP * w
+    if state.highlighted is not None:
+        room -= disc_room
     headline, size = F.shrink_to_fit(
         fonts.bold,
         _px(HEADLINE_SIZE * w),
@@ -203,27 +229,36 @@ def _draw_header(
         room,
         smallest=_px(HEADLINE_MIN_SIZE * w),
     )
-    card_middle = cards[0].middle
-    F.draw_text(
-        draw,
-        middle,
-        card_middle - 0.04 * w,
-        headline,
-        chain=fonts.bold,
-        size=size,
-        fill=text,
-        align="centre",
-    )
+    head_width = F.text_width(fonts.bold, size, headline)
     details_size = _px(DETAILS_SIZE * w)
+    details = ""
+    if state.details:
+        tail = room - head_width - F.text_width(fonts.regular, details_size, labels.separator)
+        details = F.fit(fonts.regular, details_size, state.details, tail)
+    if details:
+        details = labels.separator + details
+    total = head_width + F.text_width(fonts.regular, details_size, details)
+    if state.highlighted is not None:
+        total += disc_room
+    x = (lay.width - total) / 2
+    middle = lay.status_middle
+    baseline = middle + F.cap_height(fonts.bold, size) / 2
+    if state.highlighted is not None:
+        radius = STATUS_DISC * w
+        centre = (x + radius + DISC_RING * w, middle)
+        sprites.ring(theme.muted_text, radius, DISC_RING * w).paste_on(image, centre)
+        top = "W" if state.highlighted is Colour.WHITE else "B"
+        sprites.piece(theme, radius, top, 1, False).paste_on(image, centre)
+        x += disc_room
+    F.draw_text(draw, x, baseline, headline, chain=fonts.bold, size=size, fill=rgba(theme.text))
     F.draw_text(
         draw,
-        middle,
-        card_middle + 0.38 * w,
-        F.fit(fonts.regular, details_size, state.details, room),
+        x + head_width,
+        baseline,
+        details,
         chain=fonts.regular,
         size=details_size,
-        fill=muted,
-        align="centre",
+        fill=rgba(theme.muted_text),
     )
 
 
@@ -243,7 +278,7 @@ def board_image(
     orientation: Orientation = Orientation.ROW1_TOP,
     coordinates: bool = True,
     fonts: Fonts = F.DEFAULT_FONTS,
-    status_text: tuple[str, str] | None = None,
+    status: Status | None = None,
 ) -> Image.Image:
     """Draw ``position`` as an RGB image; see :func:`board_png` for the options."""
     theme = theme if isinstance(theme, Theme) else resolve_theme(DEFAULT_THEME, theme)
@@ -253,10 +288,11 @@ def board_image(
     named = players is not None
     names = (labels.white, labels.black)
     if players is not None:
-        names = (F.clean(players[0]) or labels.white, F.clean(players[1]) or labels.black)
-    state = status(position, labels, names, last_move=last_move)
-    if status_text is not None:
-        state = Status(status_text[0], status_text[1], state.highlighted)
+        names = (
+            F.clean(players[0])[:MAX_NAME_LENGTH] or labels.white,
+            F.clean(players[1])[:MAX_NAME_LENGTH] or labels.black,
+        )
+    state = status or compute_status(position, labels, names, last_move=last_move)
 
     image = _base(theme, fonts, lay, coordinates, state.highlighted).copy()
     for cell, stack in sorted((removed or {}).items()):
@@ -330,7 +366,7 @@ def board_png(
     orientation: Orientation = Orientation.ROW1_TOP,
     coordinates: bool = True,
     fonts: Fonts = F.DEFAULT_FONTS,
-    status_text: tuple[str, str] | None = None,
+    status: Status | None = None,
 ) -> bytes:
     """The board as PNG bytes, ready to attach to a message. Pure: same input, same bytes.
 
@@ -344,7 +380,8 @@ def board_png(
     - ``size``: the image width in pixels (the height follows); ``orientation``: row 1 on top
       (as ``NOTATION.md``) or row 5; ``coordinates``: letters, row numbers and cell names.
     - ``fonts``: the fallback chains of font files (add a Hangul font for Korean names).
-    - ``status_text``: two lines that replace the computed status (e.g. "Black resigned").
+    - ``status``: replaces the status line worked out from the position, e.g. after a
+      resignation ``Status("Alice wins", "Борис resigned", Colour.WHITE)``.
 
     Raises :class:`ValueError` for an unknown theme colour or label, or a too small ``size``.
     """
@@ -359,7 +396,7 @@ def board_png(
         orientation=orientation,
         coordinates=coordinates,
         fonts=fonts,
-        status_text=status_text,
+        status=status,
     )
     return encode_png(image)
 

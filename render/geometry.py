@@ -33,13 +33,15 @@ CORNER_RADIUS: Final = 1 / SQRT3
 # --- the image's proportions, in hex widths -------------------------------------------------
 WIDTH_IN_HEXES: Final = 13.0
 """11 cells in the middle row, a row number either side, and a margin."""
-HEADER_HEIGHT: Final = 1.55
-"""The panel above the board: players, scores, whose turn."""
 HEADER_PAD: Final = 0.22
-"""Around the players' cards in the header."""
-CARD_WIDTH: Final = 4.45
-"""A player's card; the status lines go between the two."""
-TOP_BAND: Final = 1.3
+"""Around and between the players' cards in the header."""
+CARD_HEIGHT: Final = 1.05
+"""A player's card: colour disc, name, colour name, score. White's left, Black's right."""
+STATUS_HEIGHT: Final = 0.66
+"""The status line under the cards, the full width of the image: whose turn, phase, move."""
+HEADER_HEIGHT: Final = HEADER_PAD + CARD_HEIGHT + STATUS_HEIGHT
+"""The panel above the board."""
+TOP_BAND: Final = 1.18
 """From the header's bottom edge to the centres of the top row (room for the letter labels)."""
 BOTTOM_BAND: Final = 1.25
 """From the centres of the bottom row to the image's bottom edge."""
@@ -138,11 +140,16 @@ class Layout:
     def cards(self) -> tuple[Card, Card]:
         """White's and Black's cards in the header."""
         w = self.hex_width
-        top, bottom = HEADER_PAD * w, (HEADER_HEIGHT - HEADER_PAD / 2) * w
-        white = Card(HEADER_PAD * w, top, (HEADER_PAD + CARD_WIDTH) * w, bottom, Colour.WHITE)
-        right = self.width - HEADER_PAD * w
-        black = Card(right - CARD_WIDTH * w, top, right, bottom, Colour.BLACK)
+        top, bottom = HEADER_PAD * w, (HEADER_PAD + CARD_HEIGHT) * w
+        middle, gap = self.width / 2, HEADER_PAD * w / 2
+        white = Card(HEADER_PAD * w, top, middle - gap, bottom, Colour.WHITE)
+        black = Card(middle + gap, top, self.width - HEADER_PAD * w, bottom, Colour.BLACK)
         return white, black
+
+    @property
+    def status_middle(self) -> float:
+        """The vertical middle of the status line."""
+        return (HEADER_PAD + CARD_HEIGHT + STATUS_HEIGHT / 2) * self.hex_width
 
     def hex_center(self, letter: int, row: int) -> Point:
         """Pixel centre of the hex at (letter index, row index), on the board or beyond it."""

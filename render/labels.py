@@ -64,7 +64,7 @@ def resolve_labels(base: Labels, overrides: Mapping[str, str] | None = None) -> 
 
 @dataclass(frozen=True, slots=True)
 class Status:
-    """The header's two status lines: what matters now, then the details."""
+    """The header's status line: what matters now (bold), then the details (muted)."""
 
     headline: str
     details: str
@@ -87,7 +87,7 @@ class _Lenient(dict[str, object]):
         return "{" + key + "}"
 
 
-def status(
+def compute_status(
     pos: Position,
     labels: Labels,
     names: tuple[str, str],

@@ -31,6 +31,7 @@ DVONN_RING_OUTER: Final = 0.84
 DVONN_RING_INNER: Final = 0.60
 """The DVONN ring on a white or black stack: wide enough to see at a glance, leaving the middle
 free for the height number."""
+DVONN_RING_EDGE: Final = 0.06
 LONE_DVONN_CORE: Final = 0.36
 """A lone DVONN piece shows a dark core: a shape cue besides its red."""
 SHADOW_OFFSET: Final = 0.10
@@ -152,8 +153,13 @@ def piece(theme: Theme, radius: float, top: str, height: int, dvonn: bool) -> Sp
     if top == "D":
         canvas.circle((cx, cy), radius * LONE_DVONN_CORE, rim)
     elif dvonn:
+        # Light edges either side of the red band: on a black stack, red alone is nearly
+        # as dark as the piece for red-blind eyes, but the edges still draw the ring.
+        edge = DVONN_RING_EDGE * radius
+        canvas.circle((cx, cy), radius * DVONN_RING_OUTER + edge, rgba(theme.dvonn_ring_edge))
         canvas.circle((cx, cy), radius * DVONN_RING_OUTER, rgba(theme.dvonn_ring))
-        canvas.circle((cx, cy), radius * DVONN_RING_INNER, face)
+        canvas.circle((cx, cy), radius * DVONN_RING_INNER, rgba(theme.dvonn_ring_edge))
+        canvas.circle((cx, cy), radius * DVONN_RING_INNER - edge, face)
     image = Image.alpha_composite(blurred, canvas.result())
     return Sprite(image, (cx, cy))
 
@@ -187,7 +193,7 @@ def height_label(theme: Theme, fonts: Fonts, radius: float, top: str, height: in
     colour = rgba(theme.white_height if top == "W" else theme.black_height)
     halo = _face_colours(theme, top)[0]
     stroke = max(1, round(radius * HEIGHT_STROKE))
-    room = 2 * DVONN_RING_INNER * radius  # inside a DVONN ring
+    room = 2 * (DVONN_RING_INNER - DVONN_RING_EDGE) * radius  # inside a DVONN ring
     while True:
         face = F.font(fonts.bold[0], size)
         left, top_edge, right, bottom = face.getbbox(text, anchor="ls", stroke_width=stroke)

@@ -50,6 +50,9 @@ class Theme:
     dvonn_rim: str = "#7d1710"
     dvonn_ring: str = "#e23b2e"
     """The ring that marks a white or black stack holding a DVONN piece."""
+    dvonn_ring_edge: str = "#f7f4ec"
+    """Thin edges either side of the DVONN ring, so that it shows on black stacks in any
+    colour vision."""
     shadow: str = "#00000066"
     last_move: str = "#1e88ff"
     """Outline of the last move's cells and its arrow."""

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 from PIL import Image
 
 import render
+import render.samples
 import rules
 from render import DEFAULT_THEME as THEME
 from render import Orientation, layout, sprites
@@ -212,6 +215,16 @@ def test_the_same_input_gives_the_same_bytes_even_with_cold_caches() -> None:
     sprites.piece.cache_clear()
     sprites.height_label.cache_clear()
     assert render.board_png(pos, **options) == first  # type: ignore[arg-type]
+
+
+def test_renders_in_parallel_threads_match_serial_ones() -> None:
+    samples = render.samples.samples()
+    serial = [s.png(size=500) for s in samples]
+    board_module._base.cache_clear()  # so the threads also race to fill the caches
+    sprites.piece.cache_clear()
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        parallel = list(pool.map(lambda s: s.png(size=500), samples))
+    assert parallel == serial
 
 
 def test_a_theme_mapping_overrides_colours() -> None:

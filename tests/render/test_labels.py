@@ -6,7 +6,7 @@ import pytest
 
 import rules
 from render import ENGLISH, Labels
-from render.labels import status
+from render.labels import compute_status as status
 from tests.render.pixels import position
 
 NAMES = ("Alice", "Борис")
