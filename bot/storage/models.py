@@ -1,0 +1,251 @@
+"""What the database holds, as small immutable values: challenges, games, moves, settings.
+
+These are the shapes the storage layer reads and writes; the game service hands them on to the
+Discord layer. Users, servers and channels are Discord snowflakes, but nothing here depends on
+that: they are opaque ``int`` ids. Times are aware UTC :class:`~datetime.datetime` values.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+import rules
+from rules import Colour, Move, Position
+
+UserId = int
+"""A user's id (a Discord snowflake), opaque to the service."""
+GuildId = int
+"""A server's id."""
+ChannelId = int
+"""A channel's or thread's id."""
+
+
+class ChallengeStatus(enum.StrEnum):
+    """Where a challenge stands. Only ``OPEN`` challenges can be accepted."""
+
+    OPEN = "open"
+    ACCEPTED = "accepted"
+    DECLINED = "declined"
+    CANCELLED = "cancelled"
+    EXPIRED = "expired"
+
+
+class GameStatus(enum.StrEnum):
+    """Whether a game is being played."""
+
+    ACTIVE = "active"
+    FINISHED = "finished"
+    """Ended with a result (by the rules, or by resignation)."""
+    ABORTED = "aborted"
+    """Ended without a result."""
+
+
+class Result(enum.StrEnum):
+    """A finished game's result."""
+
+    WHITE = "white"
+    """White won."""
+    BLACK = "black"
+    """Black won."""
+    DRAW = "draw"
+
+    @property
+    def winner(self) -> Colour | None:
+        """The winning side; ``None`` for a draw."""
+        if self is Result.DRAW:
+            return None
+        return Colour.WHITE if self is Result.WHITE else Colour.BLACK
+
+    @classmethod
+    def won_by(cls, colour: Colour | None) -> Result:
+        """The result in which ``colour`` won (``None``: a draw)."""
+        if colour is None:
+            return cls.DRAW
+        return cls.WHITE if colour is Colour.WHITE else cls.BLACK
+
+
+class EndReason(enum.StrEnum):
+    """Why a game ended."""
+
+    SCORE = "score"
+    """Neither side could move; the score decided."""
+    RESIGNATION = "resignation"
+    ABORT = "abort"
+    """Aborted without result, by agreement or by a moderator."""
+
+
+@dataclass(frozen=True, slots=True)
+class Challenge:
+    """An invitation to a game, to one user or (``opponent_id is None``) to anyone in a channel."""
+
+    id: int
+    guild_id: GuildId | None
+    channel_id: ChannelId
+    challenger_id: UserId
+    opponent_id: UserId | None
+    challenger_colour: Colour | None
+    """The colour the challenger asked for; ``None``: drawn at random on acceptance."""
+    clock_days: int | None
+    """Days per move; ``None``: no clock."""
+    status: ChallengeStatus
+    created_at: datetime
+    expires_at: datetime
+    closed_at: datetime | None = None
+    closed_by: UserId | None = None
+    game_id: int | None = None
+    """The game it started, once accepted."""
+
+    @property
+    def is_open_to_anyone(self) -> bool:
+        return self.opponent_id is None
+
+    def is_expired(self, now: datetime) -> bool:
+        """Whether it is (or, still open, should be) expired at ``now``."""
+        return self.status is ChallengeStatus.EXPIRED or (
+            self.status is ChallengeStatus.OPEN and now >= self.expires_at
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """A game as stored: where it is played, by whom, and its current position."""
+
+    id: int
+    guild_id: GuildId | None
+    channel_id: ChannelId
+    """Where the game is played: its thread, or the channel itself."""
+    parent_channel_id: ChannelId | None
+    """The channel the game's thread belongs to; ``None`` when played in the channel."""
+    challenge_id: int | None
+    white_id: UserId
+    black_id: UserId
+    status: GameStatus
+    position: Position
+    version: int
+    """Increases with every change; a move commits only against the version it was checked on."""
+    clock_days: int | None
+    deadline_at: datetime | None
+    """When the player to move runs out of time (``None`` without a clock or once over)."""
+    created_at: datetime
+    updated_at: datetime
+    result: Result | None = None
+    end_reason: EndReason | None = None
+    ended_by: UserId | None = None
+    """Who resigned or aborted, for those endings."""
+    score: tuple[int, int] | None = None
+    """``(white, black)`` when the game ended (pieces in each side's stacks at that moment)."""
+    abort_requested_by: UserId | None = None
+    finished_at: datetime | None = None
+
+    @property
+    def ply(self) -> int:
+        """How many actions have been played (the length of the record)."""
+        return self.position.ply
+
+    @property
+    def is_active(self) -> bool:
+        return self.status is GameStatus.ACTIVE
+
+    @property
+    def player_ids(self) -> tuple[UserId, UserId]:
+        """``(white, black)``."""
+        return self.white_id, self.black_id
+
+    def player(self, colour: Colour) -> UserId:
+        """Who plays ``colour``."""
+        return self.white_id if colour is Colour.WHITE else self.black_id
+
+    def colour_of(self, user_id: UserId) -> Colour | None:
+        """The colour ``user_id`` plays, or ``None`` if they are not a player."""
+        if user_id == self.white_id:
+            return Colour.WHITE
+        if user_id == self.black_id:
+            return Colour.BLACK
+        return None
+
+    def is_player(self, user_id: UserId) -> bool:
+        return user_id in (self.white_id, self.black_id)
+
+    def opponent_of(self, user_id: UserId) -> UserId:
+        """The other player (``user_id`` must be a player)."""
+        colour = self.colour_of(user_id)
+        if colour is None:
+            raise ValueError(f"{user_id} does not play in game {self.id}")
+        return self.player(colour.opponent)
+
+    @property
+    def to_move(self) -> Colour | None:
+        """The side to act; ``None`` once the game has ended."""
+        return self.position.turn if self.is_active else None
+
+    @property
+    def to_move_id(self) -> UserId | None:
+        """The user to act; ``None`` once the game has ended."""
+        colour = self.to_move
+        return None if colour is None else self.player(colour)
+
+    @property
+    def winner_id(self) -> UserId | None:
+        """The winner, for a finished game that was not drawn."""
+        winner = self.result.winner if self.result is not None else None
+        return None if winner is None else self.player(winner)
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedMove:
+    """One action of a game's record, as stored."""
+
+    game_id: int
+    ply: int
+    colour: Colour
+    player_id: UserId
+    move: Move
+    automatic: bool
+    """A PASS the service recorded because the player had no legal move."""
+    played_at: datetime
+
+    @property
+    def text(self) -> str:
+        """The canonical spelling (``E3``, ``E3F4``, ``PASS``)."""
+        return str(self.move)
+
+
+@dataclass(frozen=True, slots=True)
+class GuildSettings:
+    """A server's preferences; every field ``None`` means "the bot's default"."""
+
+    guild_id: GuildId
+    default_clock_days: int | None = None
+    """Days per move when a challenge does not say; ``0``: no clock; ``None``: not set."""
+    use_threads: bool = True
+    locale: str | None = None
+
+
+# --- how values are spelled in the database ---------------------------------------------------
+
+
+def time_to_text(moment: datetime) -> str:
+    """An aware datetime as fixed-width ISO 8601 UTC text, which sorts like the time itself."""
+    if moment.tzinfo is None or moment.utcoffset() is None:
+        raise ValueError(f"a naive datetime cannot be stored, it needs a time zone: {moment!r}")
+    return moment.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def text_to_time(text: str) -> datetime:
+    """Read :func:`time_to_text`'s spelling back."""
+    return datetime.fromisoformat(text).astimezone(UTC)
+
+
+def optional_time(text: str | None) -> datetime | None:
+    return None if text is None else text_to_time(text)
+
+
+def colour_from_letter(letter: str | None) -> Colour | None:
+    return None if letter is None else Colour(letter)
+
+
+def move_from_text(text: str) -> Move:
+    """A stored canonical move; the database only ever holds well-formed ones."""
+    return rules.parse_move(text)

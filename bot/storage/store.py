@@ -1,0 +1,599 @@
+"""Every SQL statement of the bot: reading and writing challenges, games, moves and settings.
+
+:class:`Store` reads on the reader connections and hands out :class:`Writer` objects, each
+bound to one ``BEGIN IMMEDIATE`` transaction, for the service to compose its writes in. Saving a
+game after a move (the hot path) goes through :meth:`Store.save_game`, which commits the moves
+that arrive together in one transaction (group commit): one fsync for all of them.
+
+Every game write is optimistic: ``UPDATE games SET ..., version = version + 1 WHERE id = ? AND
+version = ?``; if the game moved on since it was read, nothing is written and
+:class:`~bot.storage.errors.VersionConflict` is raised.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import functools
+import logging
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Final
+
+import aiosqlite
+
+from bot.storage.database import Database
+from bot.storage.errors import StorageError, VersionConflict
+from bot.storage.models import (
+    Challenge,
+    ChallengeStatus,
+    ChannelId,
+    EndReason,
+    Game,
+    GameStatus,
+    GuildId,
+    GuildSettings,
+    RecordedMove,
+    Result,
+    UserId,
+    colour_from_letter,
+    move_from_text,
+    optional_time,
+    text_to_time,
+    time_to_text,
+)
+from rules import PLACEMENT_PLIES, Colour, Move, Position
+
+log = logging.getLogger(__name__)
+
+MAX_BATCH: Final = 200
+"""The most game saves committed in one transaction."""
+
+
+# --- values to insert --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class NewChallenge:
+    """A challenge to insert (the database gives it its id)."""
+
+    guild_id: GuildId | None
+    channel_id: ChannelId
+    challenger_id: UserId
+    opponent_id: UserId | None
+    challenger_colour: Colour | None
+    clock_days: int | None
+    created_at: datetime
+    expires_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """A game to insert (the database gives it its id; it starts at version 0)."""
+
+    guild_id: GuildId | None
+    channel_id: ChannelId
+    parent_channel_id: ChannelId | None
+    challenge_id: int | None
+    white_id: UserId
+    black_id: UserId
+    position: Position
+    clock_days: int | None
+    deadline_at: datetime | None
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class NewMove:
+    """One action to append to a game's record."""
+
+    ply: int
+    colour: Colour
+    player_id: UserId
+    move: Move
+    automatic: bool
+    played_at: datetime
+
+
+# --- rows to values ----------------------------------------------------------------------------
+
+_GAME_COLUMNS: Final = (
+    "id, guild_id, channel_id, parent_channel_id, challenge_id, white_id, black_id, status, "
+    "result, end_reason, ended_by, score_white, score_black, position, version, clock_days, "
+    "deadline_at, abort_requested_by, created_at, updated_at, finished_at"
+)
+_CHALLENGE_COLUMNS: Final = (
+    "id, guild_id, channel_id, challenger_id, opponent_id, challenger_colour, clock_days, "
+    "status, created_at, expires_at, closed_at, closed_by, game_id"
+)
+_MOVE_COLUMNS: Final = "game_id, ply, colour, player_id, move, automatic, played_at"
+
+
+@functools.lru_cache(maxsize=4096)
+def _position(text: str) -> Position:
+    # Positions are immutable and a pure function of their text, and the position a move is
+    # checked against is usually the one the previous move saved: worth not parsing again.
+    return Position.from_text(text)
+
+
+def _game(row: aiosqlite.Row) -> Game:
+    score = None if row["score_white"] is None else (row["score_white"], row["score_black"])
+    return Game(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        parent_channel_id=row["parent_channel_id"],
+        challenge_id=row["challenge_id"],
+        white_id=row["white_id"],
+        black_id=row["black_id"],
+        status=GameStatus(row["status"]),
+        position=_position(row["position"]),
+        version=row["version"],
+        clock_days=row["clock_days"],
+        deadline_at=optional_time(row["deadline_at"]),
+        created_at=text_to_time(row["created_at"]),
+        updated_at=text_to_time(row["updated_at"]),
+        result=None if row["result"] is None else Result(row["result"]),
+        end_reason=None if row["end_reason"] is None else EndReason(row["end_reason"]),
+        ended_by=row["ended_by"],
+        score=score,
+        abort_requested_by=row["abort_requested_by"],
+        finished_at=optional_time(row["finished_at"]),
+    )
+
+
+def _challenge(row: aiosqlite.Row) -> Challenge:
+    return Challenge(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        challenger_id=row["challenger_id"],
+        opponent_id=row["opponent_id"],
+        challenger_colour=colour_from_letter(row["challenger_colour"]),
+        clock_days=row["clock_days"],
+        status=ChallengeStatus(row["status"]),
+        created_at=text_to_time(row["created_at"]),
+        expires_at=text_to_time(row["expires_at"]),
+        closed_at=optional_time(row["closed_at"]),
+        closed_by=row["closed_by"],
+        game_id=row["game_id"],
+    )
+
+
+def _recorded_move(row: aiosqlite.Row) -> RecordedMove:
+    return RecordedMove(
+        game_id=row["game_id"],
+        ply=row["ply"],
+        colour=Colour(row["colour"]),
+        player_id=row["player_id"],
+        move=move_from_text(row["move"]),
+        automatic=bool(row["automatic"]),
+        played_at=text_to_time(row["played_at"]),
+    )
+
+
+def _optional_text(moment: datetime | None) -> str | None:
+    return None if moment is None else time_to_text(moment)
+
+
+# --- statements shared by readers and the writer -----------------------------------------------
+
+_SELECT_GAME: Final = f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?"
+_SELECT_ACTIVE_IN_CHANNEL: Final = (
+    f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? AND status = 'active'"
+)
+_SELECT_CHALLENGE: Final = f"SELECT {_CHALLENGE_COLUMNS} FROM challenges WHERE id = ?"
+
+_UPDATE_GAME: Final = """
+    UPDATE games SET
+        status = ?, result = ?, end_reason = ?, ended_by = ?, score_white = ?, score_black = ?,
+        position = ?, ply = ?, deadline_at = ?, abort_requested_by = ?, updated_at = ?,
+        finished_at = ?, version = version + 1
+    WHERE id = ? AND version = ?
+"""
+_INSERT_MOVE: Final = f"INSERT INTO moves ({_MOVE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)"
+
+
+def _update_params(game: Game, expected_version: int) -> tuple[Any, ...]:
+    score_white, score_black = game.score if game.score is not None else (None, None)
+    return (
+        game.status.value,
+        None if game.result is None else game.result.value,
+        None if game.end_reason is None else game.end_reason.value,
+        game.ended_by,
+        score_white,
+        score_black,
+        game.position.to_text(),
+        game.position.ply,
+        _optional_text(game.deadline_at),
+        game.abort_requested_by,
+        time_to_text(game.updated_at),
+        _optional_text(game.finished_at),
+        game.id,
+        expected_version,
+    )
+
+
+def _move_params(game_id: int, move: NewMove) -> tuple[Any, ...]:
+    return (
+        game_id,
+        move.ply,
+        move.colour.value,
+        move.player_id,
+        str(move.move),
+        int(move.automatic),
+        time_to_text(move.played_at),
+    )
+
+
+async def _one(conn: aiosqlite.Connection, sql: str, params: Sequence[Any]) -> aiosqlite.Row | None:
+    rows = list(await conn.execute_fetchall(sql, params))
+    return rows[0] if rows else None
+
+
+# --- writing -----------------------------------------------------------------------------------
+
+
+class Writer:
+    """The writes (and consistent reads) of one ``BEGIN IMMEDIATE`` transaction.
+
+    Get one from :meth:`Store.write`; it is valid only inside that ``async with`` block. What it
+    reads cannot change under it: the transaction holds the database's write lock.
+    """
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self._conn = conn
+
+    async def ensure_players(self, user_ids: Iterable[UserId], now: datetime) -> None:
+        """Make sure every user has a ``players`` row."""
+        await self._conn.executemany(
+            "INSERT INTO players (user_id, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING",
+            [(user_id, time_to_text(now)) for user_id in set(user_ids)],
+        )
+
+    # challenges
+
+    async def challenge(self, challenge_id: int) -> Challenge | None:
+        row = await _one(self._conn, _SELECT_CHALLENGE, (challenge_id,))
+        return None if row is None else _challenge(row)
+
+    async def insert_challenge(self, new: NewChallenge) -> Challenge:
+        """Insert an open challenge (its players must exist: :meth:`ensure_players`)."""
+        cursor = await self._conn.execute(
+            "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, "
+            "challenger_colour, clock_days, status, created_at, expires_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, 'open', ?, ?)",
+            (
+                new.guild_id,
+                new.channel_id,
+                new.challenger_id,
+                new.opponent_id,
+                None if new.challenger_colour is None else new.challenger_colour.value,
+                new.clock_days,
+                time_to_text(new.created_at),
+                time_to_text(new.expires_at),
+            ),
+        )
+        challenge_id = cursor.lastrowid
+        assert challenge_id is not None
+        created = await self.challenge(challenge_id)
+        assert created is not None
+        return created
+
+    async def close_challenge(
+        self,
+        challenge_id: int,
+        status: ChallengeStatus,
+        *,
+        at: datetime,
+        by: UserId | None = None,
+        game_id: int | None = None,
+    ) -> Challenge:
+        """Move an open challenge to ``status``; raises :class:`StorageError` if it is not open."""
+        if status is ChallengeStatus.OPEN:
+            raise ValueError("a challenge is closed to accepted, declined, cancelled or expired")
+        cursor = await self._conn.execute(
+            "UPDATE challenges SET status = ?, closed_at = ?, closed_by = ?, game_id = ? "
+            "WHERE id = ? AND status = 'open'",
+            (status.value, time_to_text(at), by, game_id, challenge_id),
+        )
+        if cursor.rowcount != 1:
+            raise StorageError(f"challenge {challenge_id} is not open")
+        closed = await self.challenge(challenge_id)
+        assert closed is not None
+        return closed
+
+    async def expire_challenges(self, now: datetime) -> list[Challenge]:
+        """Close every open challenge whose time is up at ``now``; returns them."""
+        rows = await self._conn.execute_fetchall(
+            "UPDATE challenges SET status = 'expired', closed_at = ? "
+            f"WHERE status = 'open' AND expires_at <= ? RETURNING {_CHALLENGE_COLUMNS}",
+            (time_to_text(now), time_to_text(now)),
+        )
+        return sorted((_challenge(row) for row in rows), key=lambda c: c.id)
+
+    # games
+
+    async def game(self, game_id: int) -> Game | None:
+        row = await _one(self._conn, _SELECT_GAME, (game_id,))
+        return None if row is None else _game(row)
+
+    async def active_game_in_channel(self, channel_id: ChannelId) -> Game | None:
+        row = await _one(self._conn, _SELECT_ACTIVE_IN_CHANNEL, (channel_id,))
+        return None if row is None else _game(row)
+
+    async def insert_game(self, new: NewGame) -> Game:
+        """Insert an active game at version 0 (its players must exist)."""
+        now = time_to_text(new.created_at)
+        cursor = await self._conn.execute(
+            "INSERT INTO games (guild_id, channel_id, parent_channel_id, challenge_id, white_id, "
+            "black_id, status, position, ply, version, clock_days, deadline_at, created_at, "
+            "updated_at) VALUES (?, ?, ?, ?, ?, ?, 'active', ?, ?, 0, ?, ?, ?, ?)",
+            (
+                new.guild_id,
+                new.channel_id,
+                new.parent_channel_id,
+                new.challenge_id,
+                new.white_id,
+                new.black_id,
+                new.position.to_text(),
+                new.position.ply,
+                new.clock_days,
+                _optional_text(new.deadline_at),
+                now,
+                now,
+            ),
+        )
+        game_id = cursor.lastrowid
+        assert game_id is not None
+        created = await self.game(game_id)
+        assert created is not None
+        return created
+
+    async def save_game(
+        self, game: Game, expected_version: int, moves: Sequence[NewMove] = ()
+    ) -> Game:
+        """Write ``game``'s changeable state and append ``moves``, if it is still at
+        ``expected_version``; raises :class:`VersionConflict` (writing nothing) otherwise.
+
+        Returns the game as saved, at ``expected_version + 1``.
+        """
+        cursor = await self._conn.execute(_UPDATE_GAME, _update_params(game, expected_version))
+        if cursor.rowcount != 1:
+            raise VersionConflict(game.id, expected_version)
+        await self.append_moves(game.id, moves)
+        return dataclasses.replace(game, version=expected_version + 1)
+
+    async def append_moves(self, game_id: int, moves: Sequence[NewMove]) -> None:
+        """Append to a game's record (a trigger refuses any gap or overlap)."""
+        await self._conn.executemany(_INSERT_MOVE, [_move_params(game_id, m) for m in moves])
+
+    async def phase_two_movers(self, game_id: int) -> set[Colour]:
+        """The sides that have made a real (non-pass) move in the movement phase."""
+        rows = await self._conn.execute_fetchall(
+            "SELECT DISTINCT colour FROM moves WHERE game_id = ? AND ply >= ? AND move <> 'PASS'",
+            (game_id, PLACEMENT_PLIES),
+        )
+        return {Colour(row[0]) for row in rows}
+
+    # settings
+
+    async def save_guild_settings(self, settings: GuildSettings, now: datetime) -> None:
+        await self._conn.execute(
+            "INSERT INTO guild_settings (guild_id, default_clock_days, use_threads, locale, "
+            "updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+            "default_clock_days = excluded.default_clock_days, "
+            "use_threads = excluded.use_threads, locale = excluded.locale, "
+            "updated_at = excluded.updated_at",
+            (
+                settings.guild_id,
+                settings.default_clock_days,
+                int(settings.use_threads),
+                settings.locale,
+                time_to_text(now),
+            ),
+        )
+
+
+@dataclass(slots=True, eq=False)  # compared and hashed by identity
+class _SaveJob:
+    game: Game
+    expected_version: int
+    moves: tuple[NewMove, ...]
+    future: asyncio.Future[Game]
+
+
+class Store:
+    """All reads and writes of the bot's data, over one :class:`Database`."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self._queue: list[_SaveJob] = []
+        self._flusher: asyncio.Task[None] | None = None
+
+    async def close(self) -> None:
+        """Finish the queued saves, then close the database."""
+        if self._flusher is not None:
+            await asyncio.shield(self._flusher)
+        await self.db.close()
+
+    @asynccontextmanager
+    async def write(self) -> AsyncIterator[Writer]:
+        """A :class:`Writer` for one transaction, committed when the block ends normally and
+        rolled back if it raises."""
+        async with self.db.transaction() as conn:
+            yield Writer(conn)
+
+    # --- reads ---------------------------------------------------------------------------------
+
+    async def game(self, game_id: int) -> Game | None:
+        row = await self.db.fetch_one(_SELECT_GAME, (game_id,))
+        return None if row is None else _game(row)
+
+    async def active_game_in_channel(self, channel_id: ChannelId) -> Game | None:
+        row = await self.db.fetch_one(_SELECT_ACTIVE_IN_CHANNEL, (channel_id,))
+        return None if row is None else _game(row)
+
+    async def active_games_of(self, user_id: UserId) -> list[Game]:
+        """The user's running games in every server, the most recently changed first."""
+        rows = await self.db.fetch_all(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'active' AND white_id = ? "
+            f"UNION ALL SELECT {_GAME_COLUMNS} FROM games WHERE status = 'active' AND black_id = ? "
+            "ORDER BY updated_at DESC, id DESC",
+            (user_id, user_id),
+        )
+        return [_game(row) for row in rows]
+
+    async def moves(self, game_id: int) -> list[RecordedMove]:
+        """A game's record, in order."""
+        rows = await self.db.fetch_all(
+            f"SELECT {_MOVE_COLUMNS} FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
+        )
+        return [_recorded_move(row) for row in rows]
+
+    async def game_with_moves(self, game_id: int) -> tuple[Game, list[RecordedMove]] | None:
+        """A game and its record, read together so that they match."""
+        async with self.db.snapshot() as conn:
+            row = await _one(conn, _SELECT_GAME, (game_id,))
+            if row is None:
+                return None
+            rows = await conn.execute_fetchall(
+                f"SELECT {_MOVE_COLUMNS} FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
+            )
+        return _game(row), [_recorded_move(r) for r in rows]
+
+    async def challenge(self, challenge_id: int) -> Challenge | None:
+        row = await self.db.fetch_one(_SELECT_CHALLENGE, (challenge_id,))
+        return None if row is None else _challenge(row)
+
+    async def open_challenges(self, channel_id: ChannelId) -> list[Challenge]:
+        """Challenges still open in a channel (including any whose time is up but which the
+        expiry sweep has not closed yet), oldest first."""
+        rows = await self.db.fetch_all(
+            f"SELECT {_CHALLENGE_COLUMNS} FROM challenges "
+            "WHERE channel_id = ? AND status = 'open' ORDER BY id",
+            (channel_id,),
+        )
+        return [_challenge(row) for row in rows]
+
+    async def guild_settings(self, guild_id: GuildId) -> GuildSettings:
+        """A server's settings; the defaults if it has none stored."""
+        row = await self.db.fetch_one(
+            "SELECT guild_id, default_clock_days, use_threads, locale FROM guild_settings "
+            "WHERE guild_id = ?",
+            (guild_id,),
+        )
+        if row is None:
+            return GuildSettings(guild_id)
+        return GuildSettings(
+            guild_id=row["guild_id"],
+            default_clock_days=row["default_clock_days"],
+            use_threads=bool(row["use_threads"]),
+            locale=row["locale"],
+        )
+
+    # --- the move path: group commit ----------------------------------------------------------
+
+    async def save_game(
+        self, game: Game, expected_version: int, moves: Sequence[NewMove] = ()
+    ) -> Game:
+        """Like :meth:`Writer.save_game`, in a transaction shared with the saves queued now.
+
+        Each save succeeds or fails on its own (:class:`VersionConflict` if its game moved on);
+        when this returns, the save is committed and synced.
+        """
+        loop = asyncio.get_running_loop()
+        job = _SaveJob(game, expected_version, tuple(moves), loop.create_future())
+        self._queue.append(job)
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.create_task(self._flush())
+        return await job.future
+
+    async def _flush(self) -> None:
+        """Commit queued saves, a batch per transaction, until the queue is empty."""
+        while self._queue:
+            batch = [job for job in self._queue[:MAX_BATCH] if not job.future.done()]
+            del self._queue[:MAX_BATCH]
+            if not batch:
+                continue
+            try:
+                outcomes = await self._save_batch(batch)
+            except Exception as error:
+                outcomes = await self._retry_singly(batch, error)
+            except BaseException as error:  # cancelled: the waiters must not hang
+                for job in batch:
+                    if not job.future.done():
+                        job.future.set_exception(error)
+                raise
+            for job, outcome in zip(batch, outcomes, strict=True):
+                if job.future.done():
+                    continue  # the caller gave up waiting
+                if isinstance(outcome, BaseException):
+                    job.future.set_exception(outcome)
+                else:
+                    job.future.set_result(outcome)
+
+    async def _retry_singly(
+        self, batch: list[_SaveJob], error: Exception
+    ) -> list[Game | BaseException]:
+        """After a failed batch: each save in its own transaction, so that one bad save (or a
+        passing failure) does not sink the others; each gets its own outcome."""
+        if len(batch) == 1:
+            return [error]
+        log.warning(
+            "a batch of %d game saves failed (%s); retrying them one by one", len(batch), error
+        )
+        outcomes: list[Game | BaseException] = []
+        for job in batch:
+            try:
+                outcomes.extend(await self._save_batch([job]))
+            except Exception as single_error:
+                outcomes.append(single_error)
+        return outcomes
+
+    async def _save_batch(self, batch: list[_SaveJob]) -> list[Game | BaseException]:
+        async with self.db.transaction() as conn:
+            accepted = set(await self._apply_updates(conn, batch))
+            await conn.executemany(
+                _INSERT_MOVE,
+                [_move_params(j.game.id, move) for j in batch if j in accepted for move in j.moves],
+            )
+        return [
+            dataclasses.replace(j.game, version=j.expected_version + 1)
+            if j in accepted
+            else VersionConflict(j.game.id, j.expected_version)
+            for j in batch
+        ]
+
+    async def _apply_updates(
+        self, conn: aiosqlite.Connection, batch: list[_SaveJob]
+    ) -> list[_SaveJob]:
+        """Run the version-checked UPDATEs of the saves that can win; returns those saves."""
+        cursor = await conn.executemany(
+            _UPDATE_GAME, [_update_params(j.game, j.expected_version) for j in batch]
+        )
+        if cursor.rowcount == len(batch):
+            return batch  # the usual case: nobody else touched these games
+        # Some game moved on (or two saves of one game met in this batch). Start the batch
+        # again knowing the versions: inside BEGIN IMMEDIATE they cannot change, so this read
+        # decides which saves win, and the UPDATEs' own version checks merely confirm it.
+        await conn.execute("ROLLBACK")
+        await conn.execute("BEGIN IMMEDIATE")
+        ids = sorted({job.game.id for job in batch})
+        rows = await conn.execute_fetchall(
+            f"SELECT id, version FROM games WHERE id IN ({', '.join('?' * len(ids))})", ids
+        )
+        current: dict[int, int] = {row[0]: row[1] for row in rows}
+        accepted: list[_SaveJob] = []
+        for job in batch:
+            if current.get(job.game.id) == job.expected_version:
+                current[job.game.id] = job.expected_version + 1
+                accepted.append(job)
+        cursor = await conn.executemany(
+            _UPDATE_GAME, [_update_params(j.game, j.expected_version) for j in accepted]
+        )
+        if cursor.rowcount != len(accepted):
+            raise StorageError(f"{len(accepted)} game updates were checked, {cursor.rowcount} ran")
+        return accepted
