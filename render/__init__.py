@@ -19,13 +19,14 @@ from render.fonts import DEFAULT_FONTS, Fonts
 from render.geometry import DEFAULT_WIDTH, Layout, Orientation, layout
 from render.labels import ENGLISH, Labels, Status
 from render.replay import ReplayTooLargeError, replay_gif
-from render.theme import DEFAULT_THEME, Theme
+from render.theme import DEFAULT_THEME, LIGHT_THEME, Theme
 
 __all__ = [
     "DEFAULT_FONTS",
     "DEFAULT_THEME",
     "DEFAULT_WIDTH",
     "ENGLISH",
+    "LIGHT_THEME",
     "Fonts",
     "Labels",
     "Layout",

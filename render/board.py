@@ -1,8 +1,8 @@
 """The board image: :func:`board_image` draws a position, :func:`board_png` encodes it.
 
-Drawing order, back to front: the cached base (background, header cards, board, cells, edge
-labels), the last move's cell outlines, removed stacks, pieces, the last move's arrow, height
-numbers (over the arrow, so they stay legible), and the header's words.
+Drawing order, back to front: the cached base (background, header cards and discs, board,
+cells, edge labels), removed stacks, pieces (top row first), the last move's outlines and
+arrow, height numbers (over the arrow, so they stay legible), then the header's words.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from render.geometry import (
     CELL_GAP,
     DEFAULT_WIDTH,
     SQRT3,
+    Card,
     Layout,
     Orientation,
     hex_polygon,
@@ -50,7 +51,13 @@ NAME_INSET: Final = 0.95
 SCORE_INSET: Final = 0.24
 NAME_SIZE: Final = 0.36
 NAME_MIN_SIZE: Final = 0.27
+NAME_GAP: Final = 0.1
+"""At least this much between a name and the score."""
+NAME_RAISE: Final = 0.04
+"""A name's baseline above the card's middle, when its colour's name goes under it."""
 CAPTION_SIZE: Final = 0.25
+CAPTION_DROP: Final = 0.38
+"""From a name's baseline down to its caption's."""
 SCORE_SIZE: Final = 0.62
 HEADLINE_SIZE: Final = 0.36
 HEADLINE_MIN_SIZE: Final = 0.26
@@ -140,71 +147,74 @@ def _base(
     return image
 
 
-def _draw_header(
+def _draw_card(
     image: Image.Image,
+    card: Card,
     *,
     lay: Layout,
     theme: Theme,
     fonts: Fonts,
-    labels: Labels,
-    names: tuple[str, str],
-    named: bool,
-    score: tuple[int, int],
-    state: Status,
+    name: str,
+    caption: str | None,
+    score: int,
 ) -> None:
+    """A player's name (and under it ``caption``, their colour's name) and score on their card.
+
+    The colour disc is part of the cached base. White's card reads from the left edge and
+    Black's mirrors it, so the two scores face each other in the middle like a scoreboard.
+    """
     draw = ImageDraw.Draw(image)
     w = lay.hex_width
-    text, muted = rgba(theme.text), rgba(theme.muted_text)
-    cards = lay.cards()
-    for card in cards:
-        index = 0 if card.side is Colour.WHITE else 1
-        align: F.Align = "left" if card.side is Colour.WHITE else "right"
-        far: F.Align = "right" if card.side is Colour.WHITE else "left"
-        score_size = _px(SCORE_SIZE * w)
-        score_text = str(score[index])
-        score_x = card.inner - card.inward * SCORE_INSET * w
+    near_side: F.Align = "left" if card.side is Colour.WHITE else "right"
+    far_side: F.Align = "right" if card.side is Colour.WHITE else "left"
+    score_size = _px(SCORE_SIZE * w)
+    score_x = card.inner - card.inward * SCORE_INSET * w
+    score_baseline = card.middle + F.cap_height(fonts.bold, score_size) / 2
+    F.draw_text(
+        draw,
+        score_x,
+        score_baseline,
+        str(score),
+        chain=fonts.bold,
+        size=score_size,
+        fill=rgba(theme.text),
+        align=far_side,
+    )
+    name_x = card.outer + card.inward * NAME_INSET * w
+    # Room up to a two-digit score, so a name does not shift when the score changes.
+    room = abs(score_x - name_x) - F.text_width(fonts.bold, score_size, "00") - NAME_GAP * w
+    name, size = F.shrink_to_fit(
+        fonts.bold, _px(NAME_SIZE * w), name, room, smallest=_px(NAME_MIN_SIZE * w)
+    )
+    if caption is None:
+        baseline = card.middle + F.cap_height(fonts.bold, size) / 2
+    else:
+        baseline = card.middle - NAME_RAISE * w
+        caption_size = _px(CAPTION_SIZE * w)
         F.draw_text(
             draw,
-            score_x,
-            card.middle + F.cap_height(fonts.bold, score_size) / 2,
-            score_text,
-            chain=fonts.bold,
-            size=score_size,
-            fill=text,
-            align=far,
+            name_x,
+            baseline + CAPTION_DROP * w,
+            F.fit(fonts.regular, caption_size, caption, room),
+            chain=fonts.regular,
+            size=caption_size,
+            fill=rgba(theme.muted_text),
+            align=near_side,
         )
-        name_x = card.outer + card.inward * NAME_INSET * w
-        room = abs(score_x - name_x) - F.text_width(fonts.bold, score_size, "00") - 0.1 * w
-        name, size = F.shrink_to_fit(
-            fonts.bold, _px(NAME_SIZE * w), names[index], room, smallest=_px(NAME_MIN_SIZE * w)
-        )
-        if named:
-            caption_size = _px(CAPTION_SIZE * w)
-            baseline = card.middle - 0.04 * w
-            F.draw_text(
-                draw, name_x, baseline, name, chain=fonts.bold, size=size, fill=text, align=align
-            )
-            F.draw_text(
-                draw,
-                name_x,
-                baseline + 0.38 * w,
-                F.fit(fonts.regular, caption_size, labels.colour(card.side), room),
-                chain=fonts.regular,
-                size=caption_size,
-                fill=muted,
-                align=align,
-            )
-        else:
-            baseline = card.middle + F.cap_height(fonts.bold, size) / 2
-            F.draw_text(
-                draw, name_x, baseline, name, chain=fonts.bold, size=size, fill=text, align=align
-            )
-    _draw_status(image, draw, lay=lay, theme=theme, fonts=fonts, labels=labels, state=state)
+    F.draw_text(
+        draw,
+        name_x,
+        baseline,
+        name,
+        chain=fonts.bold,
+        size=size,
+        fill=rgba(theme.text),
+        align=near_side,
+    )
 
 
 def _draw_status(
     image: Image.Image,
-    draw: ImageDraw.ImageDraw,
     *,
     lay: Layout,
     theme: Theme,
@@ -217,6 +227,7 @@ def _draw_status(
     It spans the image's width, so translations have room; if it is still too long the
     details are shortened first, then the headline's font.
     """
+    draw = ImageDraw.Draw(image)
     w = lay.hex_width
     room = lay.width - 2 * STATUS_MARGIN * w
     disc_room = 2 * (STATUS_DISC + DISC_RING) * w + STATUS_DISC_GAP * w
@@ -285,7 +296,6 @@ def board_image(
     labels = labels if isinstance(labels, Labels) else resolve_labels(ENGLISH, labels)
     lay = layout(size, orientation)
     radius = lay.piece_radius
-    named = players is not None
     names = (labels.white, labels.black)
     if players is not None:
         names = (
@@ -310,17 +320,19 @@ def board_image(
         if len(stack) >= 2:
             label = sprites.height_label(theme, fonts, radius, _top(stack), len(stack))
             label.paste_on(image, lay.cell_center(cell))
-    _draw_header(
-        image,
-        lay=lay,
-        theme=theme,
-        fonts=fonts,
-        labels=labels,
-        names=names,
-        named=named,
-        score=rules.score(position),
-        state=state,
-    )
+    scores = rules.score(position)
+    for index, card in enumerate(lay.cards()):
+        _draw_card(
+            image,
+            card,
+            lay=lay,
+            theme=theme,
+            fonts=fonts,
+            name=names[index],
+            caption=labels.colour(card.side) if players is not None else None,
+            score=scores[index],
+        )
+    _draw_status(image, lay=lay, theme=theme, fonts=fonts, labels=labels, state=state)
     return image
 
 

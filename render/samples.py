@@ -6,6 +6,7 @@ through the public rules API, so the same sample always shows the same position.
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -13,6 +14,7 @@ from dataclasses import dataclass, field
 import rules
 from render.board import board_png
 from render.geometry import DEFAULT_WIDTH, Orientation
+from render.theme import DEFAULT_THEME, LIGHT_THEME, Theme
 from rules import Cell, Move, MoveResult, Position, Stack
 
 Chooser = Callable[[Position, Sequence[Move]], Move]
@@ -29,6 +31,7 @@ class Sample:
     removed: Mapping[Cell, Stack] = field(default_factory=dict)
     players: tuple[str, str] | None = None
     orientation: Orientation = Orientation.ROW1_TOP
+    theme: Theme = DEFAULT_THEME
 
     def png(self, *, size: int = DEFAULT_WIDTH) -> bytes:
         """This sample drawn by :func:`render.board_png`."""
@@ -39,6 +42,7 @@ class Sample:
             players=self.players,
             size=size,
             orientation=self.orientation,
+            theme=self.theme,
         )
 
 
@@ -61,11 +65,11 @@ def stacking_chooser(seed: int) -> Chooser:
     return choose
 
 
-def play_game(choose: Chooser, *, plies: int | None = None) -> list[MoveResult]:
-    """Play from the start until the game is over (or ``plies`` actions); every result."""
+def play_game(choose: Chooser) -> list[MoveResult]:
+    """Play from the start until the game is over; the result of every action."""
     pos = rules.new_game()
     results: list[MoveResult] = []
-    while (plies is None or len(results) < plies) and (moves := rules.legal_moves(pos)):
+    while moves := rules.legal_moves(pos):
         result = rules.apply(pos, choose(pos, moves))
         results.append(result)
         pos = result.after
@@ -82,8 +86,10 @@ def longest_game(seeds: range = range(1, 60)) -> list[Move]:
     return max((game_moves(seed) for seed in seeds), key=len)
 
 
-def _first(results: list[MoveResult], test: Callable[[MoveResult], bool]) -> MoveResult:
-    return next(result for result in results if test(result))
+def _first(chooser: Callable[[int], Chooser], test: Callable[[MoveResult], bool]) -> MoveResult:
+    """The first action passing ``test`` in the games played with seeds 1, 2, 3, ..."""
+    games = (play_game(chooser(seed)) for seed in itertools.count(1))
+    return next(result for game in games for result in game if test(result))
 
 
 def tall_stacks() -> Position:
@@ -118,14 +124,8 @@ def _sample(name: str, result: MoveResult, players: tuple[str, str] | None = Non
 def samples() -> list[Sample]:
     """The gallery: each phase of a game and each thing the image can show."""
     game = play_game(random_chooser(7))
-    removal = _first(
-        [r for seed in range(1, 40) for r in play_game(random_chooser(seed))],
-        lambda r: len(r.removed) >= 2,
-    )
-    passing = _first(
-        [r for seed in range(1, 400) for r in play_game(stacking_chooser(seed))],
-        lambda r: isinstance(r.move, rules.Pass),
-    )
+    removal = _first(random_chooser, lambda r: len(r.removed) >= 2)
+    passing = _first(stacking_chooser, lambda r: isinstance(r.move, rules.Pass))
     mid = game[rules.PLACEMENT_PLIES + 12]
     names = ("Alice", "Борис")
     return [
@@ -145,5 +145,13 @@ def samples() -> list[Sample]:
             mid.removed,
             names,
             Orientation.ROW5_TOP,
+        ),
+        Sample(
+            "11-light-theme",
+            removal.after,
+            removal.move,
+            removal.removed,
+            names,
+            theme=LIGHT_THEME,
         ),
     ]

@@ -74,6 +74,18 @@ class Theme:
 
 
 DEFAULT_THEME: Final = Theme()
+"""Dark surroundings: at home in Discord's dark mode, a calm dark card in its light mode."""
+LIGHT_THEME: Final = Theme(
+    background="#eef0f3",
+    board="#5b6470",
+    coordinates="#3b4350",
+    text="#1d2127",
+    muted_text="#5f6873",
+    panel="#ffffff",
+    panel_active="#1a73e8",
+    last_move="#1a73e8",
+)
+"""Light surroundings, for players who prefer them; the board and pieces are the same."""
 _FIELDS: Final = frozenset(f.name for f in dataclasses.fields(Theme))
 
 
