@@ -169,10 +169,11 @@ class Layout:
         return hex_polygon(x, y, self.corner_radius - inset * 2 / SQRT3)
 
     def edge_labels(self) -> list[EdgeLabel]:
-        """The letters at both ends of each letter line and the numbers at both ends of each row.
+        """The letters beyond the ends of the letter lines, the numbers at both ends of each row.
 
         Letters A..I label the row 1 end of their line and C..K the row 5 end, so each letter
-        appears at least once and no label collides with a row number.
+        appears at least once and no label collides with a row number (the ends of the A, B,
+        J and K lines that are not in row 1 or 5 sit where the row numbers go).
         """
         labels: list[EdgeLabel] = []
         for row, beyond in ((0, -1), (ROWS - 1, ROWS)):

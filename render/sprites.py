@@ -3,7 +3,7 @@
 Pillow draws shapes without antialiasing, so each sprite is drawn :data:`SUPERSAMPLE` times
 too big and scaled down. Doing that per sprite and caching the result (instead of drawing the
 whole board supersampled every time) is what keeps a board render within a few milliseconds.
-A sprite's anchor (the point to put on a cell centre) is its exact middle.
+A sprite knows its anchor: the point that goes on a cell's centre (an arrow's: its tail).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw, ImageFilter
 
 from render import fonts as F
 from render.fonts import Fonts
-from render.geometry import CORNER_RADIUS, PIECE_RADIUS, SQRT3, Point, hex_polygon
+from render.geometry import CORNER_RADIUS, SQRT3, Point, hex_polygon
 from render.theme import Theme, rgba
 
 SUPERSAMPLE: Final = 4
@@ -27,6 +27,10 @@ RIM_WIDTH: Final = 0.07
 LAYER_STEP: Final = 0.075
 """How far each piece under the top one shows below it, so taller stacks look taller."""
 MAX_VISIBLE_LAYERS: Final = 4
+LAYER_SHADE_DARK: Final = 0.78
+LAYER_SHADE_LIGHT: Final = 1.5
+"""The slivers of lower pieces are a shade darker than a white or red face, lighter than a
+black one, so that each shows against the next."""
 DVONN_RING_OUTER: Final = 0.84
 DVONN_RING_INNER: Final = 0.60
 """The DVONN ring on a white or black stack: wide enough to see at a glance, leaving the middle
@@ -53,9 +57,12 @@ ARROW_HEAD_LENGTH: Final = 0.34
 ARROW_HEAD_WIDTH: Final = 0.40
 ARROW_TAIL_DOT: Final = 0.13
 HALO: Final = 0.025
+"""The arrow's light edge."""
 CROSS_ARM: Final = 0.62
 """Half the length of a removal cross's arms, as a fraction of the piece radius."""
-CROSS_WIDTH: Final = 0.10
+CROSS_WIDTH: Final = 0.20
+CROSS_HALO: Final = 0.10
+"""A light edge either side of the cross, so it shows on a faded black stack too."""
 GHOST_OPACITY: Final = 0.38
 
 
@@ -147,7 +154,8 @@ def piece(theme: Theme, radius: float, top: str, height: int, dvonn: bool) -> Sp
     for layer in range(layers - 1, 0, -1):
         centre = (cx, cy + layer * step)
         canvas.circle(centre, radius, rim)
-        canvas.circle(centre, radius * (1 - RIM_WIDTH), _shade(face, 0.78 if top != "B" else 1.5))
+        layer_face = _shade(face, LAYER_SHADE_DARK if top != "B" else LAYER_SHADE_LIGHT)
+        canvas.circle(centre, radius * (1 - RIM_WIDTH), layer_face)
     canvas.circle((cx, cy), radius, rim)
     canvas.circle((cx, cy), radius * (1 - RIM_WIDTH), face)
     if top == "D":
@@ -176,8 +184,8 @@ def ghost(theme: Theme, radius: float, top: str, height: int, dvonn: bool) -> Sp
     arm = CROSS_ARM * radius
     cross = _Supersampled(side, side)
     for width, colour in (
-        (CROSS_WIDTH * radius * 2 + 2 * HALO * radius * 4, rgba(theme.removed_halo)),
-        (CROSS_WIDTH * radius * 2, rgba(theme.removed)),
+        ((CROSS_WIDTH + 2 * CROSS_HALO) * radius, rgba(theme.removed_halo)),
+        (CROSS_WIDTH * radius, rgba(theme.removed)),
     ):
         cross.line([(cx - arm, cy - arm), (cx + arm, cy + arm)], colour, width)
         cross.line([(cx - arm, cy + arm), (cx + arm, cy - arm)], colour, width)
@@ -248,7 +256,8 @@ def arrow(theme: Theme, hex_width: float, start: Point, end: Point) -> Sprite:
     canvas = _Supersampled(width, height)
     for grow, colour in ((halo, rgba(theme.last_move_halo)), (0.0, rgba(theme.last_move))):
         shaft = ARROW_SHAFT * hex_width + 2 * grow
-        canvas.line([(sx, sy), (bx + ux * 1.0, by + uy * 1.0)], colour, shaft)
+        # The shaft runs a pixel into the head, so no seam shows where they meet.
+        canvas.line([(sx, sy), (bx + ux, by + uy)], colour, shaft)
         canvas.circle((sx, sy), ARROW_TAIL_DOT * hex_width + grow, colour)
         canvas.polygon(_grown(head_points, grow), colour)
     return Sprite(canvas.result(), (sx, sy))
@@ -266,11 +275,6 @@ def _grown(points: list[Point], by: float) -> list[Point]:
         k = (d + 2 * by) / d  # a triangle's corners move twice as far as its sides
         out.append((mx + (x - mx) * k, my + (y - my) * k))
     return out
-
-
-def piece_radius(hex_width: float) -> float:
-    """Radius of a piece's top face for a given hex width."""
-    return PIECE_RADIUS * hex_width
 
 
 @lru_cache(maxsize=16)

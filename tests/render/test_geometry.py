@@ -102,3 +102,14 @@ def test_header_cards_sit_left_for_white_and_right_for_black() -> None:
     assert white.side is rules.Colour.WHITE and black.side is rules.Colour.BLACK
     assert 0 < white.left < white.right < black.left < black.right < lay.width
     assert 0 < white.top < white.bottom <= lay.header_height
+
+
+def test_hex_corners_surround_the_cell() -> None:
+    lay = layout(800)
+    centre = lay.cell_center(cell("E3"))
+    corners = lay.hex_corners(cell("E3"))
+    assert len(corners) == 6
+    assert all(_distance(c, centre) == pytest.approx(lay.corner_radius) for c in corners)
+    assert min(corners, key=lambda c: c[1])[0] == pytest.approx(centre[0])  # pointy top
+    inset = lay.hex_corners(cell("E3"), inset=2)
+    assert _distance(inset[0], centre) == pytest.approx(lay.corner_radius - 4 / math.sqrt(3))
