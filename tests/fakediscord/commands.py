@@ -161,7 +161,9 @@ def validate_command(command: object) -> ErrorTree:
     elif options:
         errors |= _check_option_list(options, depth=0)
     perms = command.get("default_member_permissions")
-    if perms is not None and not (isinstance(perms, str) and perms.isdigit()):
+    # A bit set as a string, though Discord also takes a bare integer (discord.py sends one).
+    as_text = str(perms) if isinstance(perms, int) and not isinstance(perms, bool) else perms
+    if perms is not None and not (isinstance(as_text, str) and as_text.isdigit()):
         errors["default_member_permissions"] = error_leaf(
             "NUMBER_TYPE_COERCE", f'Value "{perms}" is not snowflake.'
         )

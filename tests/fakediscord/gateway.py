@@ -175,13 +175,15 @@ class GatewayServer:
 
     # -- dispatching ------------------------------------------------------------------------------
 
-    def dispatch(self, event: str, data: Json, *, guild_id: int | None, intent: int | None) -> bool:
-        """Queue ``event`` for the newest session whose shard owns ``guild_id``."""
+    def dispatch(
+        self, event: str, data: Json, *, guild_id: int | None, intent: int | None
+    ) -> str | None:
+        """Queue ``event`` for the newest session whose shard owns ``guild_id``; its id."""
         target = self._session_for(guild_id)
         if target is None or not target.ready or not target.wants(intent):
-            return False
+            return None
         self._send_dispatch(target, event, data)
-        return True
+        return target.id
 
     def _session_for(self, guild_id: int | None) -> Session | None:
         candidates = [s for s in self.sessions.values() if s.resumable and s.shard.covers(guild_id)]

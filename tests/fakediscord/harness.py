@@ -45,12 +45,40 @@ async def running(
             task.result()  # raises the client's error
             raise AssertionError("the client stopped before it was ready")
         ready.result()
+        await _caught_up(client, fake, timeout=timeout)
         yield client
     finally:
         ready.cancel()
         await client.close()
         with contextlib.suppress(asyncio.CancelledError):
             await asyncio.wait_for(task, timeout)
+        # Let the fake see the disconnect before the test goes on. (discord.py's close() ends up
+        # sending close code 4000, not 1000, so Discord, and the fake, keep the session
+        # resumable; a new client's IDENTIFY starts a newer session, which gets the events.)
+        await fake.wait_until(
+            lambda: not fake.gateway.live_sessions(), timeout=timeout, what="the bot to disconnect"
+        )
+
+
+async def _caught_up(client: discord.Client, fake: FakeDiscord, *, timeout: float) -> None:
+    """Wait until the client has processed READY and every GUILD_CREATE the fake sent.
+
+    The fake knows what it sent, not what the client has read; discord.py offers no event for
+    this before ``on_ready`` (which comes ``guild_ready_timeout`` seconds later), so this checks
+    the client's cache, briefly, until it has every guild. Closing a client before then races
+    its own start-up (it would close with 4000 instead of 1000 and leave the session open).
+    """
+
+    def done() -> bool:
+        for guild in fake.world.guilds.values():
+            cached = client.get_guild(guild.id)
+            if cached is None or cached.unavailable:
+                return False
+        return bool(fake.world.guilds) or client.ws is not None
+
+    async with asyncio.timeout(timeout):
+        while not done():
+            await asyncio.sleep(0.005)
 
 
 def png_bytes(width: int = 4, height: int = 3, rgb: tuple[int, int, int] = (200, 30, 30)) -> bytes:

@@ -107,7 +107,8 @@ class InteractionRecord:
     label: str  # "/dvonn move from:E3 to:F4", "click dvonn:7:accept" (for messages)
     component_message_id: int | None = None
     focused_option_type: int | None = None  # autocomplete: the type of the focused option
-    delivered: bool = False
+    session_id: str | None = None  # the gateway session it was dispatched to
+
     response_type: ResponseType | None = None
     responded_at: float | None = None
     original_message_id: int | None = None
@@ -115,6 +116,10 @@ class InteractionRecord:
     choices: list[Choice] | None = None
     modal: Json | None = None
     rejected: list[RejectedCall] = field(default_factory=list)
+
+    @property
+    def delivered(self) -> bool:
+        return self.session_id is not None
 
     @property
     def latency(self) -> float | None:

@@ -205,7 +205,7 @@ class RecordedMessage:
 
     def iter_components(self) -> Iterator[Json]:
         """Every component, nested ones included (rows, sections, containers...)."""
-        yield from _walk_components(self.components)
+        yield from walk_components(self.components)
 
     def buttons(self) -> list[Json]:
         return [c for c in self.iter_components() if c.get("type") == COMPONENT_BUTTON]
@@ -241,7 +241,7 @@ class RecordedMessage:
         return f"RecordedMessage(id={self.id}, {text!r}{more})"
 
 
-def _walk_components(components: Sequence[Json]) -> Iterator[Json]:
+def walk_components(components: Sequence[Json]) -> Iterator[Json]:
     for component in components:
         yield component
         children = list(component.get("components", []))
@@ -249,7 +249,7 @@ def _walk_components(components: Sequence[Json]) -> Iterator[Json]:
             children.append(component["component"])
         if "accessory" in component:  # a Section's button or thumbnail
             children.append(component["accessory"])
-        yield from _walk_components(children)
+        yield from walk_components(children)
 
 
 def compute_pings(

@@ -65,8 +65,11 @@ async def read_body(request: web.Request) -> Body:
     else:
         raw = await request.read()
         body = Body(json.loads(raw) if raw else None, [])
-    request["parsed_body"] = body
+    request[PARSED_BODY] = body
     return body
+
+
+PARSED_BODY = web.RequestKey("parsed_body", Body)
 
 
 def json_response(data: Any, status: int = 200) -> web.Response:
@@ -205,7 +208,7 @@ class RestApi:
             self.world.changed()
 
     def _record(self, request: web.Request, status: int, code: int | None) -> RecordedRequest:
-        body: Body | None = request.get("parsed_body")
+        body = request.get(PARSED_BODY)
         return RecordedRequest(
             method=request.method,
             path=request.path,

@@ -70,6 +70,28 @@ class GameButton(
         )
 
 
+class NameModal(discord.ui.Modal, title="Name your game"):
+    """A one-field modal."""
+
+    game_name: discord.ui.TextInput[NameModal] = discord.ui.TextInput(label="Name", max_length=40)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"named {self.game_name.value}", ephemeral=True)
+
+
+class ColourSelect(discord.ui.Select[discord.ui.View]):
+    """A string select; its view is stored under the id of the message the reply created."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            custom_id="colour",
+            options=[discord.SelectOption(label="White"), discord.SelectOption(label="Black")],
+        )
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.edit_message(content=f"you play {self.values[0]}", view=None)
+
+
 class DvonnGroup(app_commands.Group):
     """``/dvonn ...``"""
 
@@ -146,11 +168,43 @@ class DvonnGroup(app_commands.Group):
         await thread.add_user(interaction.user)
         await thread.send(f"Welcome {interaction.user.mention}")
 
+    @app_commands.command(name="later", description="Defer, then answer when the test says so")
+    async def later(self, interaction: discord.Interaction[SampleBot]) -> None:
+        await interaction.response.defer(thinking=True)
+        await interaction.client.proceed.wait()
+        await interaction.followup.send("done")
+
+    @app_commands.command(name="name", description="Name the game (a modal)")
+    async def name_game(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_modal(NameModal())
+
+    @app_commands.command(name="colour", description="Pick a colour (a select menu)")
+    async def colour(self, interaction: discord.Interaction) -> None:
+        view = discord.ui.View()
+        view.add_item(ColourSelect())
+        await interaction.response.send_message("Pick a colour", view=view)
+
+    @app_commands.command(name="remind", description="Send me a DM")
+    async def remind(self, interaction: discord.Interaction) -> None:
+        try:
+            await interaction.user.send("Your move in game 42")
+        except discord.Forbidden:
+            await interaction.response.send_message("I cannot DM you.", ephemeral=True)
+            return
+        await interaction.response.send_message("Sent you a DM.", ephemeral=True)
+
     @app_commands.command(name="slow", description="Answer after a delay")
     @app_commands.describe(seconds="How long to wait")
     async def slow(self, interaction: discord.Interaction, seconds: float) -> None:
         await asyncio.sleep(seconds)
         await interaction.response.send_message("finally")
+
+
+@app_commands.command(name="dvonnadmin", description="Moderators only")
+@app_commands.default_permissions(manage_threads=True)
+@app_commands.guild_only()
+async def dvonnadmin(interaction: discord.Interaction) -> None:
+    await interaction.response.send_message("aborted", ephemeral=True)
 
 
 class SampleTree(app_commands.CommandTree["SampleBot"]):
@@ -172,6 +226,8 @@ class SampleBot(discord.Client):
         super().__init__(**options)
         self.tree = SampleTree(self)
         self.tree.add_command(DvonnGroup())
+        self.tree.add_command(dvonnadmin)
+        self.proceed = asyncio.Event()
         self.guild_id = guild_id
         self.generation = generation
         self.sync = sync

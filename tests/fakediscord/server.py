@@ -101,7 +101,7 @@ class FakeDiscord:
         app.router.add_get(self.gateway.resume_path, self.gateway.handle)
         runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
         await runner.setup()
-        site = web.TCPSite(runner, host, port, shutdown_timeout=1.0)
+        site = web.TCPSite(runner, host, port)
         await site.start()
         self._runner = runner
         self.host, self.port = runner.addresses[0][:2]
@@ -460,7 +460,7 @@ class FakeDiscord:
     def _delivered(self, record: InteractionRecord) -> InteractionResult:
         if not record.delivered:
             raise BotNotConnected(
-                f"{record.label}: no bot session is connected for this guild (start the bot and "
+                f"{record.label}: no bot session for this guild (start the bot and "
                 "await fake.wait_for_ready() first)"
             )
         return self.result_for(record)

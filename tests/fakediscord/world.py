@@ -145,7 +145,9 @@ class Dispatcher(Protocol):
 
     def dispatch(
         self, event: str, data: Json, *, guild_id: int | None, intent: int | None
-    ) -> bool: ...
+    ) -> str | None:
+        """Send ``event`` to the session that should get it; that session's id, if any."""
+        ...
 
 
 class FakeDiscordTimeout(AssertionError):
@@ -229,12 +231,15 @@ class World:
     def changed(self) -> None:
         self.signal.notify()
 
-    def dispatch(self, event: str, data: Json, *, guild_id: int | None, intent: int | None) -> bool:
-        delivered = False
+    def dispatch(
+        self, event: str, data: Json, *, guild_id: int | None, intent: int | None
+    ) -> str | None:
+        """Announce a gateway event; returns the id of the session that will get it."""
+        session_id = None
         if self.dispatcher is not None:
-            delivered = self.dispatcher.dispatch(event, data, guild_id=guild_id, intent=intent)
+            session_id = self.dispatcher.dispatch(event, data, guild_id=guild_id, intent=intent)
         self.changed()
-        return delivered
+        return session_id
 
     # GuildHost, for FakeGuild.add_text_channel
     def register_channel(self, channel: FakeChannel) -> None:
@@ -1050,7 +1055,7 @@ class World:
         payload["id"], payload["token"] = str(record.id), record.token
         self.interactions[record.id] = record
         self.interactions_by_token[record.token] = record
-        record.delivered = self.dispatch(
+        record.session_id = self.dispatch(
             "INTERACTION_CREATE", payload, guild_id=channel.guild_id, intent=None
         )
         return record
