@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest bench clean
+.PHONY: run test lint typecheck pytest bench gallery clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -31,6 +31,10 @@ pytest: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m rules.bench
+	$(BIN)/python -m render.bench
+
+gallery: $(STAMP)
+	$(BIN)/python -m render.gallery out/
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis

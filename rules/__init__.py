@@ -97,6 +97,7 @@ from rules.position import (
     movable_cells,
     new_game,
     outcome,
+    piece_placed_at,
     play,
     score,
 )
@@ -208,6 +209,7 @@ __all__ = [
     "parse_little_golem",
     "parse_move",
     "parse_record",
+    "piece_placed_at",
     "play",
     "replay",
     "score",
