@@ -18,6 +18,7 @@ from aiohttp import BodyPartReader, web
 
 from tests.fakediscord import errors
 from tests.fakediscord.errors import DiscordError
+from tests.fakediscord.responses import InteractionDesk
 from tests.fakediscord.world import RecordedRequest, Upload, World
 
 API_PREFIX = "/api/v10"
@@ -93,9 +94,15 @@ class RestApi:
     """Route table and handlers."""
 
     def __init__(
-        self, world: World, *, gateway_url: Callable[[], str], shard_count: Callable[[], int]
+        self,
+        world: World,
+        desk: InteractionDesk,
+        *,
+        gateway_url: Callable[[], str],
+        shard_count: Callable[[], int],
     ) -> None:
         self.world = world
+        self.desk = desk
         self._gateway_url = gateway_url
         self._shard_count = shard_count
 
@@ -291,7 +298,7 @@ class RestApi:
 
     async def interaction_callback(self, request: web.Request) -> web.Response:
         body = await read_body(request)
-        record, message = self.world.interaction_callback(
+        record, message = self.desk.callback(
             snowflake(request, "interaction_id"),
             request.match_info["token"],
             body.obj,
@@ -299,41 +306,34 @@ class RestApi:
             path=request.path,
         )
         if request.query.get("with_response", "").lower() in ("1", "true"):
-            return json_response(self.world.callback_response(record, message))
+            return json_response(self.desk.callback_response(record, message))
         return no_content()
 
     async def followup(self, request: web.Request) -> web.Response:
         body = await read_body(request)
-        message = self.world.followup(
-            snowflake(request, "app_id"), request.match_info["token"], body.obj, body.uploads
-        )
+        app_id, token = snowflake(request, "app_id"), request.match_info["token"]
+        message = self.desk.followup(app_id, token, body.obj, body.uploads, path=request.path)
         return json_response(self.world.message_payload(message))
 
     async def get_webhook_message(self, request: web.Request) -> web.Response:
-        _, message = self.world.webhook_message(
-            snowflake(request, "app_id"),
-            request.match_info["token"],
-            request.match_info["message_id"],
-        )
+        app_id, token = snowflake(request, "app_id"), request.match_info["token"]
+        ref = request.match_info["message_id"]
+        _, message = self.desk.webhook_message(app_id, token, ref, method="GET", path=request.path)
         return json_response(self.world.message_payload(message))
 
     async def edit_webhook_message(self, request: web.Request) -> web.Response:
         body = await read_body(request)
-        message = self.world.edit_webhook_message(
-            snowflake(request, "app_id"),
-            request.match_info["token"],
-            request.match_info["message_id"],
-            body.obj,
-            body.uploads,
+        app_id, token = snowflake(request, "app_id"), request.match_info["token"]
+        ref = request.match_info["message_id"]
+        message = self.desk.edit_webhook_message(
+            app_id, token, ref, body.obj, body.uploads, path=request.path
         )
         return json_response(self.world.message_payload(message))
 
     async def delete_webhook_message(self, request: web.Request) -> web.Response:
-        self.world.delete_webhook_message(
-            snowflake(request, "app_id"),
-            request.match_info["token"],
-            request.match_info["message_id"],
-        )
+        app_id, token = snowflake(request, "app_id"), request.match_info["token"]
+        ref = request.match_info["message_id"]
+        self.desk.delete_webhook_message(app_id, token, ref, path=request.path)
         return no_content()
 
     # -- guilds and channels ----------------------------------------------------------------------

@@ -38,6 +38,7 @@ from tests.fakediscord.interactions import (
 from tests.fakediscord.messages import RecordedMessage
 from tests.fakediscord.models import FakeChannel, FakeGuild, FakeRole, FakeUser
 from tests.fakediscord.permissions import DEFAULT_BOT, DEFAULT_EVERYONE, Permission
+from tests.fakediscord.responses import InteractionDesk
 from tests.fakediscord.rest import RestApi
 from tests.fakediscord.world import FakeConfig, RecordedRequest, World, resolver_for
 
@@ -80,8 +81,10 @@ class FakeDiscord:
         )
         self.world = World(self.config, bot_name=bot_name)
         self.gateway = GatewayServer(self.world)
+        self.desk = InteractionDesk(self.world)
         self.rest = RestApi(
             self.world,
+            self.desk,
             gateway_url=lambda: self.gateway.url,
             shard_count=lambda: self.config.shard_count,
         )
@@ -240,7 +243,7 @@ class FakeDiscord:
         invocation = build_invocation(
             registered, path, values, resolve=resolver_for(self.world, guild, channel)
         )
-        record = self.world.start_interaction(
+        record = self.desk.start(
             kind=InteractionType.APPLICATION_COMMAND,
             user=user,
             channel=channel,
@@ -302,7 +305,7 @@ class FakeDiscord:
             focused=focused,
         )
         schema = next(o for o in invocation.leaf_options if o["name"] == focused)
-        record = self.world.start_interaction(
+        record = self.desk.start(
             kind=InteractionType.APPLICATION_COMMAND_AUTOCOMPLETE,
             user=user,
             channel=channel,
@@ -331,7 +334,7 @@ class FakeDiscord:
         data = {"custom_id": button["custom_id"], "component_type": 2}
         if "id" in button:
             data["id"] = button["id"]
-        record = self.world.start_interaction(
+        record = self.desk.start(
             kind=InteractionType.MESSAGE_COMPONENT,
             user=user,
             channel=self.world.channel(msg.channel_id),
@@ -410,7 +413,7 @@ class FakeDiscord:
                 for key, objects in entry.resolved.items():
                     resolved.setdefault(key, {}).update(objects)
             data["values"], data["resolved"] = wire, resolved
-        record = self.world.start_interaction(
+        record = self.desk.start(
             kind=InteractionType.MESSAGE_COMPONENT,
             user=user,
             channel=self.world.channel(msg.channel_id),
@@ -440,7 +443,7 @@ class FakeDiscord:
         if shown.record.user is not user:
             raise InvalidInvocation("only the user who opened a modal can submit it")
         components = [_submitted(c, values) for c in modal.get("components", [])]
-        record = self.world.start_interaction(
+        record = self.desk.start(
             kind=InteractionType.MODAL_SUBMIT,
             user=user,
             channel=shown.record.channel,

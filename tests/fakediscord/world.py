@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol, TypeVar
@@ -25,23 +25,19 @@ from tests.fakediscord.commands import (
     RegisteredCommand,
     ResolvedValue,
     Scope,
-    check_choice,
     validate_command,
     validate_commands,
 )
-from tests.fakediscord.errors import DiscordError, error_leaf
+from tests.fakediscord.errors import error_leaf
 from tests.fakediscord.interactions import (
-    ALLOWED_RESPONSES,
-    Choice,
     InteractionRecord,
     InteractionType,
-    RejectedCall,
-    ResponseType,
 )
 from tests.fakediscord.messages import (
     MessageFlag,
     MessageSource,
     MessageType,
+    Pings,
     RecordedFile,
     RecordedMessage,
     check_message_fields,
@@ -76,9 +72,6 @@ class Intent:
 
 THREAD_ARCHIVE_DURATIONS = frozenset({60, 1440, 4320, 10080})
 MAX_THREAD_NAME = 100
-MAX_MODAL_TITLE = 45
-MAX_MODAL_COMPONENTS = 5
-MAX_AUTOCOMPLETE_CHOICES = 25
 # Message flags a bot may set; EPHEMERAL only on interaction replies.
 SETTABLE_FLAGS = (
     MessageFlag.SUPPRESS_EMBEDS | MessageFlag.SUPPRESS_NOTIFICATIONS | MessageFlag.IS_COMPONENTS_V2
@@ -570,7 +563,7 @@ class World:
             self.changed()
         return message
 
-    def _pings(self, channel: FakeChannel, content: str, allowed: Json | None) -> Any:
+    def _pings(self, channel: FakeChannel, content: str, allowed: Json | None) -> Pings:
         guild = self.guild_of(channel)
         mentionable = (
             frozenset(r.id for r in guild.roles.values() if r.mentionable) if guild else frozenset()
@@ -985,330 +978,6 @@ class World:
             return ResolvedValue(float(value))
         raise InvalidInvocation(f"option {schema['name']} is {kind.name}; {value!r} does not fit")
 
-    def start_interaction(
-        self,
-        *,
-        kind: InteractionType,
-        user: FakeUser,
-        channel: FakeChannel,
-        data: Json,
-        label: str,
-        message: RecordedMessage | None = None,
-        focused_option_type: int | None = None,
-        needs_commands_permission: bool = False,
-    ) -> InteractionRecord:
-        """Create an interaction on behalf of ``user`` and dispatch INTERACTION_CREATE."""
-        guild = self.guild_of(channel)
-        payload: Json = {
-            "id": "",
-            "application_id": str(self.application_id),
-            "type": int(kind),
-            "data": data,
-            "channel_id": str(channel.id),
-            "token": "",
-            "version": 1,
-            "app_permissions": str(int(self.bot_permissions(channel))),
-            "locale": user.locale,
-            "entitlements": [],
-            "attachment_size_limit": self.config.upload_limit,
-        }
-        if guild is not None:
-            member = guild.member(user.id)
-            if member is None:
-                raise InvalidInvocation(f"{user!r} is not a member of {guild!r}")
-            perms = guild.permissions_for(user.id, channel)
-            if not perms & Permission.VIEW_CHANNEL:
-                raise InvalidInvocation(f"{user!r} cannot see {channel!r}")
-            if needs_commands_permission and not perms & Permission.USE_APPLICATION_COMMANDS:
-                raise InvalidInvocation(f"{user!r} may not use application commands in {channel!r}")
-            payload |= {
-                "guild_id": str(guild.id),
-                "guild": guild.partial_payload(),
-                "guild_locale": guild.locale,
-                "member": member.to_payload(permissions=perms),
-                "channel": self.channel_payload(channel) | {"permissions": str(int(perms))},
-                "authorizing_integration_owners": {"0": str(guild.id)},
-                "context": 0,
-            }
-        else:
-            payload |= {
-                "user": user.to_payload(),
-                "channel": self.channel_payload(channel),
-                "authorizing_integration_owners": {"0": "0"},
-                "context": 1,
-            }
-        if message is not None:
-            payload["message"] = self.message_payload(message)
-        record = InteractionRecord(
-            id=self.new_id(),
-            token=f"aW50ZXJhY3Rpb24.{secrets.token_urlsafe(48)}",
-            type=kind,
-            user=user,
-            channel=channel,
-            guild=guild,
-            payload=payload,
-            created_at=self.clock.now(),
-            label=label,
-            component_message_id=None if message is None else message.id,
-            focused_option_type=focused_option_type,
-        )
-        payload["id"], payload["token"] = str(record.id), record.token
-        self.interactions[record.id] = record
-        self.interactions_by_token[record.token] = record
-        record.session_id = self.dispatch(
-            "INTERACTION_CREATE", payload, guild_id=channel.guild_id, intent=None
-        )
-        return record
-
-    def _reject(
-        self, record: InteractionRecord | None, method: str, path: str, error: DiscordError
-    ) -> DiscordError:
-        if record is not None:
-            record.rejected.append(
-                RejectedCall(
-                    method,
-                    path,
-                    error.status,
-                    error.code,
-                    error.message,
-                    self.clock.now() - record.created_at,
-                )
-            )
-            self.changed()
-        return error
-
-    def interaction_callback(
-        self, interaction_id: int, token: str, body: Json, uploads: Sequence[Upload], *, path: str
-    ) -> tuple[InteractionRecord, RecordedMessage | None]:
-        """POST /interactions/{id}/{token}/callback: the initial response."""
-        record = self.interactions.get(interaction_id)
-        if record is None or record.token != token:
-            raise errors.unknown_interaction()
-        try:
-            return record, self._respond(record, body, uploads)
-        except DiscordError as error:
-            raise self._reject(record, "POST", path, error) from None
-
-    def _respond(
-        self, record: InteractionRecord, body: Json, uploads: Sequence[Upload]
-    ) -> RecordedMessage | None:
-        if record.response_type is not None:
-            raise errors.already_acknowledged()
-        if self.clock.now() - record.created_at > self.config.interaction_deadline:
-            raise errors.unknown_interaction()
-        try:
-            rtype = ResponseType(int(body.get("type", 0)))
-        except ValueError:
-            raise errors.field_error(
-                "type", "BASE_TYPE_CHOICES", "Value must be a valid interaction callback type."
-            ) from None
-        allowed = set(ALLOWED_RESPONSES.get(record.type, frozenset()))
-        if record.type is InteractionType.MODAL_SUBMIT and record.component_message_id is None:
-            allowed -= {ResponseType.UPDATE_MESSAGE, ResponseType.DEFERRED_UPDATE_MESSAGE}
-        if rtype not in allowed:
-            raise errors.field_error(
-                "type",
-                "INTERACTION_RESPONSE_TYPE_INVALID",
-                f"{rtype.name} is not a valid response to {record.type.name}",
-            )
-        data = body.get("data") or {}
-        message: RecordedMessage | None = None
-        if rtype is ResponseType.CHANNEL_MESSAGE:
-            message = self.create_message(
-                record.channel,
-                data,
-                uploads,
-                source=MessageSource.INTERACTION_RESPONSE,
-                interaction=record,
-                message_type=MessageType.CHAT_INPUT_COMMAND
-                if record.type is InteractionType.APPLICATION_COMMAND
-                else MessageType.DEFAULT,
-            )
-            record.original_message_id = message.id
-        elif rtype is ResponseType.DEFERRED_CHANNEL_MESSAGE:
-            flags = int(data.get("flags") or 0)
-            if flags & ~MessageFlag.EPHEMERAL:
-                raise errors.field_error(
-                    "data.flags",
-                    "INTERACTION_DEFERRED_FLAGS_INVALID",
-                    "Only EPHEMERAL may be set when deferring",
-                )
-            message = self.create_message(
-                record.channel,
-                {"flags": flags},
-                source=MessageSource.INTERACTION_RESPONSE,
-                interaction=record,
-                loading=True,
-                message_type=MessageType.CHAT_INPUT_COMMAND
-                if record.type is InteractionType.APPLICATION_COMMAND
-                else MessageType.DEFAULT,
-            )
-            record.original_message_id = message.id
-        elif rtype is ResponseType.DEFERRED_UPDATE_MESSAGE:
-            record.original_message_id = record.component_message_id
-        elif rtype is ResponseType.UPDATE_MESSAGE:
-            assert record.component_message_id is not None
-            message = self.edit_message(self.messages[record.component_message_id], data, uploads)
-            record.original_message_id = message.id
-        elif rtype is ResponseType.AUTOCOMPLETE_RESULT:
-            record.choices = self._checked_choices(record, data)
-        elif rtype is ResponseType.MODAL:
-            record.modal = self._checked_modal(data)
-        record.response_type = rtype
-        record.responded_at = self.clock.now()
-        self.changed()
-        return message
-
-    def _checked_choices(self, record: InteractionRecord, data: Json) -> list[Choice]:
-        choices = data.get("choices")
-        if not isinstance(choices, list):
-            raise errors.field_error("data.choices", "BASE_TYPE_REQUIRED", "This field is required")
-        if len(choices) > MAX_AUTOCOMPLETE_CHOICES:
-            raise errors.field_error(
-                "data.choices",
-                "BASE_TYPE_MAX_LENGTH",
-                f"Must be {MAX_AUTOCOMPLETE_CHOICES} or fewer in length.",
-            )
-        kind = OptionType(record.focused_option_type or OptionType.STRING)
-        problems = {str(i): p for i, c in enumerate(choices) if (p := check_choice(c, kind))}
-        if problems:
-            raise errors.invalid_form_body({"data": {"choices": problems}})
-        return [Choice(str(c["name"]), c["value"]) for c in choices]
-
-    def _checked_modal(self, data: Json) -> Json:
-        problems: Json = {}
-        custom_id, title, components = (
-            data.get("custom_id"),
-            data.get("title"),
-            data.get("components"),
-        )
-        if not isinstance(custom_id, str) or not 1 <= len(custom_id) <= 100:
-            problems["custom_id"] = error_leaf(
-                "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length."
-            )
-        if not isinstance(title, str) or not 1 <= len(title) <= MAX_MODAL_TITLE:
-            problems["title"] = error_leaf(
-                "BASE_TYPE_BAD_LENGTH", f"Must be between 1 and {MAX_MODAL_TITLE} in length."
-            )
-        if not isinstance(components, list) or not 1 <= len(components) <= MAX_MODAL_COMPONENTS:
-            problems["components"] = error_leaf(
-                "BASE_TYPE_BAD_LENGTH", f"Must be between 1 and {MAX_MODAL_COMPONENTS} in length."
-            )
-        if problems:
-            raise errors.invalid_form_body({"data": problems})
-        return data
-
-    def callback_response(self, record: InteractionRecord, message: RecordedMessage | None) -> Json:
-        """The body of a callback answered ``with_response=true`` (what discord.py 2.7 reads)."""
-        assert record.response_type is not None
-        interaction: Json = {"id": str(record.id), "type": int(record.type)}
-        body: Json = {"interaction": interaction}
-        if (
-            record.response_type
-            in (
-                ResponseType.CHANNEL_MESSAGE,
-                ResponseType.DEFERRED_CHANNEL_MESSAGE,
-                ResponseType.UPDATE_MESSAGE,
-            )
-            and message is not None
-        ):
-            interaction["response_message_id"] = str(message.id)
-            interaction["response_message_loading"] = message.loading
-            interaction["response_message_ephemeral"] = message.ephemeral
-        if (
-            record.response_type in (ResponseType.CHANNEL_MESSAGE, ResponseType.UPDATE_MESSAGE)
-            and message is not None
-        ):
-            body["resource"] = {
-                "type": int(record.response_type),
-                "message": self.message_payload(message),
-            }
-        return body
-
-    # -- followups and the original response ------------------------------------------------------
-
-    def _webhook_interaction(self, application_id: int, token: str) -> InteractionRecord:
-        if application_id != self.application_id:
-            raise errors.unknown_webhook()
-        record = self.interactions_by_token.get(token)
-        if record is None:
-            raise errors.invalid_webhook_token()
-        if self.clock.now() - record.created_at > self.config.token_lifetime:
-            raise self._reject(
-                record, "*", f"/webhooks/{application_id}/<token>", errors.invalid_webhook_token()
-            )
-        return record
-
-    def followup(
-        self, application_id: int, token: str, payload: Json, uploads: Sequence[Upload]
-    ) -> RecordedMessage:
-        record = self._webhook_interaction(application_id, token)
-        try:
-            if record.response_type is None:
-                # A followup needs an acknowledged interaction.
-                raise errors.unknown_webhook()
-            original = self.messages.get(record.original_message_id or 0)
-            if (
-                record.response_type is ResponseType.DEFERRED_CHANNEL_MESSAGE
-                and original is not None
-                and original.loading
-            ):
-                # "Functions as Edit Original Interaction Response for backwards compatibility":
-                # no new message, the ephemeral flag of the defer is kept, and nobody is pinged.
-                return self.edit_message(original, payload, uploads)
-            message = self.create_message(
-                record.channel,
-                payload,
-                uploads,
-                source=MessageSource.FOLLOWUP,
-                interaction=record,
-            )
-        except DiscordError as error:
-            raise self._reject(record, "POST", "/webhooks/<app>/<token>", error) from None
-        record.followup_ids.append(message.id)
-        self.changed()
-        return message
-
-    def webhook_message(
-        self, application_id: int, token: str, message_ref: str
-    ) -> tuple[InteractionRecord, RecordedMessage]:
-        record = self._webhook_interaction(application_id, token)
-        if message_ref == "@original":
-            message_id = record.original_message_id
-        else:
-            message_id = int(message_ref) if message_ref.isdigit() else None
-            if message_id not in record.followup_ids and message_id != record.original_message_id:
-                message_id = None
-        message = self.messages.get(message_id or 0)
-        if message is None or message.deleted:
-            raise self._reject(
-                record,
-                "*",
-                f"/webhooks/<app>/<token>/messages/{message_ref}",
-                errors.unknown_message(),
-            )
-        return record, message
-
-    def edit_webhook_message(
-        self,
-        application_id: int,
-        token: str,
-        message_ref: str,
-        payload: Json,
-        uploads: Sequence[Upload],
-    ) -> RecordedMessage:
-        record, message = self.webhook_message(application_id, token, message_ref)
-        try:
-            return self.edit_message(message, payload, uploads)
-        except DiscordError as error:
-            raise self._reject(
-                record, "PATCH", f"/webhooks/<app>/<token>/messages/{message_ref}", error
-            ) from None
-
-    def delete_webhook_message(self, application_id: int, token: str, message_ref: str) -> None:
-        _, message = self.webhook_message(application_id, token, message_ref)
-        self.delete_message(message)
-
     # -- test-side helpers ------------------------------------------------------------------------
 
     def visible_messages(self, channel_id: int, user_id: int) -> list[RecordedMessage]:
@@ -1318,10 +987,6 @@ class World:
             for m in (self.messages[i] for i in self.channel_messages.get(channel_id, []))
             if not m.deleted and (not m.ephemeral or m.visible_to == user_id)
         ]
-
-    def iter_guild_channels(self, guild: FakeGuild) -> Iterable[FakeChannel]:
-        yield from guild.channels
-        yield from guild.threads
 
 
 def resolver_for(
