@@ -1,0 +1,588 @@
+"""The game service: the bot's use cases, in plain async Python, knowing nothing of Discord.
+
+Challenges are made, accepted, declined, cancelled and expired; games are played, resigned and
+aborted; games and records are looked up. Every use case either succeeds completely and durably
+before it returns, or raises one of :mod:`bot.games.errors` (or a rules error, unchanged) and
+changes nothing.
+
+Time comes from an injected clock (a callable returning an aware datetime), chance from an
+injected :class:`random.Random`, so tests control both.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import logging
+import random
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any, Final
+
+import rules
+from bot.games.errors import (
+    AbortTooLate,
+    ChallengeAlreadyAccepted,
+    ChallengeCancelled,
+    ChallengeClosed,
+    ChallengeDeclined,
+    ChallengeExpired,
+    ChallengeNotForYou,
+    ChallengeNotFound,
+    ChannelBusy,
+    GameChanged,
+    GameFinished,
+    GameNotFound,
+    InvalidClock,
+    NoGameHere,
+    NotAPlayer,
+    NotYourChallenge,
+    NotYourTurn,
+    OpenChallengeNotDeclinable,
+    OwnChallenge,
+    PlyOutOfRange,
+    SelfChallenge,
+)
+from bot.games.results import (
+    AbortOutcome,
+    GameEnded,
+    GameOver,
+    GameRecord,
+    GameStarted,
+    MoveOutcome,
+    PlayedMove,
+)
+from bot.storage import (
+    Challenge,
+    ChallengeStatus,
+    ChannelId,
+    Database,
+    EndReason,
+    Game,
+    GameStatus,
+    GuildId,
+    GuildSettings,
+    NewChallenge,
+    NewGame,
+    NewMove,
+    Result,
+    Store,
+    UserId,
+    VersionConflict,
+    Writer,
+)
+from rules import Colour, Move, Position
+
+log = logging.getLogger(__name__)
+
+Clock = Callable[[], datetime]
+"""Returns the current time as an aware datetime."""
+
+CLOCK_CHOICES: Final = (1, 2, 3, 5, 7, 14)
+"""The days per move a challenge may choose."""
+DEFAULT_CHALLENGE_TTL: Final = timedelta(days=2)
+"""How long a challenge stays open."""
+
+
+def utc_now() -> datetime:
+    """The real clock."""
+    return datetime.now(UTC)
+
+
+class _ServerDefault(enum.Enum):
+    CLOCK = "the server's default clock"
+
+
+SERVER_DEFAULT: Final = _ServerDefault.CLOCK
+"""For :meth:`GameService.create_challenge`'s ``clock_days``: use the server's default."""
+
+
+class GameService:
+    """The use cases. Create it over an open :class:`Store` (or with :meth:`open`)."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        clock: Clock = utc_now,
+        rng: random.Random | None = None,
+        challenge_ttl: timedelta = DEFAULT_CHALLENGE_TTL,
+        default_clock_days: int | None = None,
+    ) -> None:
+        """``default_clock_days``: the clock of a challenge that names none, in a server
+        without a default of its own (``None``: no clock)."""
+        if default_clock_days is not None:
+            _check_clock(default_clock_days)
+        self.store = store
+        self._clock = clock
+        self._rng = rng if rng is not None else random.Random()
+        self._challenge_ttl = challenge_ttl
+        self._default_clock_days = default_clock_days
+
+    @classmethod
+    async def open(cls, path: Path | str, **options: Any) -> GameService:
+        """Open the database at ``path`` (migrating it) and a service over it."""
+        db = await Database.open(path)
+        return cls(Store(db), **options)
+
+    async def close(self) -> None:
+        """Finish pending writes and close the database."""
+        await self.store.close()
+
+    def now(self) -> datetime:
+        """The injected clock's time, checked to be aware, in UTC."""
+        moment = self._clock()
+        if moment.tzinfo is None or moment.utcoffset() is None:
+            raise ValueError(f"the service's clock must return aware datetimes, not {moment!r}")
+        return moment.astimezone(UTC)
+
+    # --- challenges ----------------------------------------------------------------------------
+
+    async def create_challenge(
+        self,
+        *,
+        guild_id: GuildId | None,
+        channel_id: ChannelId,
+        challenger_id: UserId,
+        opponent_id: UserId | None = None,
+        colour: Colour | None = None,
+        clock_days: int | _ServerDefault | None = SERVER_DEFAULT,
+    ) -> Challenge:
+        """Challenge ``opponent_id``, or anyone in the channel when it is ``None``.
+
+        ``colour`` is the challenger's (``None``: drawn at random on acceptance);
+        ``clock_days`` one of :data:`CLOCK_CHOICES`, ``None`` for no clock, or
+        :data:`SERVER_DEFAULT`. Raises :class:`SelfChallenge`, :class:`InvalidClock`.
+        """
+        if opponent_id == challenger_id:
+            raise SelfChallenge(challenger_id)
+        if isinstance(clock_days, _ServerDefault):
+            clock_days = await self._server_clock(guild_id)
+        elif clock_days is not None:
+            _check_clock(clock_days)
+        now = self.now()
+        async with self.store.write() as tx:
+            users = [challenger_id] if opponent_id is None else [challenger_id, opponent_id]
+            await tx.ensure_players(users, now)
+            challenge = await tx.insert_challenge(
+                NewChallenge(
+                    guild_id=guild_id,
+                    channel_id=channel_id,
+                    challenger_id=challenger_id,
+                    opponent_id=opponent_id,
+                    challenger_colour=colour,
+                    clock_days=clock_days,
+                    created_at=now,
+                    expires_at=now + self._challenge_ttl,
+                )
+            )
+        log.info("challenge %s: %s challenges %s", challenge.id, challenger_id, opponent_id)
+        return challenge
+
+    async def accept_challenge(
+        self, challenge_id: int, user_id: UserId, *, thread_id: ChannelId | None = None
+    ) -> GameStarted:
+        """Accept a challenge and start its game.
+
+        The game is played in ``thread_id`` (a thread of the challenge's channel) if given,
+        else in the challenge's channel itself. Colours are drawn unless the challenger chose.
+        Raises :class:`ChallengeNotFound`, :class:`ChallengeClosed` (its subclasses say why),
+        :class:`OwnChallenge`, :class:`ChallengeNotForYou`, :class:`ChannelBusy`.
+
+        The Discord layer may look before it leaps (:meth:`get_challenge`,
+        :meth:`game_in_channel`) before creating a thread, and should delete the thread if this
+        raises anyway.
+        """
+        now = self.now()
+        async with self.store.write() as tx:
+            challenge = await tx.challenge(challenge_id)
+            if challenge is None:
+                raise ChallengeNotFound(challenge_id)
+            if challenge.status is ChallengeStatus.OPEN and challenge.is_expired(now):
+                # Record the expiry (the block must end normally to commit it), then say so.
+                await tx.close_challenge(challenge_id, ChallengeStatus.EXPIRED, at=now)
+                started = None
+            else:
+                started = await self._start_game(tx, challenge, user_id, thread_id, now)
+        if started is None:
+            raise ChallengeExpired(challenge_id)
+        game = started.game
+        log.info("game %s started: %s (white) vs %s (black)", game.id, game.white_id, game.black_id)
+        return started
+
+    async def _start_game(
+        self,
+        tx: Writer,
+        challenge: Challenge,
+        user_id: UserId,
+        thread_id: ChannelId | None,
+        now: datetime,
+    ) -> GameStarted:
+        _check_open(challenge)
+        if user_id == challenge.challenger_id:
+            raise OwnChallenge(challenge.id, user_id)
+        if challenge.opponent_id is not None and user_id != challenge.opponent_id:
+            raise ChallengeNotForYou(challenge.id, user_id, challenge.opponent_id)
+        channel_id = challenge.channel_id if thread_id is None else thread_id
+        busy = await tx.active_game_in_channel(channel_id)
+        if busy is not None:
+            raise ChannelBusy(busy.id, channel_id)
+        colour = challenge.challenger_colour or self._rng.choice(list(Colour))
+        challenger, accepter = challenge.challenger_id, user_id
+        white, black = (challenger, accepter) if colour is Colour.WHITE else (accepter, challenger)
+        await tx.ensure_players([user_id], now)
+        game = await tx.insert_game(
+            NewGame(
+                guild_id=challenge.guild_id,
+                channel_id=channel_id,
+                parent_channel_id=None if thread_id is None else challenge.channel_id,
+                challenge_id=challenge.id,
+                white_id=white,
+                black_id=black,
+                position=rules.new_game(),
+                clock_days=challenge.clock_days,
+                deadline_at=_deadline(now, challenge.clock_days),
+                created_at=now,
+            )
+        )
+        accepted = await tx.close_challenge(
+            challenge.id, ChallengeStatus.ACCEPTED, at=now, by=user_id, game_id=game.id
+        )
+        return GameStarted(accepted, game)
+
+    async def decline_challenge(self, challenge_id: int, user_id: UserId) -> Challenge:
+        """The challenged player says no. Raises :class:`ChallengeNotFound`,
+        :class:`ChallengeClosed`, :class:`OpenChallengeNotDeclinable`, :class:`OwnChallenge`,
+        :class:`ChallengeNotForYou`."""
+
+        def check(challenge: Challenge) -> None:
+            if user_id == challenge.challenger_id:
+                raise OwnChallenge(challenge_id, user_id)
+            if challenge.opponent_id is None:
+                raise OpenChallengeNotDeclinable(challenge_id, user_id)
+            if user_id != challenge.opponent_id:
+                raise ChallengeNotForYou(challenge_id, user_id, challenge.opponent_id)
+
+        return await self._close_challenge(challenge_id, user_id, ChallengeStatus.DECLINED, check)
+
+    async def cancel_challenge(self, challenge_id: int, user_id: UserId) -> Challenge:
+        """The challenger withdraws. Raises :class:`ChallengeNotFound`,
+        :class:`ChallengeClosed`, :class:`NotYourChallenge`."""
+
+        def check(challenge: Challenge) -> None:
+            if user_id != challenge.challenger_id:
+                raise NotYourChallenge(challenge_id, user_id)
+
+        return await self._close_challenge(challenge_id, user_id, ChallengeStatus.CANCELLED, check)
+
+    async def expire_challenges(self) -> list[Challenge]:
+        """Close the challenges whose time is up; returns them (to update their posts)."""
+        now = self.now()
+        async with self.store.write() as tx:
+            return await tx.expire_challenges(now)
+
+    async def get_challenge(self, challenge_id: int) -> Challenge:
+        """A challenge by id; raises :class:`ChallengeNotFound`."""
+        challenge = await self.store.challenge(challenge_id)
+        if challenge is None:
+            raise ChallengeNotFound(challenge_id)
+        return challenge
+
+    async def open_challenges(self, channel_id: ChannelId) -> list[Challenge]:
+        """The challenges that can still be accepted in a channel, oldest first."""
+        now = self.now()
+        return [c for c in await self.store.open_challenges(channel_id) if not c.is_expired(now)]
+
+    async def _close_challenge(
+        self,
+        challenge_id: int,
+        user_id: UserId,
+        status: ChallengeStatus,
+        check: Callable[[Challenge], None],
+    ) -> Challenge:
+        now = self.now()
+        async with self.store.write() as tx:
+            challenge = await tx.challenge(challenge_id)
+            if challenge is None:
+                raise ChallengeNotFound(challenge_id)
+            if challenge.status is ChallengeStatus.OPEN and challenge.is_expired(now):
+                # Record the expiry (the block must end normally to commit it), then say so.
+                await tx.close_challenge(challenge_id, ChallengeStatus.EXPIRED, at=now)
+                closed = None
+            else:
+                _check_open(challenge)
+                check(challenge)
+                closed = await tx.close_challenge(challenge_id, status, at=now, by=user_id)
+        if closed is None:
+            raise ChallengeExpired(challenge_id)
+        return closed
+
+    async def _server_clock(self, guild_id: GuildId | None) -> int | None:
+        if guild_id is not None:
+            settings = await self.store.guild_settings(guild_id)
+            if settings.default_clock_days is not None:
+                return settings.default_clock_days or None  # 0: the server wants no clock
+        return self._default_clock_days
+
+    # --- playing -------------------------------------------------------------------------------
+
+    async def play(
+        self,
+        game_id: int,
+        user_id: UserId,
+        move: str | Move,
+        *,
+        expected_version: int | None = None,
+    ) -> MoveOutcome:
+        """Play ``move`` (text such as ``"e3f4"``, or a rules move) for ``user_id``.
+
+        Checks, in order: the game exists (:class:`GameNotFound`), the user plays in it
+        (:class:`NotAPlayer`), it is running (:class:`GameFinished`), it is still at
+        ``expected_version`` if given (:class:`GameChanged`), it is the user's turn
+        (:class:`NotYourTurn`), the text is a move (:class:`rules.InvalidMoveError`), the move
+        is legal (:class:`rules.IllegalMoveError`). Then records it, with a PASS for the next
+        player if they have no legal move, and ends the game if the rules say it is over; all
+        of it is committed (and synced) before this returns. If another action was recorded
+        in the meantime, nothing is and :class:`GameChanged` is raised.
+        """
+        game = await self.store.game(game_id)
+        if game is None:
+            raise GameNotFound(game_id)
+        colour = game.colour_of(user_id)
+        if colour is None:
+            raise NotAPlayer(game_id, user_id)
+        if not game.is_active:
+            raise GameFinished(game_id)
+        if expected_version is not None and expected_version != game.version:
+            raise GameChanged(game_id, expected_version)
+        before = game.position
+        if before.turn is not colour:
+            raise NotYourTurn(game_id, user_id, colour, before.turn)
+        parsed = rules.parse_move(move) if isinstance(move, str) else move
+        now = self.now()
+        first = rules.apply(before, parsed)
+        played = [_played(game, first, now, automatic=False)]
+        position = first.after
+        # A pass is never a choice: record it at once for whoever must pass, so the turn
+        # goes to the player who can move (possibly the mover again).
+        while rules.legal_moves(position) == (rules.PASS,):
+            forced = rules.apply(position, rules.PASS)
+            played.append(_played(game, forced, now, automatic=True))
+            position = forced.after
+        updated = self._after_moves(game, position, now)
+        new_moves = [
+            NewMove(m.ply, m.colour, m.player_id, m.move, m.automatic, m.played_at) for m in played
+        ]
+        try:
+            saved = await self.store.save_game(updated, game.version, new_moves)
+        except VersionConflict:
+            raise GameChanged(game_id, game.version) from None
+        over = None if saved.is_active else GameOver.of(saved)
+        log.info("game %s: %s played %s", game_id, user_id, parsed)
+        return MoveOutcome(saved, before, tuple(played), over)
+
+    def _after_moves(self, game: Game, position: Position, now: datetime) -> Game:
+        outcome = rules.outcome(position)
+        if outcome is None:
+            return dataclasses.replace(
+                game,
+                position=position,
+                updated_at=now,
+                deadline_at=_deadline(now, game.clock_days),
+            )
+        return dataclasses.replace(
+            game,
+            position=position,
+            updated_at=now,
+            deadline_at=None,
+            status=GameStatus.FINISHED,
+            result=Result.won_by(outcome.winner),
+            end_reason=EndReason.SCORE,
+            score=(outcome.white, outcome.black),
+            finished_at=now,
+        )
+
+    async def resign(
+        self, game_id: int, user_id: UserId, *, expected_version: int | None = None
+    ) -> GameEnded:
+        """``user_id`` gives up; the opponent wins. Raises :class:`GameNotFound`,
+        :class:`NotAPlayer`, :class:`GameFinished`, :class:`GameChanged`."""
+        now = self.now()
+        async with self.store.write() as tx:
+            game = await self._game_for_action(tx.game, game_id, user_id, expected_version)
+            colour = game.colour_of(user_id)
+            assert colour is not None
+            ended = dataclasses.replace(
+                game,
+                status=GameStatus.FINISHED,
+                result=Result.won_by(colour.opponent),
+                end_reason=EndReason.RESIGNATION,
+                ended_by=user_id,
+                score=rules.score(game.position),
+                deadline_at=None,
+                updated_at=now,
+                finished_at=now,
+            )
+            saved = await tx.save_game(ended, game.version)
+        log.info("game %s: %s resigned", game_id, user_id)
+        return GameEnded(saved, GameOver.of(saved))
+
+    async def abort(
+        self,
+        game_id: int,
+        user_id: UserId,
+        *,
+        moderator: bool = False,
+        expected_version: int | None = None,
+    ) -> AbortOutcome:
+        """Call a game off without a result.
+
+        A moderator (``moderator=True``: the caller checked the permission) aborts any running
+        game at once. A player may abort only while not both players have moved a piece in the
+        movement phase, and only by agreement: the first call asks, the opponent's call aborts.
+        Raises :class:`GameNotFound`, :class:`NotAPlayer`, :class:`GameFinished`,
+        :class:`GameChanged`, :class:`AbortTooLate`.
+        """
+        now = self.now()
+        async with self.store.write() as tx:
+            if moderator:
+                game = await tx.game(game_id)
+                if game is None:
+                    raise GameNotFound(game_id)
+                _check_running(game, expected_version)
+            else:
+                game = await self._game_for_action(tx.game, game_id, user_id, expected_version)
+                if len(await tx.phase_two_movers(game_id)) == 2:
+                    raise AbortTooLate(game_id)
+                opponent = game.opponent_of(user_id)
+                if game.abort_requested_by != opponent:
+                    asked = dataclasses.replace(game, abort_requested_by=user_id, updated_at=now)
+                    saved = await tx.save_game(asked, game.version)
+                    log.info("game %s: %s proposes to abort", game_id, user_id)
+                    return AbortOutcome(saved, user_id, aborted=False, waiting_for=opponent)
+            aborted = dataclasses.replace(
+                game,
+                status=GameStatus.ABORTED,
+                end_reason=EndReason.ABORT,
+                ended_by=user_id,
+                score=rules.score(game.position),
+                deadline_at=None,
+                updated_at=now,
+                finished_at=now,
+            )
+            saved = await tx.save_game(aborted, game.version)
+        log.info("game %s aborted by %s (moderator: %s)", game_id, user_id, moderator)
+        requester = user_id if moderator else (game.abort_requested_by or user_id)
+        return AbortOutcome(saved, requester, aborted=True, by_moderator=moderator)
+
+    async def _game_for_action(
+        self,
+        load: Callable[[int], Awaitable[Game | None]],
+        game_id: int,
+        user_id: UserId,
+        expected_version: int | None,
+    ) -> Game:
+        game = await load(game_id)
+        if game is None:
+            raise GameNotFound(game_id)
+        if not game.is_player(user_id):
+            raise NotAPlayer(game_id, user_id)
+        _check_running(game, expected_version)
+        return game
+
+    # --- queries -------------------------------------------------------------------------------
+
+    async def get_game(self, game_id: int) -> Game:
+        """A game by id; raises :class:`GameNotFound`."""
+        game = await self.store.game(game_id)
+        if game is None:
+            raise GameNotFound(game_id)
+        return game
+
+    async def game_in_channel(self, channel_id: ChannelId) -> Game | None:
+        """The game running in a channel or thread, if any."""
+        return await self.store.active_game_in_channel(channel_id)
+
+    async def require_game_in_channel(self, channel_id: ChannelId) -> Game:
+        """The game running in a channel or thread; raises :class:`NoGameHere` if none is."""
+        game = await self.store.active_game_in_channel(channel_id)
+        if game is None:
+            raise NoGameHere(channel_id)
+        return game
+
+    async def active_games(self, user_id: UserId) -> list[Game]:
+        """The user's running games in every server, the most recently changed first."""
+        return await self.store.active_games_of(user_id)
+
+    async def record(self, game_id: int) -> GameRecord:
+        """A game with its whole record; raises :class:`GameNotFound`."""
+        found = await self.store.game_with_moves(game_id)
+        if found is None:
+            raise GameNotFound(game_id)
+        game, moves = found
+        return GameRecord(game, tuple(moves))
+
+    async def position_at(self, game_id: int, ply: int) -> Position:
+        """The position after ``ply`` actions (0: the empty board); raises
+        :class:`GameNotFound`, :class:`PlyOutOfRange`."""
+        record = await self.record(game_id)
+        if not 0 <= ply <= record.game.ply:
+            raise PlyOutOfRange(game_id, ply, record.game.ply)
+        return rules.replay([m.move for m in record.moves[:ply]])[-1]
+
+    # --- server settings -----------------------------------------------------------------------
+
+    async def guild_settings(self, guild_id: GuildId) -> GuildSettings:
+        """A server's settings (defaults if it never changed them)."""
+        return await self.store.guild_settings(guild_id)
+
+    async def save_guild_settings(self, settings: GuildSettings) -> GuildSettings:
+        """Store a server's settings; raises :class:`InvalidClock` for a clock not offered."""
+        if settings.default_clock_days:  # 0 and None are "no clock" and "not set"
+            _check_clock(settings.default_clock_days)
+        async with self.store.write() as tx:
+            await tx.save_guild_settings(settings, self.now())
+        return settings
+
+
+# --- helpers -----------------------------------------------------------------------------------
+
+
+def _check_clock(days: int) -> None:
+    if days not in CLOCK_CHOICES:
+        raise InvalidClock(days, CLOCK_CHOICES)
+
+
+def _deadline(now: datetime, clock_days: int | None) -> datetime | None:
+    return None if clock_days is None else now + timedelta(days=clock_days)
+
+
+def _check_open(challenge: Challenge) -> None:
+    closed: dict[ChallengeStatus, type[ChallengeClosed]] = {
+        ChallengeStatus.ACCEPTED: ChallengeAlreadyAccepted,
+        ChallengeStatus.DECLINED: ChallengeDeclined,
+        ChallengeStatus.CANCELLED: ChallengeCancelled,
+        ChallengeStatus.EXPIRED: ChallengeExpired,
+    }
+    if challenge.status in closed:
+        raise closed[challenge.status](challenge.id)
+
+
+def _check_running(game: Game, expected_version: int | None) -> None:
+    if not game.is_active:
+        raise GameFinished(game.id)
+    if expected_version is not None and expected_version != game.version:
+        raise GameChanged(game.id, expected_version)
+
+
+def _played(game: Game, result: rules.MoveResult, now: datetime, *, automatic: bool) -> PlayedMove:
+    return PlayedMove(
+        ply=result.before.ply,
+        colour=result.mover,
+        player_id=game.player(result.mover),
+        move=result.move,
+        automatic=automatic,
+        removed=dict(result.removed),
+        played_at=now,
+    )

@@ -1,0 +1,123 @@
+"""Durability: a process playing moves is killed with SIGKILL at random moments.
+
+After each kill, every move the child had been told was accepted is in the database,
+``PRAGMA integrity_check`` is ok, the record has no gap and replays to the stored position, and
+the game carries on (in the next child, and finally here) to its end.
+
+This module is also the child: ``python -m tests.bot.test_durability <db> <game> <seed>`` plays
+random legal moves for both sides and prints ``ok <ply> <move>`` for each one the service
+accepted, right after the call returned.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import signal
+import sys
+from pathlib import Path
+
+import rules
+from bot.games import GameService
+from bot.storage import Database, Store
+from rules import Colour
+from tests.conftest import REPO_ROOT
+
+ALICE, BOB = 11, 22
+ROUNDS = 30
+
+
+async def _open(path: Path | str) -> GameService:
+    return GameService(Store(await Database.open(path)))
+
+
+async def _check(path: Path, game_id: int, acknowledged: dict[int, str]) -> bool:
+    """Check the file after a kill; returns whether the game is still running."""
+    service = await _open(path)
+    try:
+        assert await service.store.db.integrity_check() == ["ok"]
+        record = await service.record(game_id)
+        assert [m.ply for m in record.moves] == list(range(record.game.ply))
+        assert record.positions()[-1] == record.game.position
+        recorded = {m.ply: m.text for m in record.moves}
+        missing = {ply: text for ply, text in acknowledged.items() if recorded.get(ply) != text}
+        assert not missing, f"acknowledged but lost: {missing}"
+        return record.game.is_active
+    finally:
+        await service.close()
+
+
+async def test_acknowledged_moves_survive_sigkill(tmp_path: Path) -> None:
+    path = tmp_path / "dvonn.sqlite3"
+    service = await _open(path)
+    challenge = await service.create_challenge(
+        guild_id=1, channel_id=2, challenger_id=ALICE, opponent_id=BOB, colour=Colour.WHITE
+    )
+    game_id = (await service.accept_challenge(challenge.id, BOB)).game.id
+    await service.close()
+
+    rng = random.Random(20250101)
+    acknowledged: dict[int, str] = {}
+    killed = 0
+    running = True
+    for round_number in range(ROUNDS):
+        child = await asyncio.create_subprocess_exec(
+            *[sys.executable, "-m", "tests.bot.test_durability"],
+            *[str(path), str(game_id), str(round_number)],
+            cwd=REPO_ROOT,
+            stdout=asyncio.subprocess.PIPE,
+        )
+        assert child.stdout is not None
+        assert (await child.stdout.readline()).strip() == b"ready"
+        await asyncio.sleep(rng.uniform(0, 0.03))  # kill it anywhere: between or inside commits
+        if child.returncode is None:
+            child.send_signal(signal.SIGKILL)
+        output = (await child.stdout.read()).decode()
+        returncode = await child.wait()
+        killed += returncode == -signal.SIGKILL
+        # A line cut short by the kill was never fully said: only whole lines count.
+        for line in output.splitlines(keepends=True):
+            if line.startswith("ok ") and line.endswith("\n"):
+                _, ply, text = line.split()
+                acknowledged[int(ply)] = text
+        running = await _check(path, game_id, acknowledged)
+        if not running:
+            break
+    assert killed >= 3, "the child was hardly ever killed: the test proved little"
+    assert len(acknowledged) >= 20
+
+    # The game continues to its end in a new process (this one), from where the last child left.
+    service = await _open(path)
+    try:
+        game = await service.get_game(game_id)
+        play = random.Random(7)
+        while game.is_active:
+            assert game.to_move_id is not None
+            move = play.choice(rules.legal_moves(game.position))
+            game = (await service.play(game.id, game.to_move_id, move)).game
+        assert game.score == rules.score(game.position)
+    finally:
+        await service.close()
+    await _check(path, game_id, acknowledged)
+
+
+async def _child(path: str, game_id: int, seed: int) -> None:
+    service = await _open(path)
+    print("ready", flush=True)
+    rng = random.Random(seed)
+    game = await service.get_game(game_id)
+    while game.is_active:
+        assert game.to_move_id is not None
+        outcome = await service.play(
+            game_id, game.to_move_id, rng.choice(rules.legal_moves(game.position))
+        )
+        for move in outcome.moves:
+            sys.stdout.write(f"ok {move.ply} {move.text}\n")  # one write: one whole line
+            sys.stdout.flush()
+        game = outcome.game
+    await service.close()
+
+
+if __name__ == "__main__":
+    db, game, seed = sys.argv[1:4]
+    asyncio.run(_child(db, int(game), int(seed)))
