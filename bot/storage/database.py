@@ -19,16 +19,16 @@ import logging
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import aiosqlite
 
+from bot.storage.connections import Synchronous, abandon_transaction, connect, set_wal
 from bot.storage.errors import StorageError
 from bot.storage.migrations import MIGRATIONS, Migration, check_compatible, migrate
 
 log = logging.getLogger(__name__)
 
-Synchronous = Literal["FULL", "NORMAL"]
 DEFAULT_BUSY_TIMEOUT_MS = 5000
 """How long a write waits for another process's write transaction before giving up."""
 DEFAULT_READERS = 2
@@ -82,14 +82,14 @@ class Database:
         path.parent.mkdir(parents=True, exist_ok=True)
         connections: list[aiosqlite.Connection] = []
         try:
-            writer = await _connect(path, synchronous, busy_timeout_ms, connections)
+            writer = await connect(path, synchronous, busy_timeout_ms, connections)
             await check_compatible(writer, path, migrations)
-            await _set_wal(writer, path)
+            await set_wal(writer, path)
             applied = await migrate(writer, path, migrations, target=migrate_to)
             if applied:
                 log.info("database %s: applied migrations %s", path, applied)
             reader_connections = [
-                await _connect(path, synchronous, busy_timeout_ms, connections, read_only=True)
+                await connect(path, synchronous, busy_timeout_ms, connections, read_only=True)
                 for _ in range(max(1, readers))
             ]
         except BaseException:
@@ -126,15 +126,14 @@ class Database:
         async with self._write_lock:
             self._check_open()
             conn = self._writer
-            await conn.execute("BEGIN IMMEDIATE")
             try:
+                await conn.execute("BEGIN IMMEDIATE")
                 yield conn
                 await conn.execute("COMMIT")
-            finally:
-                # Reached with a transaction still open only if the block or the COMMIT raised
-                # (including cancellation): undo everything it did.
-                if conn.in_transaction:
-                    await conn.rollback()
+            except BaseException:
+                # The block, the BEGIN or the COMMIT raised (or was cancelled): undo it all.
+                await abandon_transaction(conn)
+                raise
 
     # --- reading ---------------------------------------------------------------------------
 
@@ -152,11 +151,11 @@ class Database:
     async def snapshot(self) -> AsyncIterator[aiosqlite.Connection]:
         """A reader inside one read transaction: its queries all see the same committed state."""
         async with self.reader() as conn:
-            await conn.execute("BEGIN")
             try:
+                await conn.execute("BEGIN")
                 yield conn
             finally:
-                await conn.rollback()  # it only read; ending it frees the WAL snapshot
+                await abandon_transaction(conn)  # it only read; ending it frees the snapshot
 
     async def fetch_all(self, sql: str, params: Iterable[Any] = ()) -> list[aiosqlite.Row]:
         """All rows of a query, on a reader."""
@@ -185,32 +184,3 @@ class Database:
     def _check_open(self) -> None:
         if self._closed:
             raise StorageError(f"the database {self.path} is closed")
-
-
-async def _connect(
-    path: Path,
-    synchronous: Synchronous,
-    busy_timeout_ms: int,
-    opened: list[aiosqlite.Connection],
-    *,
-    read_only: bool = False,
-) -> aiosqlite.Connection:
-    # isolation_level=None: no implicit transactions; every transaction here is explicit.
-    conn = await aiosqlite.connect(path, isolation_level=None)
-    opened.append(conn)
-    conn.row_factory = aiosqlite.Row
-    # busy_timeout first: even the pragmas below may need the lock of a file in use.
-    await conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-    await conn.execute("PRAGMA foreign_keys = ON")
-    await conn.execute(f"PRAGMA synchronous = {synchronous}")
-    if read_only:
-        await _set_wal(conn, path)  # a no-op on a WAL file, but it checks the mode
-        await conn.execute("PRAGMA query_only = ON")
-    return conn
-
-
-async def _set_wal(conn: aiosqlite.Connection, path: Path) -> None:
-    rows = list(await conn.execute_fetchall("PRAGMA journal_mode = WAL"))
-    mode = str(rows[0][0]).lower()
-    if mode != "wal":
-        raise StorageError(f"{path}: SQLite could not switch to WAL mode (it stays {mode!r})")

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import aiosqlite
 
+from bot.storage.connections import abandon_transaction
 from bot.storage.errors import DatabaseTooNew, MigrationError, NotOurDatabase
 
 APPLICATION_ID = 0x44564F4E
@@ -122,8 +123,8 @@ async def migrate(
     target = len(migrations) if target is None else target
     applied: list[int] = []
     for migration in migrations[:target]:
-        await conn.execute("BEGIN IMMEDIATE")
         try:
+            await conn.execute("BEGIN IMMEDIATE")
             current = await check_compatible(conn, path, migrations)
             if current >= migration.version:
                 await conn.execute("ROLLBACK")
@@ -134,8 +135,7 @@ async def migrate(
             await conn.execute(f"PRAGMA user_version = {int(migration.version)}")
             await conn.execute("COMMIT")
         except BaseException as error:
-            if conn.in_transaction:
-                await conn.rollback()
+            await abandon_transaction(conn)
             if isinstance(error, sqlite3.Error):
                 raise MigrationError(migration.version, migration.name, error) from error
             raise

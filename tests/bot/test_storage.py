@@ -140,6 +140,44 @@ async def test_a_cancelled_transaction_leaves_nothing(store: Store) -> None:
     assert await store.db.fetch_all("SELECT * FROM players") == []
 
 
+async def test_giving_up_while_waiting_for_the_lock_leaves_the_writer_usable(
+    tmp_path: Path,
+) -> None:
+    """Cancelled while BEGIN IMMEDIATE waits for another process's lock: once the BEGIN gets
+    through it must be rolled back, not left open for the next transaction to trip on."""
+    path = tmp_path / "dvonn.sqlite3"
+    mine, other = Store(await Database.open(path)), Store(await Database.open(path))
+    try:
+        holding, release = asyncio.Event(), asyncio.Event()
+
+        async def hold_the_lock() -> None:
+            async with other.write() as tx:
+                await tx.ensure_players([BOB], NOW)
+                holding.set()
+                await release.wait()
+
+        holder = asyncio.create_task(hold_the_lock())
+        await holding.wait()
+
+        async def write_mine() -> None:
+            async with mine.write() as tx:
+                await tx.ensure_players([ALICE], NOW)
+
+        waiting = asyncio.create_task(write_mine())
+        await asyncio.sleep(0.05)  # its BEGIN IMMEDIATE now waits in the busy handler
+        waiting.cancel()  # (it finishes once its BEGIN has got through and been rolled back)
+        release.set()
+        await holder
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+        await write_mine()  # would fail with "cannot start a transaction within a transaction"
+        users = await mine.db.fetch_all("SELECT user_id FROM players ORDER BY user_id")
+        assert [row[0] for row in users] == [ALICE, BOB]
+    finally:
+        await mine.close()
+        await other.close()
+
+
 async def test_writes_from_two_connections_wait_for_each_other(tmp_path: Path) -> None:
     path = tmp_path / "dvonn.sqlite3"
     first, second = Store(await Database.open(path)), Store(await Database.open(path))
