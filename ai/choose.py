@@ -1,0 +1,157 @@
+"""Choosing a move: the opening DVONN placements, one-move lookahead for the low levels and the
+alpha-beta search for the others, all within the time budget."""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from typing import Final
+
+from rules import Move, Place, Position, legal_moves, play
+from rules.board import BIT, CELLS, IS_EDGE
+from rules.position import PLACEMENT_PLIES
+
+from ai.evaluation import final_value, piece_table
+from ai.geometry import CENTRE_DISTANCE, DISTANCE
+from ai.levels import Level, LevelSpec
+from ai.search import Searcher, SearchResult
+
+DVONN_PLIES: Final = 3
+SAFETY_MARGIN: Final = 0.01
+"""Seconds kept back from the budget for returning the answer (and a process boundary)."""
+SOFT_SHARE: Final = 0.5
+"""Do not start another iteration after this share of the time: it would rarely finish."""
+
+Clock = Callable[[], float]
+
+
+def move_rng(seed: int, pos: Position) -> random.Random:
+    """A generator that depends on the seed and the position only, never on earlier calls."""
+    return random.Random(f"{seed}/{pos.to_text()}")
+
+
+def choose_move(
+    position: Position,
+    *,
+    level: Level,
+    budget: float | None = None,
+    seed: int = 0,
+    clock: Clock = time.perf_counter,
+) -> Move:
+    """The move ``level`` plays in ``position``, thinking at most ``budget`` seconds.
+
+    ``budget=None`` means no clock: the level's node limit alone bounds the search, and the
+    answer depends only on the position, the level and ``seed``. With a budget the search stops
+    at the deadline, so how deep it got (and, for the searching levels, maybe the move) depends
+    on the machine; the seed still fixes every random choice. Returns ``PASS`` when that is the
+    only legal move; raises ``ValueError`` when the game is over.
+    """
+    return think(position, level=level, budget=budget, seed=seed, clock=clock).move
+
+
+def think(
+    position: Position,
+    *,
+    level: Level,
+    budget: float | None = None,
+    seed: int = 0,
+    clock: Clock = time.perf_counter,
+) -> SearchResult:
+    """Like :func:`choose_move`, with the search's statistics (depth, nodes, value, time)."""
+    start = clock()
+    moves = legal_moves(position)
+    if not moves:
+        raise ValueError("the game is over: there is no move to choose")
+    if budget is not None and budget <= 0:
+        raise ValueError(f"the time budget must be positive, not {budget}")
+    if len(moves) == 1:
+        return SearchResult(moves[0], 0, 0, 0, False, clock() - start)
+    spec = level.spec
+    rng = move_rng(seed, position)
+    if position.ply < DVONN_PLIES:
+        move: Move = place_dvonn(position, rng, spread=spec.max_depth > 0)
+        return SearchResult(move, 0, 0, 0, False, clock() - start)
+    if spec.max_depth == 0:
+        return one_ply(position, moves, spec, rng, start, clock)
+    deadline = None
+    if budget is not None:
+        deadline = start + max(budget * spec.time_share - SAFETY_MARGIN, budget * 0.5)
+    soft = None if deadline is None else start + (deadline - start) * SOFT_SHARE
+    searcher = Searcher(deadline=deadline, max_nodes=spec.max_nodes, clock=clock)
+    if position.ply < PLACEMENT_PLIES:
+        quick = searcher.iterate(
+            position, rng=rng, max_depth=spec.placement_depth, soft_deadline=soft
+        )
+        remaining = PLACEMENT_PLIES - position.ply
+        if remaining > spec.late_placement:
+            return quick
+        # Few empty cells: search through the rest of the placement into the moves, where the
+        # evaluation knows more. Too slow to finish? Then the quick answer stands.
+        deep = searcher.iterate(
+            position,
+            rng=move_rng(seed, position),
+            min_depth=remaining + 1,
+            max_depth=remaining + 1 + spec.max_depth,
+            soft_deadline=soft,
+            fallback=quick.move,
+        )
+        return deep if deep.depth > 0 else quick
+    return searcher.iterate(position, rng=rng, max_depth=spec.max_depth, soft_deadline=soft)
+
+
+def one_ply(
+    pos: Position,
+    moves: Sequence[Move],
+    spec: LevelSpec,
+    rng: random.Random,
+    start: float,
+    clock: Clock,
+) -> SearchResult:
+    """Weigh every move by its value one ply ahead; pick one at random, by softmax weight."""
+    if spec.blunder_rate and rng.random() < spec.blunder_rate:
+        return SearchResult(rng.choice(list(moves)), 0, 0, len(moves), False, clock() - start)
+    placing = pos.ply < PLACEMENT_PLIES
+    searcher = Searcher()
+    values = []
+    for move in moves:
+        child = play(pos, move)
+        if not legal_moves(child):
+            values.append(-final_value(child))
+        else:
+            values.append(-searcher.evaluate(child))
+    temperature = spec.placement_temperature if placing else spec.temperature
+    best = max(values)
+    if temperature <= 0:
+        choices = [m for m, v in zip(moves, values, strict=True) if v == best]
+        move = rng.choice(choices)
+    else:
+        weights = [math.exp((v - best) / temperature) for v in values]
+        move = rng.choices(list(moves), weights=weights)[0]
+    return SearchResult(move, best, 1, len(moves), False, clock() - start)
+
+
+def place_dvonn(pos: Position, rng: random.Random, *, spread: bool) -> Place:
+    """A DVONN placement: off the edge, and (if ``spread``) apart from the other DVONN pieces.
+
+    DVONN pieces far apart keep more of the board alive; off the edge they have more
+    neighbours to hold on to. The weak levels just pick any inner cell.
+    """
+    empty = [c for c in CELLS if not pos.stacks[c] and not IS_EDGE[c]]
+    if not spread:
+        return Place(rng.choice(empty))
+    placed = [c for c in CELLS if pos._dvonn & BIT[c]]
+
+    def merit(cell: int) -> float:
+        apart = min((DISTANCE[cell][d] for d in placed), default=3)
+        return min(apart, 3) * 2 - CENTRE_DISTANCE[cell] * 0.5 + rng.random()
+
+    return Place(max(empty, key=merit))
+
+
+def best_placement_cells(pos: Position, count: int) -> list[int]:
+    """The ``count`` empty cells with the best piece-table value (for hints and tests)."""
+    table = piece_table(pos._dvonn)
+    empty = [c for c in CELLS if not pos.stacks[c]]
+    return sorted(empty, key=lambda c: table[c], reverse=True)[:count]

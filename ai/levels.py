@@ -1,0 +1,97 @@
+"""The computer opponent's levels and what each one does."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class LevelSpec:
+    """How a level plays.
+
+    Levels without search (``max_depth == 0``) look one move ahead and pick at random among the
+    moves, weighted by ``exp(value / temperature)``; ``blunder_rate`` is the chance of a uniformly
+    random move instead. Levels with search run iterative-deepening alpha-beta up to
+    ``max_depth`` plies (``placement_depth`` while placing pieces), using ``time_share`` of the
+    time budget, and at most ``max_nodes`` nodes (the whole limit when there is no budget).
+    ``late_placement`` > 0: with that many empty cells or fewer, search through the rest of the
+    placement into the first moves.
+    """
+
+    description: str
+    max_depth: int = 0
+    placement_depth: int = 1
+    temperature: float = 0.0
+    placement_temperature: float = 0.0
+    blunder_rate: float = 0.0
+    time_share: float = 1.0
+    max_nodes: int = 1_000_000
+    late_placement: int = 0
+
+
+class Level(enum.Enum):
+    """Playing strength, weakest first. ``Level.parse("strong")`` reads a name."""
+
+    BEGINNER = "beginner"
+    EASY = "easy"
+    MEDIUM = "medium"
+    STRONG = "strong"
+    STRONGEST = "strongest"
+
+    @property
+    def spec(self) -> LevelSpec:
+        return _SPECS[self]
+
+    @property
+    def rank(self) -> int:
+        """0 for the weakest level, increasing with strength."""
+        return list(Level).index(self)
+
+    @classmethod
+    def parse(cls, text: str) -> Level:
+        """The level named ``text`` (any case, with or without a ``level:`` prefix)."""
+        name = text.strip().lower().removeprefix("level:")
+        try:
+            return cls(name)
+        except ValueError:
+            names = ", ".join(level.value for level in cls)
+            raise ValueError(f"unknown level {text!r}: choose one of {names}") from None
+
+    def __str__(self) -> str:
+        return self.value
+
+
+_SPECS: dict[Level, LevelSpec] = {
+    Level.BEGINNER: LevelSpec(
+        "looks one move ahead, plays loosely and now and then makes a random move",
+        temperature=250.0,
+        placement_temperature=12.0,
+        blunder_rate=0.25,
+    ),
+    Level.EASY: LevelSpec(
+        "looks one move ahead and mostly plays the move that looks best",
+        temperature=25.0,
+        placement_temperature=3.0,
+    ),
+    Level.MEDIUM: LevelSpec(
+        "searches two moves ahead",
+        max_depth=2,
+        placement_depth=1,
+        max_nodes=5_000,
+    ),
+    Level.STRONG: LevelSpec(
+        "searches as deep as half its time allows, up to four moves ahead",
+        max_depth=4,
+        placement_depth=2,
+        time_share=0.5,
+        max_nodes=20_000,
+    ),
+    Level.STRONGEST: LevelSpec(
+        "searches as deep as its time allows, solves endgames, and plans the last placements",
+        max_depth=64,
+        placement_depth=2,
+        max_nodes=60_000,
+        late_placement=8,
+    ),
+}
