@@ -33,6 +33,9 @@ DOMAIN: Final = "dvonn"
 LOCALE_DIR: Final = Path(__file__).resolve().parent / "locales"
 DEFAULT_LANGUAGE: Final = "en"
 
+Locale = str | enum.Enum | None
+"""A Discord locale (``discord.Locale`` or its code such as ``"en-US"``); ``None``: English."""
+
 
 @dataclass(frozen=True, slots=True)
 class Text:
@@ -92,7 +95,7 @@ class Catalogues:
     def languages(self) -> list[str]:
         return sorted(self._translations)
 
-    def language_for(self, locale: str | enum.Enum | None) -> str:
+    def language_for(self, locale: Locale) -> str:
         """The catalogue language for a Discord locale: ``"en-US"`` → ``"en"``, ``"ru"`` → ``"ru"``.
 
         Unknown or missing locales fall back to English.
@@ -105,7 +108,7 @@ class Catalogues:
         base = code.replace("_", "-").split("-")[0].lower()
         return base if base in self._translations else DEFAULT_LANGUAGE
 
-    def render(self, text: Text | str, locale: str | enum.Enum | None = None) -> str:
+    def render(self, text: Text | str, locale: Locale = None) -> str:
         """``text`` in the language of ``locale``, with its parameters filled in."""
         if isinstance(text, str):
             return text  # already rendered (user content such as names)
@@ -132,7 +135,7 @@ class Catalogues:
             log.exception("bad translation of %r for %s", text.msgid, locale)
             return ENGLISH.render(text)
 
-    def _param(self, value: object, locale: str | enum.Enum | None) -> object:
+    def _param(self, value: object, locale: Locale) -> object:
         if isinstance(value, Text):
             return self.render(value, locale)
         if isinstance(value, rules.Colour):

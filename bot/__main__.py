@@ -1,0 +1,69 @@
+"""Run the bot: ``python -m bot`` (``make run``); ``--sync`` also registers the slash commands.
+
+Stops cleanly on SIGINT and SIGTERM: no new commands, those in flight finish, the database is
+closed, then it logs out.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import signal
+import sys
+
+import discord
+
+from bot.client import DvonnBot
+from bot.i18n import ENGLISH
+from bot.settings import Settings, SettingsError
+
+log = logging.getLogger("bot")
+
+
+async def serve(settings: Settings, *, sync: bool) -> None:
+    token = settings.require_token()
+    bot = DvonnBot(settings, sync_commands=sync)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    async with bot:
+        runner = asyncio.create_task(bot.start(token), name="discord")
+        stopper = asyncio.create_task(stop.wait(), name="signals")
+        done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
+        if runner in done:
+            stopper.cancel()
+            runner.result()  # a login failure and such: raise it
+            return
+        log.info("stopping: finishing what is in flight")
+        await bot.close()
+        await runner
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bot", description="Run dvonn-bot.")
+    parser.add_argument(
+        "--sync",
+        action="store_true",
+        help="register the slash commands with Discord at start (to DVONN_DEV_GUILD if set, "
+        "else globally); needed after commands change",
+    )
+    args = parser.parse_args(argv)
+    try:
+        settings = Settings.from_env()
+        settings.require_token()
+    except SettingsError as error:
+        print(ENGLISH.render(error.text), file=sys.stderr)
+        return 2
+    discord.utils.setup_logging(level=getattr(logging, settings.log_level))
+    try:
+        asyncio.run(serve(settings, sync=args.sync))
+    except discord.LoginFailure:
+        log.error("Discord refused the token: check DISCORD_TOKEN in .env (Bot → Reset Token).")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,221 @@
+"""The Discord client: setup, one error handler for every interaction, clean shutdown."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections.abc import AsyncIterator
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.endpoints import use_discord_endpoints
+from bot.games.errors import ServiceError
+from bot.games.service import GameService
+from bot.i18n import Catalogues, Text, _
+from bot.names import Names
+from bot.settings import Settings, invite_url
+from bot.translator import CatalogueTranslator
+from rules import RulesError
+from rules.errors import InvalidMoveError
+
+log = logging.getLogger(__name__)
+
+
+class UserError(Exception):
+    """A bot-level refusal a user caused (not the service's or the rules'), as a text."""
+
+    def __init__(self, text: Text) -> None:
+        self.text = text
+        super().__init__(text.english())
+
+
+def error_text(error: BaseException) -> Text | None:
+    """What to tell the user about ``error``; ``None`` if it is a bug (then: apologise)."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    if isinstance(error, UserError):
+        return error.text
+    if isinstance(error, ServiceError):
+        return Text(error.template, dict(error.params))
+    if isinstance(error, RulesError):
+        return Text(error.reason.value, dict(error.params))
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return _("This command works only in a server.")
+    if isinstance(error, app_commands.CommandOnCooldown):
+        return _(
+            "Slow down a little: try again in {seconds} seconds.", seconds=round(error.retry_after)
+        )
+    return None
+
+
+class InFlight:
+    """Counts the interactions being handled, so a shutdown can wait for them to finish."""
+
+    def __init__(self) -> None:
+        self._count = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    @contextlib.asynccontextmanager
+    async def track(self) -> AsyncIterator[None]:
+        self._count += 1
+        self._idle.clear()
+        try:
+            yield
+        finally:
+            self._count -= 1
+            if self._count == 0:
+                self._idle.set()
+
+    @property
+    def busy(self) -> int:
+        return self._count
+
+    async def wait_idle(self, timeout: float) -> bool:
+        try:
+            await asyncio.wait_for(self._idle.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
+
+
+class DvonnTree(app_commands.CommandTree["DvonnBot"]):
+    """The slash-command tree: refuses work while shutting down, and answers every error."""
+
+    async def interaction_check(self, interaction: discord.Interaction[DvonnBot]) -> bool:
+        bot = interaction.client
+        bot.names.remember(interaction.user)
+        if bot.accepting:
+            return True
+        if interaction.type is discord.InteractionType.autocomplete:
+            return False
+        await bot.reply_error(
+            interaction, _("The bot is restarting: try again in a minute. Nothing was lost.")
+        )
+        return False
+
+    async def on_error(
+        self, interaction: discord.Interaction[DvonnBot], error: app_commands.AppCommandError
+    ) -> None:
+        await interaction.client.report(interaction, error)
+
+
+class DvonnBot(commands.Bot):
+    """dvonn-bot: a correspondence DVONN server for Discord."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        service: GameService | None = None,
+        catalogues: Catalogues | None = None,
+        sync_commands: bool = False,
+        shutdown_grace: float = 10.0,
+    ) -> None:
+        # Slash commands need no privileged intents: not members, not message content.
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.default(),
+            tree_cls=DvonnTree,
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        use_discord_endpoints(settings.api_base, settings.gateway_url)
+        self.settings = settings
+        self._service = service
+        self.catalogues = catalogues or Catalogues()
+        self.names = Names(self)
+        self.inflight = InFlight()
+        self.accepting = True
+        self._sync_commands = sync_commands
+        self._shutdown_grace = shutdown_grace
+
+    @property
+    def service(self) -> GameService:
+        if self._service is None:
+            raise RuntimeError("the game service opens in setup_hook")
+        return self._service
+
+    async def setup_hook(self) -> None:
+        from bot.cogs.dvonn import DvonnCog
+        from bot.components import COMPONENTS
+
+        if self._service is None:
+            self._service = await GameService.open(self.settings.database)
+        await self.tree.set_translator(CatalogueTranslator(self.catalogues))
+        await self.add_cog(DvonnCog(self))
+        self.add_dynamic_items(*COMPONENTS)
+        if self._sync_commands:
+            await self.sync_commands()
+        if self.application_id is not None:
+            log.info("invite link: %s", invite_url(self.application_id))
+
+    async def sync_commands(self) -> list[app_commands.AppCommand]:
+        """Register the slash commands with Discord: in the development server at once if one
+        is set, else globally (Discord allows 200 command creations a day: do it on purpose)."""
+        guild_id = self.settings.dev_guild
+        if guild_id is not None:
+            guild = discord.Object(guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to server %s", len(synced), guild_id)
+        else:
+            synced = await self.tree.sync()
+            log.info("synced %d commands globally", len(synced))
+        return synced
+
+    async def close(self) -> None:
+        """Stop taking commands, let those in flight finish, close the database, log out."""
+        if self.accepting:
+            self.accepting = False
+            if not await self.inflight.wait_idle(self._shutdown_grace):
+                log.warning("shutting down with %d interactions unfinished", self.inflight.busy)
+            if self._service is not None:
+                await self._service.close()
+            log.info("database closed")
+        await super().close()
+
+    # --- answering users -----------------------------------------------------------------------
+
+    async def reply_error(self, interaction: discord.Interaction[Any], text: Text) -> None:
+        """Tell the user, ephemerally and in their language, why nothing happened."""
+        content = self.catalogues.render(text, interaction.locale)
+        with contextlib.suppress(discord.HTTPException):
+            if interaction.response.is_done():
+                await interaction.followup.send(content, ephemeral=True)
+            else:
+                await interaction.response.send_message(content, ephemeral=True)
+
+    async def report(self, interaction: discord.Interaction[Any], error: BaseException) -> None:
+        """The one error handler: a friendly sentence for user errors, an apology for bugs."""
+        text = error_text(error)
+        if text is None:
+            incident = secrets.token_hex(4)
+            original = getattr(error, "original", error)
+            log.error(
+                "incident %s in %s by %s",
+                incident,
+                _interaction_name(interaction),
+                interaction.user.id,
+                exc_info=(type(original), original, original.__traceback__),
+            )
+            text = _(
+                "Sorry, something went wrong on our side (incident {incident}). Nothing you did "
+                "was lost; please try again, and quote the incident if it happens again.",
+                incident=incident,
+            )
+        elif isinstance(getattr(error, "original", error), InvalidMoveError):
+            log.debug("invalid move text from %s: %s", interaction.user.id, error)
+        await self.reply_error(interaction, text)
+
+
+def _interaction_name(interaction: discord.Interaction[Any]) -> str:
+    if interaction.command is not None:
+        return f"/{interaction.command.qualified_name}"
+    data: dict[str, Any] = dict(interaction.data or {})
+    return str(data.get("custom_id", interaction.type.name))

@@ -1,0 +1,296 @@
+"""What the bot says about games, as catalogue texts: pure, no Discord, no I/O.
+
+The cog turns these into embeds and messages in the reader's language. Names are the players'
+display names (user content, never translated); mentions are Discord's ``<@id>`` syntax.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Final
+
+import render
+import rules
+from bot.games.results import GameOver, PlayedMove
+from bot.i18n import COLOUR_NAMES, Catalogues, Locale, Text, _, n_, p_
+from bot.storage.models import EndReason, Game
+from rules import CELL_NAMES, Colour, Jump, Pass, Place
+
+
+def mention(user_id: int) -> str:
+    """Discord's mention syntax for a user."""
+    return f"<@{user_id}>"
+
+
+@dataclass(frozen=True, slots=True)
+class Players:
+    """The two players' display names, by colour."""
+
+    white: str
+    black: str
+
+    def name(self, colour: Colour) -> str:
+        return self.white if colour is Colour.WHITE else self.black
+
+    def as_tuple(self) -> tuple[str, str]:
+        return (self.white, self.black)
+
+
+@dataclass(frozen=True, slots=True)
+class Ending:
+    """A game's end as the image's status line shows it: a headline and the winner's colour."""
+
+    headline: Text
+    winner: Colour | None
+
+
+@dataclass(frozen=True, slots=True)
+class GamePost:
+    """One post in a game's thread or channel: a board image with a few lines of text."""
+
+    title: Text
+    lines: tuple[Text, ...]
+    content: Text | None = None
+    """The message text outside the embed: where the ping goes (embeds never ping)."""
+    ping: tuple[int, ...] = ()
+    """The users this post may notify; nobody else, never roles or @everyone."""
+    footer: Text | None = None
+    ending: Ending | None = None
+    """For the image's status line when the rules alone cannot tell it (resignation, abort)."""
+    last_move: rules.Move | None = None
+    removed: dict[int, str] = field(default_factory=dict)
+
+
+def game_title(game: Game, players: Players) -> Text:
+    return _("DVONN #{game}: {white} (White) vs {black} (Black)", game=game.id, **_names(players))
+
+
+def _names(players: Players) -> dict[str, str]:
+    return {"white": players.white, "black": players.black}
+
+
+def move_line(played: PlayedMove, players: Players) -> Text:
+    """One line for one recorded action: a placement, a move (with what it cut off), a pass."""
+    name = players.name(played.colour)
+    move = played.move
+    if isinstance(move, Place):
+        cell = CELL_NAMES[move.cell]
+        if played.ply < rules.position.DVONN_PIECES:
+            return _("{player} placed a DVONN piece on {cell}.", player=name, cell=cell)
+        return _("{player} placed a piece on {cell}.", player=name, cell=cell)
+    if isinstance(move, Pass):
+        if played.automatic:
+            return _("{player} has no legal move and passes.", player=name)
+        return _("{player} passed.", player=name)
+    assert isinstance(move, Jump)
+    source, target = CELL_NAMES[move.source], CELL_NAMES[move.target]
+    if not played.removed:
+        return _("{player} moved {source}→{target}.", player=name, source=source, target=target)
+    return n_(
+        "{player} moved {source}→{target}: {count} piece cut off and removed ({cells}).",
+        "{player} moved {source}→{target}: {count} pieces cut off and removed ({cells}).",
+        played.pieces_removed,
+        player=name,
+        source=source,
+        target=target,
+        cells=", ".join(played.removed_cell_names),
+    )
+
+
+def turn_prompt(game: Game) -> Text:
+    """The line that pings the player to act: placing or moving, and how."""
+    position = game.position
+    user = game.to_move_id
+    assert user is not None, "a finished game has nobody to move"
+    colour = COLOUR_NAMES[position.turn]
+    if position.is_placement:
+        if position.ply < rules.position.DVONN_PIECES:
+            return _(
+                "{mention}, your turn ({colour}): place a DVONN piece with /dvonn place.",
+                mention=mention(user),
+                colour=colour,
+            )
+        return _(
+            "{mention}, your turn ({colour}): place a piece with /dvonn place.",
+            mention=mention(user),
+            colour=colour,
+        )
+    return _(
+        "{mention}, your turn ({colour}): move with /dvonn move.",
+        mention=mention(user),
+        colour=colour,
+    )
+
+
+def ending_line(over: GameOver, players: Players, game: Game) -> Text:
+    """How the game ended, with the score."""
+    white, black = over.score
+    if over.reason is EndReason.ABORT:
+        return _("The game was called off: no result.")
+    if over.winner_id is None:
+        return _(
+            "Game over: a draw, {white_score}–{black_score}.", white_score=white, black_score=black
+        )
+    winner_colour = Colour.WHITE if over.winner_id == game.white_id else Colour.BLACK
+    winner = players.name(winner_colour)
+    if over.reason is EndReason.RESIGNATION:
+        return _(
+            "{loser} resigned: {winner} wins.",
+            loser=players.name(winner_colour.opponent),
+            winner=winner,
+        )
+    return _(
+        "Game over: {winner} wins, {white_score}–{black_score}.",
+        winner=winner,
+        white_score=white,
+        black_score=black,
+    )
+
+
+def turn_post(
+    game: Game,
+    players: Players,
+    moves: Sequence[PlayedMove],
+    over: GameOver | None,
+) -> GamePost:
+    """The post after a turn: what was played, and who is to move (pinged) or how it ended."""
+    lines = [move_line(played, players) for played in moves]
+    last = moves[-1] if moves else None
+    removed = dict(moves[0].removed) if moves else {}
+    if over is not None:
+        lines.append(ending_line(over, players, game))
+        return GamePost(
+            title=game_title(game, players),
+            lines=tuple(lines),
+            content=_(
+                "{white} {black}: the game is over.",
+                white=mention(game.white_id),
+                black=mention(game.black_id),
+            ),
+            ping=(game.white_id, game.black_id),
+            last_move=moves[0].move if moves else None,
+            removed=removed,
+            ending=_image_ending(game, players, over),
+        )
+    next_id = game.to_move_id
+    assert next_id is not None
+    return GamePost(
+        title=game_title(game, players),
+        lines=tuple(lines),
+        content=turn_prompt(game),
+        ping=(next_id,),
+        footer=move_footer(game),
+        last_move=last.move if last is not None else None,
+        removed=removed,
+    )
+
+
+def start_post(game: Game, players: Players) -> GamePost:
+    """The first post of a game: who plays what, and how to play, in two lines."""
+    return GamePost(
+        title=game_title(game, players),
+        lines=(
+            _(
+                "Place pieces with /dvonn place (White places first: three DVONN pieces, then "
+                "your own), then move stacks with /dvonn move: a stack moves exactly as far as "
+                "it is high, in a straight line, onto another stack."
+            ),
+            _(
+                "Stay connected to a red DVONN piece or lose your pieces; the taller towers win. "
+                "/dvonn rules explains it all."
+            ),
+        ),
+        content=turn_prompt(game),
+        ping=(game.white_id,),
+        footer=move_footer(game),
+    )
+
+
+def board_post(game: Game, players: Players) -> GamePost:
+    """A repost of the current position (nobody is pinged)."""
+    if game.is_active:
+        assert game.to_move_id is not None
+        line = _(
+            "{player} ({colour}) is to play.",
+            player=players.name(game.position.turn),
+            colour=COLOUR_NAMES[game.position.turn],
+        )
+        return GamePost(title=game_title(game, players), lines=(line,), footer=move_footer(game))
+    over = GameOver.of(game)
+    return GamePost(
+        title=game_title(game, players),
+        lines=(ending_line(over, players, game),),
+        ending=_image_ending(game, players, over),
+    )
+
+
+def ended_post(game: Game, players: Players, over: GameOver) -> GamePost:
+    """The post when a player resigns or the game is called off."""
+    return GamePost(
+        title=game_title(game, players),
+        lines=(ending_line(over, players, game),),
+        content=_(
+            "{white} {black}: the game is over.",
+            white=mention(game.white_id),
+            black=mention(game.black_id),
+        ),
+        ping=(game.white_id, game.black_id),
+        ending=_image_ending(game, players, over),
+    )
+
+
+def move_footer(game: Game) -> Text:
+    score_white, score_black = rules.score(game.position)
+    return _(
+        "Game #{game} · move {number} · White {white_score} – Black {black_score}",
+        game=game.id,
+        number=game.position.ply + 1,
+        white_score=score_white,
+        black_score=score_black,
+    )
+
+
+def _image_ending(game: Game, players: Players, over: GameOver) -> Ending | None:
+    # render draws the rules' own ending by itself; a resignation, a loss on time or an abort
+    # happen in a position the rules think is still running, so the image must be told.
+    if over.reason is EndReason.SCORE:
+        return None
+    winner = None
+    if over.winner_id is not None:
+        winner = Colour.WHITE if over.winner_id == game.white_id else Colour.BLACK
+    return Ending(ending_line(over, players, game), winner)
+
+
+def image_status(ending: Ending, catalogues: Catalogues, locale: Locale) -> render.Status:
+    """The image's status line for an ending the rules do not see, in the reader's language."""
+    return render.Status(
+        headline=catalogues.render(ending.headline, locale),
+        details=catalogues.render(IMAGE_LABELS["game_over"], locale),
+        highlighted=ending.winner,
+    )
+
+
+IMAGE_LABELS: Final[dict[str, Text]] = {
+    "white": p_("colour", "White"),
+    "black": p_("colour", "Black"),
+    "placement": _("Placement"),
+    "movement": _("Movement"),
+    "move_number": _("Move {number}"),
+    "to_move": _("{player} to move"),
+    "to_place_dvonn": _("{player} to place a DVONN piece"),
+    "passed": _("{player} passed"),
+    "wins": _("{player} wins"),
+    "draw": _("Draw"),
+    "game_over": _("Game over"),
+}
+"""The board image's words; templates keep their ``{fields}`` for render to fill."""
+
+
+def image_labels(catalogues: Catalogues, locale: Locale) -> render.Labels:
+    """The board image's words in the reader's language.
+
+    The texts have no params, so rendering leaves their ``{fields}`` for render to fill.
+    """
+    words = {key: catalogues.render(text, locale) for key, text in IMAGE_LABELS.items()}
+    return render.Labels().replace(**words)

@@ -1,0 +1,85 @@
+"""The real bot, started as in production but pointed at the fake Discord on 127.0.0.1."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.client import DvonnBot
+from bot.settings import Secret, Settings
+from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeUser, Permission
+from tests.fakediscord.fixtures import discord_fake
+from tests.fakediscord.harness import running
+
+__all__ = ["BotRunner", "Table", "bot_runner", "discord_fake", "table"]
+
+
+@dataclass(frozen=True)
+class Table:
+    """A server with a games channel, a channel without thread rights, and people."""
+
+    fake: FakeDiscord
+    guild: FakeGuild
+    games: FakeChannel
+    no_threads: FakeChannel
+    alice: FakeUser
+    bob: FakeUser
+    carol: FakeUser
+    moderator: FakeUser
+
+
+@pytest.fixture
+def table(discord_fake: FakeDiscord) -> Table:
+    guild = discord_fake.add_guild("DVONN club")
+    moderators = guild.add_role("moderators", Permission.MANAGE_THREADS)
+    return Table(
+        fake=discord_fake,
+        guild=guild,
+        games=guild.add_text_channel("games"),
+        no_threads=guild.add_text_channel("no-threads", deny_bot=Permission.CREATE_PUBLIC_THREADS),
+        alice=discord_fake.add_user("alice", guild),
+        bob=discord_fake.add_user("bob", guild),
+        carol=discord_fake.add_user("carol", guild),
+        moderator=discord_fake.add_user("mo", guild, roles=[moderators]),
+    )
+
+
+class BotRunner:
+    """Starts real bots on one database file, one after another (restarts)."""
+
+    def __init__(self, table: Table, database: Path) -> None:
+        self.table = table
+        self.database = database
+        self.settings = Settings(
+            token=Secret(table.fake.token),
+            database=database,
+            dev_guild=table.guild.id,
+            api_base=table.fake.api_base,
+            gateway_url=table.fake.gateway_url,
+        )
+
+    @contextlib.asynccontextmanager
+    async def run(self, *, sync: bool = True, **options: Any) -> AsyncIterator[DvonnBot]:
+        bot = DvonnBot(self.settings, sync_commands=sync, **options)
+        async with running(bot, self.table.fake) as started:
+            yield started
+
+
+@pytest.fixture
+def bot_runner(table: Table, tmp_path: Path) -> BotRunner:
+    return BotRunner(table, tmp_path / "dvonn.sqlite3")
+
+
+@pytest.fixture
+async def bot(bot_runner: BotRunner) -> AsyncIterator[DvonnBot]:
+    async with bot_runner.run() as started:
+        yield started
+
+
+def option_values(**values: str) -> Callable[[], dict[str, str]]:
+    return lambda: dict(values)

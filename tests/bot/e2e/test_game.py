@@ -1,0 +1,169 @@
+"""A whole game, and every wrong move, through the real bot and the fake Discord."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import rules
+from bot.client import DvonnBot
+from tests.bot.e2e.conftest import Table
+from tests.bot.e2e.helpers import board_image, play_turn, send_move
+from tests.fakediscord import FakeChannel, FakeUser, RecordedMessage, ResponseType
+
+
+async def start_game(table: Table, channel: FakeChannel | None = None) -> FakeChannel:
+    """Alice challenges Bob (Alice White); Bob accepts; returns where the game is played."""
+    fake = table.fake
+    channel = channel or table.games
+    challenge = await fake.run_command(
+        table.alice, channel, "dvonn challenge", {"opponent": table.bob, "colour": "W"}
+    )
+    assert challenge.message is not None
+    return await accept(table, challenge.message, table.bob)
+
+
+async def accept(table: Table, challenge: RecordedMessage, user: FakeUser) -> FakeChannel:
+    """``user`` accepts; waits for the game's first post; returns where the game is played.
+
+    Accepting is a deferred update, so the click returns before the bot has finished: wait for
+    what a player would see.
+    """
+    fake = table.fake
+    accepted = await fake.click(user, challenge, label="Accept")
+    assert not accepted.ephemeral, accepted.content
+    await fake.wait_until(lambda: not challenge.buttons(), what="the challenge to close")
+    threads = fake.threads_in(fake.world.channel(challenge.channel_id))
+    place = threads[-1] if threads else fake.world.channel(challenge.channel_id)
+    await fake.wait_for_message(place, lambda m: m.embed_image() is not None, after=challenge)
+    return place
+
+
+async def test_a_complete_game_only_through_interactions(table: Table, bot: DvonnBot) -> None:
+    fake = table.fake
+    challenge = await fake.run_command(
+        table.alice, table.games, "dvonn challenge", {"opponent": table.bob, "colour": "W"}
+    )
+    assert challenge.message is not None and not challenge.ephemeral
+    assert challenge.message.pinged_user_ids == {table.bob.id}
+    assert {b.get("label") for b in challenge.message.buttons()} == {"Accept", "Decline", "Cancel"}
+
+    thread = await accept(table, challenge.message, table.bob)
+    assert challenge.message.buttons() == []  # the challenge is closed
+    assert fake.threads_in(table.games) == [thread]
+    assert f"<#{thread.id}>" in challenge.message.content
+    first = fake.messages_in(thread)[-1]
+    assert first.pinged_user_ids == {table.alice.id}  # White places first
+    assert "/dvonn place" in first.content
+    assert first.embed_image() is not None
+
+    running = await bot.service.game_in_channel(thread.id)
+    assert running is not None and running.white_id == table.alice.id
+    players = {rules.Colour.WHITE: table.alice, rules.Colour.BLACK: table.bob}
+    rng = random.Random(7)
+    pos = rules.new_game()
+    turns = 0
+    while not rules.is_over(pos):
+        mover = players[pos.turn]
+        move = rng.choice(rules.legal_moves(pos))
+        turn = await play_turn(fake, mover, thread, move, typed=turns % 7 == 3)
+        turns += 1
+        assert turn.reply.ephemeral and turn.post is not None, f"{move}: {turn.reply.content}"
+        assert f"/{turn.post.id}" in turn.reply.content  # the private reply links to the post
+        pos = rules.play(pos, move)
+        while rules.legal_moves(pos) == (rules.PASS,):  # the bot records passes by itself
+            pos = rules.play(pos, rules.PASS)
+        image = board_image(turn.post)
+        assert image.format == "PNG" and image.width >= 400
+        if rules.is_over(pos):
+            assert turn.post.pinged_user_ids == {table.alice.id, table.bob.id}
+        else:
+            assert turn.post.pinged_user_ids == {players[pos.turn].id}
+            assert players[pos.turn].mention in turn.post.content
+
+    assert turn.post is not None
+    white, black = rules.score(pos)
+    final = turn.post.embeds[0]["description"]
+    assert f"{white}–{black}" in final
+    winner = rules.outcome(pos)
+    assert winner is not None
+    if winner.winner is not None:
+        assert f"{players[winner.winner].username} wins" in final
+    stored = await bot.service.get_game(running.id)
+    assert stored.score == (white, black)
+    assert stored.position == pos
+
+
+@pytest.mark.parametrize(
+    ("who", "move", "expected"),
+    [
+        ("alice", "Z9", "names no cell"),
+        ("alice", "hello", "is not a move"),
+        ("bob", "E3", "not your turn"),
+        ("carol", "E3", "not playing in this game"),
+    ],
+)
+async def test_bad_moves_are_answered_privately_and_change_nothing(
+    table: Table, bot: DvonnBot, who: str, move: str, expected: str
+) -> None:
+    thread = await start_game(table)
+    game = await bot.service.game_in_channel(thread.id)
+    assert game is not None
+    user: FakeUser = getattr(table, who)
+    result = await table.fake.run_command(user, thread, "dvonn play", {"move": move})
+    assert result.response_type is ResponseType.CHANNEL_MESSAGE
+    assert result.ephemeral
+    assert expected in result.content.lower(), result.content
+    after = await bot.service.get_game(game.id)
+    assert after.version == game.version and after.position == game.position
+
+
+async def test_illegal_moves_say_why(table: Table, bot: DvonnBot) -> None:
+    fake = table.fake
+    thread = await start_game(table)
+    await send_move(fake, table.alice, thread, rules.parse_move("E3"))
+    occupied = await fake.run_command(table.bob, thread, "dvonn place", {"cell": "E3"})
+    assert occupied.ephemeral and occupied.content == (
+        "E3 is already occupied: place your piece on an empty cell."
+    )
+    moving_early = await fake.run_command(
+        table.bob, thread, "dvonn move", {"from": "E3", "to": "F3"}
+    )
+    assert moving_early.ephemeral and "still being placed" in moving_early.content
+
+
+async def test_commands_outside_a_game_channel_point_to_the_game(
+    table: Table, bot: DvonnBot
+) -> None:
+    thread = await start_game(table)
+    elsewhere = await table.fake.run_command(
+        table.alice, table.games, "dvonn place", {"cell": "E3"}
+    )
+    assert elsewhere.ephemeral
+    assert f"<#{thread.id}>" in elsewhere.content
+    nobody = await table.fake.run_command(table.carol, table.no_threads, "dvonn board")
+    assert nobody.ephemeral and "no game" in nobody.content.lower()
+
+
+async def test_without_thread_rights_the_game_is_played_in_the_channel(
+    table: Table, bot: DvonnBot
+) -> None:
+    place = await start_game(table, table.no_threads)
+    assert place is table.no_threads
+    assert table.fake.threads_in(table.no_threads) == []
+    turn = await play_turn(table.fake, table.alice, place, rules.parse_move("A1"))
+    assert board_image(turn.post).width > 0
+
+
+async def test_a_second_game_in_the_same_place_is_refused(table: Table, bot: DvonnBot) -> None:
+    await start_game(table, table.no_threads)
+    again = await table.fake.run_command(
+        table.carol, table.no_threads, "dvonn challenge", {"opponent": table.moderator}
+    )
+    assert again.message is not None
+    refused = await table.fake.click(table.moderator, again.message, label="Accept")
+    await refused.wait_for_followups()
+    assert refused.followups and refused.followups[-1].ephemeral
+    refused_text = refused.followups[-1].content
+    assert "already" in refused_text.lower() and f"<#{table.no_threads.id}>" in refused_text
