@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import random
+from pathlib import Path
 
 import pytest
 
@@ -76,6 +78,8 @@ async def test_a_complete_game_only_through_interactions(table: Table, bot: Dvon
             pos = rules.play(pos, rules.PASS)
         image = board_image(turn.post)
         assert image.format == "PNG" and image.width >= 400
+        if keep := os.environ.get("DVONN_E2E_IMAGES"):  # to look at what players see
+            image.save(Path(keep) / f"turn-{turns:03}.png")
         if rules.is_over(pos):
             assert turn.post.pinged_user_ids == {table.alice.id, table.bob.id}
         else:
