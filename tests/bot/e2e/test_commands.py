@@ -108,8 +108,8 @@ async def test_autocomplete_offers_only_legal_choices_quickly(table: Table, bot:
     assert [c.value for c in sources] == [rules.CELL_NAMES[c] for c in rules.movable_cells(pos)][
         :25
     ]
-    assert all(c.name.startswith(c.value) for c in sources)
-    source = sources[0].value
+    assert all(c.name.startswith(str(c.value)) for c in sources)
+    source = str(sources[0].value)
     targets = await fake.autocomplete(mover, thread, "dvonn move", {"from": source}, focused="to")
     cell = rules.lookup_cell(source)
     assert cell is not None
