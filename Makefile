@@ -1,5 +1,5 @@
 # Two commands do all the set-up on a fresh machine with Python 3.11+ and make:
-#   make run    start the bot (reads .env)
+#   make run    start the bot (reads .env); make run ARGS=--sync also registers the commands
 #   make test   lint, type-check and run every test
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   := .venv
@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/python -m bot
+	$(BIN)/python -m bot $(ARGS)
 
 test: $(STAMP) lint typecheck pytest
 
