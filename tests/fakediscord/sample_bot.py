@@ -244,3 +244,37 @@ class SampleBot(discord.Client):
         # discord.py waits 5 s before re-identifying (Discord's identify rate limit); the fake
         # has no such limit and the tests should stay fast.
         return None
+
+
+def main() -> None:
+    """Run the sample bot as its own process, configured like dvonn-bot: from the environment.
+
+    ``DISCORD_TOKEN``, ``DISCORD_API_BASE``, ``DISCORD_GATEWAY_URL`` and ``SAMPLE_GUILD_ID``
+    (commands are synced to that guild). Stops cleanly on SIGTERM.
+    """
+    import os
+    import signal
+
+    from bot.endpoints import use_discord_endpoints
+
+    use_discord_endpoints(os.environ.get("DISCORD_API_BASE"), os.environ.get("DISCORD_GATEWAY_URL"))
+    guild = os.environ.get("SAMPLE_GUILD_ID")
+    client = SampleBot(guild_id=int(guild) if guild else None)
+
+    async def serve() -> None:
+        loop = asyncio.get_running_loop()
+        stop = asyncio.Event()
+        loop.add_signal_handler(signal.SIGTERM, stop.set)
+        async with client:
+            runner = asyncio.create_task(client.start(os.environ["DISCORD_TOKEN"]))
+            stopping = asyncio.create_task(stop.wait())
+            await asyncio.wait({runner, stopping}, return_when=asyncio.FIRST_COMPLETED)
+            if runner.done():
+                runner.result()
+        # Leaving "async with" closed the client.
+
+    asyncio.run(serve())
+
+
+if __name__ == "__main__":
+    main()

@@ -9,7 +9,6 @@ refuses.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -147,15 +146,55 @@ class FakeDiscordTimeout(AssertionError):
     """Something a test waited for did not happen in time."""
 
 
+@dataclass(eq=False)
+class _Waiter:
+    predicate: Callable[[], Any]
+    future: asyncio.Future[Any]
+
+
 class ChangeSignal:
-    """Wakes waiters whenever the fake's state changes, so tests never poll with sleeps."""
+    """Re-checks what tests wait for whenever the fake's state changes: no polling, no sleeps.
+
+    Changes made in one go (one request, one dispatch) are checked once, after they are all
+    done, and only a waiter whose condition now holds is woken. While anyone waits, conditions
+    are also re-checked every ``RECHECK_SECONDS``, for those that look at the bot's own state
+    (which changes without the fake knowing).
+    """
+
+    RECHECK_SECONDS = 0.02
 
     def __init__(self) -> None:
-        self._event = asyncio.Event()
+        self._waiters: list[_Waiter] = []
+        self._check_scheduled = False
+        self._recheck: asyncio.TimerHandle | None = None
 
     def notify(self) -> None:
-        event, self._event = self._event, asyncio.Event()
-        event.set()
+        if self._waiters and not self._check_scheduled:
+            self._check_scheduled = True
+            asyncio.get_running_loop().call_soon(self._check)
+
+    def _tick(self) -> None:
+        self._recheck = None
+        self._check()
+
+    def _check(self) -> None:
+        self._check_scheduled = False
+        waiting: list[_Waiter] = []
+        for waiter in self._waiters:
+            if waiter.future.done():
+                continue  # timed out or cancelled
+            try:
+                result = waiter.predicate()
+            except Exception as error:  # a broken predicate fails its own test
+                waiter.future.set_exception(error)
+                continue
+            if result:
+                waiter.future.set_result(result)
+            else:
+                waiting.append(waiter)
+        self._waiters = waiting
+        if waiting and self._recheck is None:
+            self._recheck = asyncio.get_running_loop().call_later(self.RECHECK_SECONDS, self._tick)
 
     async def wait_until(
         self,
@@ -167,20 +206,20 @@ class ChangeSignal:
         failure: type[AssertionError] = FakeDiscordTimeout,
     ) -> T:
         """Return ``predicate()`` as soon as it is truthy; fail after ``timeout`` seconds."""
+        result = predicate()
+        if result:
+            return result
         loop = asyncio.get_running_loop()
-        give_up = loop.time() + timeout
-        while True:
-            event = self._event  # taken before the check, so no change is missed
-            result = predicate()
-            if result:
-                return result
-            remaining = give_up - loop.time()
-            if remaining <= 0:
-                if raise_on_timeout:
-                    raise failure(f"timed out after {timeout:g} s waiting for {what}")
-                return result
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(event.wait(), remaining)
+        future: asyncio.Future[T] = loop.create_future()
+        self._waiters.append(_Waiter(predicate, future))
+        if self._recheck is None:
+            self._recheck = loop.call_later(self.RECHECK_SECONDS, self._tick)
+        try:
+            return await asyncio.wait_for(future, max(timeout, 0.0))
+        except TimeoutError:
+            if raise_on_timeout:
+                raise failure(f"timed out after {timeout:g} s waiting for {what}") from None
+            return predicate()
 
 
 class World:
