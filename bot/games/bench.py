@@ -1,13 +1,19 @@
 """Benchmark: the latency of the service's "play a move" (load, validate, commit).
 
-    python -m bot.games.bench [--stored 10000] [--concurrent 100] [--moves 20000]
-                              [--think-ms 0] [--synchronous FULL] [--seed 1] [--db PATH]
+    python -m bot.games.bench [--stored 10000] [--concurrent 100] [--moves 5000]
+                              [--think-ms 500 0] [--synchronous FULL] [--seed 1] [--db PATH]
 
 Stores ``--stored`` finished games (random games with their whole records), then plays
-``--concurrent`` games at once, each driven by its own task that plays random legal moves, as
-fast as the service answers (``--think-ms`` adds a random pause of 0..2x that between moves).
-Times every :meth:`GameService.play` call until ``--moves`` moves are played; a game that ends
-is replaced by a new one. Prints p50/p90/p99/max latency and the throughput.
+``--concurrent`` games at once, each driven by its own task playing random legal moves for both
+sides, and times every :meth:`GameService.play` call until ``--moves`` moves are played (a game
+that ends is replaced by a new one). Prints p50/p90/p99/max latency and the throughput, once
+for each ``--think-ms``: the mean pause before each move (random, 0 to twice that).
+
+The default runs two scenarios. With 500 ms pauses the 100 games make about 200 moves a second,
+thousands of times what players on Discord make, but the service is not saturated: this is the
+latency a player sees. With no pause every game plays flat out, so the service is saturated and
+a move mostly waits for the 99 moves queued before it: that run measures throughput, and its
+latency is simply 100 / throughput (Little's law).
 """
 
 from __future__ import annotations
@@ -30,14 +36,14 @@ _PLAYERS = 2000
 _START = datetime(2025, 1, 1, tzinfo=UTC)
 
 
-def _random_game(rng: random.Random) -> list[rules.Move]:
+def _random_game(rng: random.Random) -> tuple[list[rules.Move], rules.Position]:
     pos = rules.new_game()
     moves: list[rules.Move] = []
     while legal := rules.legal_moves(pos):
         move = rng.choice(legal)
         moves.append(move)
         pos = rules.play(pos, move)
-    return moves
+    return moves, pos
 
 
 async def store_finished_games(store: Store, count: int, rng: random.Random) -> None:
@@ -48,8 +54,7 @@ async def store_finished_games(store: Store, count: int, rng: random.Random) -> 
             await tx.ensure_players(range(1, _PLAYERS + 1), _START)
             for number in range(first, min(count, first + per_transaction)):
                 white, black = rng.sample(range(1, _PLAYERS + 1), 2)
-                moves = _random_game(rng)
-                final = rules.replay(moves)[-1]
+                moves, final = _random_game(rng)
                 when = _START + timedelta(minutes=number)
                 game = await tx.insert_game(
                     NewGame(
@@ -87,18 +92,25 @@ async def store_finished_games(store: Store, count: int, rng: random.Random) -> 
                 )
 
 
-async def _new_game(service: GameService, worker: int, rng: random.Random) -> Game:
+async def _new_game(service: GameService, channel: int, rng: random.Random) -> Game:
     a, b = rng.sample(range(_PLAYERS + 1, 2 * _PLAYERS), 2)
     challenge = await service.create_challenge(
-        guild_id=99, channel_id=2_000_000 + worker, challenger_id=a, opponent_id=b
+        guild_id=99, channel_id=channel, challenger_id=a, opponent_id=b
     )
     return (await service.accept_challenge(challenge.id, b)).game
 
 
 async def play_concurrently(
-    service: GameService, concurrent: int, total_moves: int, think_ms: float, seed: int
+    service: GameService,
+    concurrent: int,
+    total_moves: int,
+    *,
+    think_ms: float,
+    seed: int,
+    first_channel: int,
 ) -> list[float]:
-    """Play ``total_moves`` moves over ``concurrent`` games at once; every move's latency (s)."""
+    """Play ``total_moves`` moves over ``concurrent`` games at once (in channels from
+    ``first_channel`` on); every move's latency in seconds."""
     latencies: list[float] = []
     remaining = total_moves
 
@@ -117,11 +129,11 @@ async def play_concurrently(
             latencies.append(time.perf_counter() - start)
             game = outcome.game
             if not game.is_active:  # a game ended: its players start another (not timed)
-                game = await _new_game(service, index, rng)
+                game = await _new_game(service, first_channel + index, rng)
 
     # Start every game first, so that the timed moves do not queue behind 100 new games.
     rng = random.Random(seed)
-    games = [await _new_game(service, index, rng) for index in range(concurrent)]
+    games = [await _new_game(service, first_channel + i, rng) for i in range(concurrent)]
     await asyncio.gather(*(worker(index, game) for index, game in enumerate(games)))
     return latencies
 
@@ -136,37 +148,59 @@ async def run(args: argparse.Namespace, path: Path) -> None:
     db = await Database.open(path, synchronous=args.synchronous)
     store = Store(db)
     service = GameService(store, rng=rng)
+    ms = 1000
     try:
         started = time.perf_counter()
-        await store_finished_games(store, args.stored, rng)
-        print(f"stored {args.stored} finished games in {time.perf_counter() - started:.1f} s")
-        started = time.perf_counter()
-        latencies = await play_concurrently(
-            service, args.concurrent, args.moves, args.think_ms, args.seed
+        # Reusing a --db file: store only what it lacks.
+        finished = (await db.fetch_all("SELECT count(*) FROM games WHERE status = 'finished'"))[0][
+            0
+        ]
+        await store_finished_games(store, max(0, args.stored - finished), rng)
+        stored_moves = (await db.fetch_all("SELECT count(*) FROM moves"))[0][0]
+        print(
+            f"{max(finished, args.stored):,} finished games stored ({stored_moves:,} moves; "
+            f"{time.perf_counter() - started:.1f} s); synchronous={args.synchronous}"
         )
-        elapsed = time.perf_counter() - started
+        print(f"play a move, {args.concurrent} games played at once, {args.moves:,} moves timed:")
+        for think_ms in args.think_ms:
+            # Fresh channels: the games of an earlier scenario (or run) are still running.
+            last_channel = (await db.fetch_all("SELECT max(channel_id) FROM games"))[0][0]
+            started = time.perf_counter()
+            latencies = await play_concurrently(
+                service,
+                args.concurrent,
+                args.moves,
+                think_ms=think_ms,
+                seed=args.seed,
+                first_channel=max(2_000_000, (last_channel or 0) + 1),
+            )
+            elapsed = time.perf_counter() - started
+            values = sorted(latencies)
+            pause = f"pause 0-{2 * think_ms:g} ms" if think_ms else "no pause (saturated)"
+            print(
+                f"  {pause:>22}: p50 {_percentile(values, 0.50) * ms:6.2f} ms"
+                f"   p90 {_percentile(values, 0.90) * ms:6.2f} ms"
+                f"   p99 {_percentile(values, 0.99) * ms:6.2f} ms"
+                f"   max {values[-1] * ms:6.2f} ms"
+                f"   mean {statistics.fmean(values) * ms:6.2f} ms"
+                f"   {len(values) / elapsed:,.0f} moves/s"
+            )
     finally:
         await service.close()
-    values = sorted(latencies)
-    ms = 1000
-    print(
-        f"play a move, {len(values)} moves over {args.concurrent} concurrent games "
-        f"(think time {args.think_ms} ms, synchronous={args.synchronous}):"
-    )
-    print(
-        f"  p50 {_percentile(values, 0.50) * ms:.2f} ms   p90 {_percentile(values, 0.90) * ms:.2f}"
-        f" ms   p99 {_percentile(values, 0.99) * ms:.2f} ms   max {values[-1] * ms:.2f} ms"
-        f"   mean {statistics.fmean(values) * ms:.2f} ms"
-    )
-    print(f"  {len(values) / elapsed:,.0f} moves/s; database {path.stat().st_size / 1e6:.0f} MB")
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--stored", type=int, default=10_000, help="finished games stored")
     parser.add_argument("--concurrent", type=int, default=100, help="games played at once")
-    parser.add_argument("--moves", type=int, default=20_000, help="moves to time")
-    parser.add_argument("--think-ms", type=float, default=0.0, help="mean pause between moves")
+    parser.add_argument("--moves", type=int, default=5_000, help="moves timed per scenario")
+    parser.add_argument(
+        "--think-ms",
+        type=float,
+        nargs="+",
+        default=[500.0, 0.0],
+        help="mean pause before each move, one scenario per value (default: 500 0)",
+    )
     parser.add_argument("--synchronous", choices=["FULL", "NORMAL"], default="FULL")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--db", type=Path, help="database file (default: a fresh temporary one)")

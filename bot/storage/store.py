@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import functools
 import logging
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -111,11 +111,38 @@ _CHALLENGE_COLUMNS: Final = (
 _MOVE_COLUMNS: Final = "game_id, ply, colour, player_id, move, automatic, played_at"
 
 
-@functools.lru_cache(maxsize=4096)
-def _position(text: str) -> Position:
-    # Positions are immutable and a pure function of their text, and the position a move is
-    # checked against is usually the one the previous move saved: worth not parsing again.
-    return Position.from_text(text)
+class _PositionCache:
+    """Positions by their text, the most recently used kept.
+
+    A position is immutable and a pure function of its text, so it is safe to share. The one a
+    move is checked against is usually the one the previous move saved: saving puts it here, so
+    loading it does not parse and validate it again.
+    """
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._positions: OrderedDict[str, Position] = OrderedDict()
+
+    def text_of(self, position: Position) -> str:
+        text = position.to_text()
+        self._keep(text, position)
+        return text
+
+    def position_of(self, text: str) -> Position:
+        position = self._positions.get(text)
+        if position is None:
+            position = Position.from_text(text)
+        self._keep(text, position)
+        return position
+
+    def _keep(self, text: str, position: Position) -> None:
+        self._positions[text] = position
+        self._positions.move_to_end(text)
+        if len(self._positions) > self._size:
+            self._positions.popitem(last=False)
+
+
+_positions: Final = _PositionCache(4096)
 
 
 def _game(row: aiosqlite.Row) -> Game:
@@ -129,7 +156,7 @@ def _game(row: aiosqlite.Row) -> Game:
         white_id=row["white_id"],
         black_id=row["black_id"],
         status=GameStatus(row["status"]),
-        position=_position(row["position"]),
+        position=_positions.position_of(row["position"]),
         version=row["version"],
         clock_days=row["clock_days"],
         deadline_at=optional_time(row["deadline_at"]),
@@ -205,7 +232,7 @@ def _update_params(game: Game, expected_version: int) -> tuple[Any, ...]:
         game.ended_by,
         score_white,
         score_black,
-        game.position.to_text(),
+        _positions.text_of(game.position),
         game.position.ply,
         _optional_text(game.deadline_at),
         game.abort_requested_by,
