@@ -279,6 +279,22 @@ async def test_files_replaced_on_edit_only_with_attachments(
     assert [f.filename for f in recorded.files] == ["c.png"]
 
 
+async def test_sync_failure_reaches_discord_py_readably(
+    scene: Scene, sample_bot: SampleBot
+) -> None:
+    group = sample_bot.tree.get_command("dvonn", guild=discord.Object(scene.guild.id))
+    assert isinstance(group, app_commands.Group)
+    move = group.get_command("move")
+    assert isinstance(move, app_commands.Command)
+    move.description = "d" * 101  # past discord.py's own checks, as a hand-built payload could be
+    with pytest.raises(app_commands.CommandSyncFailure) as failure:
+        await sample_bot.tree.sync(guild=discord.Object(scene.guild.id))
+    assert "In command 'dvonn move'" in str(failure.value)
+    assert "Must be between 1 and 100 in length." in str(failure.value)
+    assert not scene.fake.command_syncs[-1].accepted
+    assert len(scene.fake.commands(scene.guild)) == 2  # the last good sync stays
+
+
 async def test_raw_http_errors_are_discord_shaped(scene: Scene, sample_bot: SampleBot) -> None:
     fake = scene.fake
     bad = {"name": "Bad Name", "description": "x", "type": 1}

@@ -249,3 +249,20 @@ async def test_the_callback_answer_for_each_response_type(
     )
     assert body == {"interaction": {"id": str(autocomplete.id), "type": 4}}
     assert autocomplete.choices is not None and autocomplete.choices[0].value == "A1"
+
+
+async def test_command_creates_are_limited_per_day(
+    scene: Scene, http: aiohttp.ClientSession
+) -> None:
+    scene.fake.config.daily_command_creates = 2
+    path = f"applications/{scene.fake.application_id}/guilds/{scene.guild.id}/commands"
+    first = [{"name": "dvonn", "description": "Play"}, {"name": "rules", "description": "Read"}]
+    status, body = await call(http, "PUT", path, first)
+    assert status == 200 and [c["name"] for c in body] == ["dvonn", "rules"]
+    # Updating commands that exist creates nothing; ids stay the same.
+    again = [dict(c, description="Changed") for c in first]
+    status, updated = await call(http, "PUT", path, again)
+    assert status == 200 and [c["id"] for c in updated] == [c["id"] for c in body]
+    status, body = await call(http, "PUT", path, [*first, {"name": "help", "description": "?"}])
+    assert (status, body["code"]) == (429, 30034)
+    assert [c.name for c in scene.fake.commands(scene.guild)] == ["dvonn", "rules"]
