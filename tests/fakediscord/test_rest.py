@@ -33,7 +33,7 @@ async def http(discord_fake: FakeDiscord) -> AsyncIterator[aiohttp.ClientSession
 
 
 async def call(
-    http: aiohttp.ClientSession, method: str, path: str, body: Json | None = None
+    http: aiohttp.ClientSession, method: str, path: str, body: Any = None
 ) -> tuple[int, Any]:
     async with http.request(method, path.lstrip("/"), json=body) as response:
         text = await response.text()
