@@ -1,8 +1,37 @@
 """A fake Discord on 127.0.0.1 for end-to-end tests of the real, unmodified discord.py client.
 
 REST (API v10) and the gateway (WebSocket) on one ephemeral port, with Discord's limits and
-deadlines, recording everything the bot sends. Start with :class:`FakeDiscord`; pytest fixtures
-are in :mod:`tests.fakediscord.fixtures`.
+deadlines, recording everything the bot sends (files with their bytes). A test::
+
+    async def test_move(discord_fake: FakeDiscord) -> None:   # fixtures.discord_fake
+        guild = discord_fake.add_guild("club")
+        games = guild.add_text_channel("games")
+        no_threads = guild.add_text_channel("quiet", deny_bot=Permission.CREATE_PUBLIC_THREADS)
+        alice, bob = discord_fake.add_user("alice", guild), discord_fake.add_user("bob", guild)
+        async with running(MyBot(...), discord_fake):            # harness.running
+            choices = await discord_fake.autocomplete(alice, games, "dvonn move", {"from": "E3"},
+                                                      focused="to")
+            reply = await discord_fake.run_command(alice, games, "dvonn move",
+                                                   {"from": "E3", "to": "F4"})
+            assert reply.ephemeral and "F4" in reply.content
+            post = await discord_fake.wait_for_message(games, lambda m: m.embed_image() is not None)
+            assert post.pinged_user_ids == {bob.id}
+            await discord_fake.click(bob, post, "dvonn:1:resign")
+
+What it enforces, as Discord does: command payloads (names, lengths, counts, nesting, size,
+creates per day); one initial response per interaction, of a type that fits, within
+``interaction_deadline`` (3 s; ``$FAKE_DISCORD_DEADLINE`` in the fixture) else 404/10062;
+followups and ``@original`` edits only after it and for 15 minutes (then 401/50027); the
+first followup after a defer fills in the "thinking..." message; message limits (content,
+embeds, components, files, upload size); allowed_mentions (who is pinged; edits never ping);
+channel permissions for posting, attaching and threads; one thread per message; DMs only to
+users who share a server and accept them; the bot token; privileged intents; RESUME replays
+what a dropped connection missed. Tests cannot send what the Discord client would not (unknown
+options, missing required ones, hidden commands, disabled buttons): :class:`InvalidInvocation`.
+
+Start with :class:`FakeDiscord`; fixtures are in :mod:`tests.fakediscord.fixtures`, a running
+client in :func:`tests.fakediscord.harness.running`, the load benchmark in
+:mod:`tests.fakediscord.loadbench`.
 """
 
 from tests.fakediscord.commands import InvalidInvocation, RegisteredCommand
