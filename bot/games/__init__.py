@@ -49,6 +49,7 @@ from bot.games.service import (
     SERVER_DEFAULT,
     Clock,
     GameService,
+    ServerDefault,
     utc_now,
 )
 from bot.storage.models import (
@@ -106,6 +107,7 @@ __all__ = [
     "RecordedMove",
     "Result",
     "SelfChallenge",
+    "ServerDefault",
     "ServiceError",
     "UserMessage",
     "user_message",

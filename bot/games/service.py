@@ -18,7 +18,7 @@ import random
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
 import rules
 from bot.games.errors import (
@@ -90,11 +90,13 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-class _ServerDefault(enum.Enum):
+class ServerDefault(enum.Enum):
+    """The type of :data:`SERVER_DEFAULT`."""
+
     CLOCK = "the server's default clock"
 
 
-SERVER_DEFAULT: Final = _ServerDefault.CLOCK
+SERVER_DEFAULT: Final = ServerDefault.CLOCK
 """For :meth:`GameService.create_challenge`'s ``clock_days``: use the server's default."""
 
 
@@ -121,10 +123,24 @@ class GameService:
         self._default_clock_days = default_clock_days
 
     @classmethod
-    async def open(cls, path: Path | str, **options: Any) -> GameService:
-        """Open the database at ``path`` (migrating it) and a service over it."""
+    async def open(
+        cls,
+        path: Path | str,
+        *,
+        clock: Clock = utc_now,
+        rng: random.Random | None = None,
+        challenge_ttl: timedelta = DEFAULT_CHALLENGE_TTL,
+        default_clock_days: int | None = None,
+    ) -> GameService:
+        """Open the database at ``path`` (creating and migrating it) and a service over it."""
         db = await Database.open(path)
-        return cls(Store(db), **options)
+        return cls(
+            Store(db),
+            clock=clock,
+            rng=rng,
+            challenge_ttl=challenge_ttl,
+            default_clock_days=default_clock_days,
+        )
 
     async def close(self) -> None:
         """Finish pending writes and close the database."""
@@ -147,7 +163,7 @@ class GameService:
         challenger_id: UserId,
         opponent_id: UserId | None = None,
         colour: Colour | None = None,
-        clock_days: int | _ServerDefault | None = SERVER_DEFAULT,
+        clock_days: int | ServerDefault | None = SERVER_DEFAULT,
     ) -> Challenge:
         """Challenge ``opponent_id``, or anyone in the channel when it is ``None``.
 
@@ -157,7 +173,7 @@ class GameService:
         """
         if opponent_id == challenger_id:
             raise SelfChallenge(challenger_id)
-        if isinstance(clock_days, _ServerDefault):
+        if isinstance(clock_days, ServerDefault):
             clock_days = await self._server_clock(guild_id)
         elif clock_days is not None:
             _check_clock(clock_days)
@@ -345,6 +361,9 @@ class GameService:
         player if they have no legal move, and ends the game if the rules say it is over; all
         of it is committed (and synced) before this returns. If another action was recorded
         in the meantime, nothing is and :class:`GameChanged` is raised.
+
+        If the call is cancelled while its move is being committed, the move may still be
+        recorded: the next read of the game says.
         """
         game = await self.store.game(game_id)
         if game is None:

@@ -142,10 +142,7 @@ class _PositionCache:
             self._positions.popitem(last=False)
 
 
-_positions: Final = _PositionCache(4096)
-
-
-def _game(row: aiosqlite.Row) -> Game:
+def _game(row: aiosqlite.Row, positions: _PositionCache) -> Game:
     score = None if row["score_white"] is None else (row["score_white"], row["score_black"])
     return Game(
         id=row["id"],
@@ -156,7 +153,7 @@ def _game(row: aiosqlite.Row) -> Game:
         white_id=row["white_id"],
         black_id=row["black_id"],
         status=GameStatus(row["status"]),
-        position=_positions.position_of(row["position"]),
+        position=positions.position_of(row["position"]),
         version=row["version"],
         clock_days=row["clock_days"],
         deadline_at=optional_time(row["deadline_at"]),
@@ -223,7 +220,7 @@ _UPDATE_GAME: Final = """
 _INSERT_MOVE: Final = f"INSERT INTO moves ({_MOVE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)"
 
 
-def _update_params(game: Game, expected_version: int) -> tuple[Any, ...]:
+def _update_params(game: Game, expected_version: int, positions: _PositionCache) -> tuple[Any, ...]:
     score_white, score_black = game.score if game.score is not None else (None, None)
     return (
         game.status.value,
@@ -232,7 +229,7 @@ def _update_params(game: Game, expected_version: int) -> tuple[Any, ...]:
         game.ended_by,
         score_white,
         score_black,
-        _positions.text_of(game.position),
+        positions.text_of(game.position),
         game.position.ply,
         _optional_text(game.deadline_at),
         game.abort_requested_by,
@@ -270,8 +267,9 @@ class Writer:
     reads cannot change under it: the transaction holds the database's write lock.
     """
 
-    def __init__(self, conn: aiosqlite.Connection) -> None:
+    def __init__(self, conn: aiosqlite.Connection, positions: _PositionCache) -> None:
         self._conn = conn
+        self._positions = positions
 
     async def ensure_players(self, user_ids: Iterable[UserId], now: datetime) -> None:
         """Make sure every user has a ``players`` row."""
@@ -283,6 +281,7 @@ class Writer:
     # challenges
 
     async def challenge(self, challenge_id: int) -> Challenge | None:
+        """A challenge by id, or ``None``."""
         row = await _one(self._conn, _SELECT_CHALLENGE, (challenge_id,))
         return None if row is None else _challenge(row)
 
@@ -344,12 +343,14 @@ class Writer:
     # games
 
     async def game(self, game_id: int) -> Game | None:
+        """A game by id, or ``None``."""
         row = await _one(self._conn, _SELECT_GAME, (game_id,))
-        return None if row is None else _game(row)
+        return None if row is None else _game(row, self._positions)
 
     async def active_game_in_channel(self, channel_id: ChannelId) -> Game | None:
+        """The running game of a channel or thread, or ``None``."""
         row = await _one(self._conn, _SELECT_ACTIVE_IN_CHANNEL, (channel_id,))
-        return None if row is None else _game(row)
+        return None if row is None else _game(row, self._positions)
 
     async def insert_game(self, new: NewGame) -> Game:
         """Insert an active game at version 0 (its players must exist)."""
@@ -387,7 +388,9 @@ class Writer:
 
         Returns the game as saved, at ``expected_version + 1``.
         """
-        cursor = await self._conn.execute(_UPDATE_GAME, _update_params(game, expected_version))
+        cursor = await self._conn.execute(
+            _UPDATE_GAME, _update_params(game, expected_version, self._positions)
+        )
         if cursor.rowcount != 1:
             raise VersionConflict(game.id, expected_version)
         await self.append_moves(game.id, moves)
@@ -408,6 +411,7 @@ class Writer:
     # settings
 
     async def save_guild_settings(self, settings: GuildSettings, now: datetime) -> None:
+        """Insert or replace a server's settings."""
         await self._conn.execute(
             "INSERT INTO guild_settings (guild_id, default_clock_days, use_threads, locale, "
             "updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
@@ -437,6 +441,8 @@ class Store:
 
     def __init__(self, db: Database) -> None:
         self.db = db
+        # Per store, not global: a store lives in one event loop, the cache needs no lock.
+        self._positions = _PositionCache(4096)
         self._queue: list[_SaveJob] = []
         self._flusher: asyncio.Task[None] | None = None
 
@@ -451,17 +457,19 @@ class Store:
         """A :class:`Writer` for one transaction, committed when the block ends normally and
         rolled back if it raises."""
         async with self.db.transaction() as conn:
-            yield Writer(conn)
+            yield Writer(conn, self._positions)
 
     # --- reads ---------------------------------------------------------------------------------
 
     async def game(self, game_id: int) -> Game | None:
+        """A game by id, or ``None``."""
         row = await self.db.fetch_one(_SELECT_GAME, (game_id,))
-        return None if row is None else _game(row)
+        return None if row is None else _game(row, self._positions)
 
     async def active_game_in_channel(self, channel_id: ChannelId) -> Game | None:
+        """The running game of a channel or thread, or ``None``."""
         row = await self.db.fetch_one(_SELECT_ACTIVE_IN_CHANNEL, (channel_id,))
-        return None if row is None else _game(row)
+        return None if row is None else _game(row, self._positions)
 
     async def active_games_of(self, user_id: UserId) -> list[Game]:
         """The user's running games in every server, the most recently changed first."""
@@ -471,7 +479,7 @@ class Store:
             "ORDER BY updated_at DESC, id DESC",
             (user_id, user_id),
         )
-        return [_game(row) for row in rows]
+        return [_game(row, self._positions) for row in rows]
 
     async def moves(self, game_id: int) -> list[RecordedMove]:
         """A game's record, in order."""
@@ -489,9 +497,10 @@ class Store:
             rows = await conn.execute_fetchall(
                 f"SELECT {_MOVE_COLUMNS} FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
             )
-        return _game(row), [_recorded_move(r) for r in rows]
+        return _game(row, self._positions), [_recorded_move(r) for r in rows]
 
     async def challenge(self, challenge_id: int) -> Challenge | None:
+        """A challenge by id, or ``None``."""
         row = await self.db.fetch_one(_SELECT_CHALLENGE, (challenge_id,))
         return None if row is None else _challenge(row)
 
@@ -594,12 +603,16 @@ class Store:
             for j in batch
         ]
 
+    def _update_rows(self, jobs: list[_SaveJob]) -> list[tuple[Any, ...]]:
+        return [_update_params(j.game, j.expected_version, self._positions) for j in jobs]
+
     async def _apply_updates(
         self, conn: aiosqlite.Connection, batch: list[_SaveJob]
     ) -> list[_SaveJob]:
         """Run the version-checked UPDATEs of the saves that can win; returns those saves."""
         cursor = await conn.executemany(
-            _UPDATE_GAME, [_update_params(j.game, j.expected_version) for j in batch]
+            _UPDATE_GAME,
+            [_update_params(j.game, j.expected_version, self._positions) for j in batch],
         )
         if cursor.rowcount == len(batch):
             return batch  # the usual case: nobody else touched these games
@@ -619,7 +632,8 @@ class Store:
                 current[job.game.id] = job.expected_version + 1
                 accepted.append(job)
         cursor = await conn.executemany(
-            _UPDATE_GAME, [_update_params(j.game, j.expected_version) for j in accepted]
+            _UPDATE_GAME,
+            [_update_params(j.game, j.expected_version, self._positions) for j in accepted],
         )
         if cursor.rowcount != len(accepted):
             raise StorageError(f"{len(accepted)} game updates were checked, {cursor.rowcount} ran")
