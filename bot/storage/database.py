@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -32,6 +33,8 @@ log = logging.getLogger(__name__)
 DEFAULT_BUSY_TIMEOUT_MS = 5000
 """How long a write waits for another process's write transaction before giving up."""
 DEFAULT_READERS = 2
+MINIMUM_SQLITE = (3, 35, 0)
+"""The oldest SQLite with everything the schema and queries use (``RETURNING``: 3.35)."""
 
 
 class Database:
@@ -74,6 +77,11 @@ class Database:
         :class:`~bot.storage.errors.NotOurDatabase` for another application's file; neither is
         changed. ``migrations``/``migrate_to`` exist for the migration tests.
         """
+        if sqlite3.sqlite_version_info < MINIMUM_SQLITE:
+            raise StorageError(
+                f"dvonn-bot needs SQLite {'.'.join(map(str, MINIMUM_SQLITE))} or newer "
+                f"(for RETURNING), but this Python uses SQLite {sqlite3.sqlite_version}"
+            )
         if synchronous not in ("FULL", "NORMAL"):
             raise ValueError(f"synchronous must be FULL or NORMAL, not {synchronous!r}")
         path = Path(path)

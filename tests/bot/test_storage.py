@@ -20,6 +20,7 @@ from bot.storage import (
     NewGame,
     NewMove,
     Result,
+    StorageError,
     Store,
     VersionConflict,
 )
@@ -103,6 +104,16 @@ async def test_synchronous_normal_is_a_choice(tmp_path: Path) -> None:
 async def test_a_memory_database_is_refused() -> None:
     with pytest.raises(ValueError, match="must be a file"):
         await Database.open(":memory:")
+
+
+async def test_an_old_sqlite_is_refused_clearly(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sqlite3, "sqlite_version_info", (3, 31, 1))
+    monkeypatch.setattr(sqlite3, "sqlite_version", "3.31.1")
+    with pytest.raises(StorageError, match=r"needs SQLite 3\.35\.0 or newer .* uses SQLite 3\.31"):
+        await Database.open(tmp_path / "dvonn.sqlite3")
+    assert not (tmp_path / "dvonn.sqlite3").exists()
 
 
 async def test_readers_cannot_write(store: Store) -> None:
