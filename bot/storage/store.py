@@ -610,15 +610,13 @@ class Store:
         self, conn: aiosqlite.Connection, batch: list[_SaveJob]
     ) -> list[_SaveJob]:
         """Run the version-checked UPDATEs of the saves that can win; returns those saves."""
-        cursor = await conn.executemany(
-            _UPDATE_GAME,
-            [_update_params(j.game, j.expected_version, self._positions) for j in batch],
-        )
+        cursor = await conn.executemany(_UPDATE_GAME, self._update_rows(batch))
         if cursor.rowcount == len(batch):
             return batch  # the usual case: nobody else touched these games
         # Some game moved on (or two saves of one game met in this batch). Start the batch
-        # again knowing the versions: inside BEGIN IMMEDIATE they cannot change, so this read
-        # decides which saves win, and the UPDATEs' own version checks merely confirm it.
+        # again knowing the versions: inside the new BEGIN IMMEDIATE they cannot change, so
+        # this read decides which saves win, and the UPDATEs' version checks merely confirm it.
+        # (Rare, so it may cost a new transaction; the usual case saves a SAVEPOINT instead.)
         await conn.execute("ROLLBACK")
         await conn.execute("BEGIN IMMEDIATE")
         ids = sorted({job.game.id for job in batch})
@@ -631,10 +629,7 @@ class Store:
             if current.get(job.game.id) == job.expected_version:
                 current[job.game.id] = job.expected_version + 1
                 accepted.append(job)
-        cursor = await conn.executemany(
-            _UPDATE_GAME,
-            [_update_params(j.game, j.expected_version, self._positions) for j in accepted],
-        )
+        cursor = await conn.executemany(_UPDATE_GAME, self._update_rows(accepted))
         if cursor.rowcount != len(accepted):
             raise StorageError(f"{len(accepted)} game updates were checked, {cursor.rowcount} ran")
         return accepted
