@@ -40,7 +40,13 @@ from tests.fakediscord.models import FakeChannel, FakeGuild, FakeRole, FakeUser
 from tests.fakediscord.permissions import DEFAULT_BOT, DEFAULT_EVERYONE, Permission
 from tests.fakediscord.responses import InteractionDesk
 from tests.fakediscord.rest import RestApi
-from tests.fakediscord.world import FakeConfig, RecordedRequest, World, resolver_for
+from tests.fakediscord.world import (
+    CommandSync,
+    FakeConfig,
+    RecordedRequest,
+    World,
+    resolver_for,
+)
 
 T = TypeVar("T")
 Json = dict[str, Any]
@@ -203,7 +209,8 @@ class FakeDiscord:
         return self.world.registry.commands(None if guild is None else guild.id)
 
     @property
-    def command_syncs(self) -> list[Any]:
+    def command_syncs(self) -> list[CommandSync]:
+        """Every bulk overwrite the bot made, accepted or refused, in order."""
         return list(self.world.command_syncs)
 
     def _command_for(self, user: FakeUser, channel: FakeChannel, name: str) -> RegisteredCommand:
