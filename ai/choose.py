@@ -3,20 +3,20 @@ alpha-beta search for the others, all within the time budget."""
 
 from __future__ import annotations
 
+import gc
 import math
 import random
 import time
 from collections.abc import Callable, Sequence
 from typing import Final
 
-from rules import Move, Place, Position, legal_moves, play
-from rules.board import BIT, CELLS, IS_EDGE
-from rules.position import PLACEMENT_PLIES
-
 from ai.evaluation import final_value, piece_table
 from ai.geometry import CENTRE_DISTANCE, DISTANCE
 from ai.levels import Level, LevelSpec
 from ai.search import Searcher, SearchResult
+from rules import Move, Place, Position, legal_moves, play
+from rules.board import BIT, CELLS, IS_EDGE
+from rules.position import PLACEMENT_PLIES
 
 DVONN_PLIES: Final = 3
 SAFETY_MARGIN: Final = 0.01
@@ -58,8 +58,32 @@ def think(
     budget: float | None = None,
     seed: int = 0,
     clock: Clock = time.perf_counter,
+    spec: LevelSpec | None = None,
 ) -> SearchResult:
-    """Like :func:`choose_move`, with the search's statistics (depth, nodes, value, time)."""
+    """Like :func:`choose_move`, with the search's statistics (depth, nodes, value, time).
+
+    ``spec`` replaces the level's settings (for experiments with new levels or weights).
+    """
+    # The transposition table holds many small tuples; a full garbage collection in the middle
+    # of a search would cost the clock up to a tenth of a second, and the search makes no cycles.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _think(position, level=level, budget=budget, seed=seed, clock=clock, spec=spec)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _think(
+    position: Position,
+    *,
+    level: Level,
+    budget: float | None,
+    seed: int,
+    clock: Clock,
+    spec: LevelSpec | None,
+) -> SearchResult:
     start = clock()
     moves = legal_moves(position)
     if not moves:
@@ -68,18 +92,24 @@ def think(
         raise ValueError(f"the time budget must be positive, not {budget}")
     if len(moves) == 1:
         return SearchResult(moves[0], 0, 0, 0, False, clock() - start)
-    spec = level.spec
+    spec = spec or level.spec
     rng = move_rng(seed, position)
     if position.ply < DVONN_PLIES:
         move: Move = place_dvonn(position, rng, spread=spec.max_depth > 0)
         return SearchResult(move, 0, 0, 0, False, clock() - start)
     if spec.max_depth == 0:
-        return one_ply(position, moves, spec, rng, start, clock)
+        return one_ply(position, moves, spec=spec, rng=rng, start=start, clock=clock)
     deadline = None
     if budget is not None:
         deadline = start + max(budget * spec.time_share - SAFETY_MARGIN, budget * 0.5)
     soft = None if deadline is None else start + (deadline - start) * SOFT_SHARE
-    searcher = Searcher(deadline=deadline, max_nodes=spec.max_nodes, clock=clock)
+    searcher = Searcher(
+        deadline=deadline,
+        max_nodes=spec.max_nodes,
+        movement=spec.movement,
+        placement=spec.placement,
+        clock=clock,
+    )
     if position.ply < PLACEMENT_PLIES:
         quick = searcher.iterate(
             position, rng=rng, max_depth=spec.placement_depth, soft_deadline=soft
@@ -104,6 +134,7 @@ def think(
 def one_ply(
     pos: Position,
     moves: Sequence[Move],
+    *,
     spec: LevelSpec,
     rng: random.Random,
     start: float,
@@ -113,7 +144,7 @@ def one_ply(
     if spec.blunder_rate and rng.random() < spec.blunder_rate:
         return SearchResult(rng.choice(list(moves)), 0, 0, len(moves), False, clock() - start)
     placing = pos.ply < PLACEMENT_PLIES
-    searcher = Searcher()
+    searcher = Searcher(movement=spec.movement, placement=spec.placement)
     values = []
     for move in moves:
         child = play(pos, move)

@@ -18,11 +18,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from ai.geometry import ALL, DISTANCE, EDGE_MASK, NEIGHBOUR_MASK, TARGET_MASK
 from rules import Position
 from rules.board import BIT, CELL_OF_BIT, CELLS, IS_EDGE, NEIGHBOURS
 from rules.position import PLACEMENT_PLIES
-
-from ai.geometry import ALL, DISTANCE, EDGE_MASK, NEIGHBOUR_MASK, TARGET_MASK
 
 PIECE_VALUE: Final = 10_000
 """What one piece of final score is worth; any finished game outweighs any heuristic value."""
@@ -82,7 +81,13 @@ def white_to_act(ply: int) -> bool:
 
 
 def evaluate_movement(pos: Position, weights: MovementWeights = DEFAULT_MOVEMENT) -> int:
-    """Heuristic value of a movement-phase position that is not over, for the side to act."""
+    """Value of a movement-phase position for the side to act: heuristic, or exact if over."""
+    return movement_value(pos, weights)[0]
+
+
+def movement_value(pos: Position, weights: MovementWeights = DEFAULT_MOVEMENT) -> tuple[int, bool]:
+    """``(value, exact)``: :func:`final_value` and ``True`` when neither side can move (found
+    on the way, so the search need not generate moves at its leaves), else the heuristic."""
     stacks = pos.stacks
     occupied = pos._occupied
     dvonn = pos._dvonn
@@ -102,6 +107,7 @@ def evaluate_movement(pos: Position, weights: MovementWeights = DEFAULT_MOVEMENT
     )
     tall = 0
     w_score = b_score = w_moves = b_moves = w_life = b_life = w_enemy = b_enemy = 0
+    w_mobile = b_mobile = 0  # moves the side could make now
     # Stacks of two or more pieces one by one; single pieces all at once with shifts below.
     for cell, stack in enumerate(stacks):
         height = len(stack)
@@ -114,6 +120,7 @@ def evaluate_movement(pos: Position, weights: MovementWeights = DEFAULT_MOVEMENT
                 if targets:
                     w_moves += targets.bit_count()
                     if free & bit:
+                        w_mobile += 1
                         w_life += (targets & dvonn).bit_count()
                         w_enemy += (targets & black).bit_count()
             elif black & bit:
@@ -121,6 +128,7 @@ def evaluate_movement(pos: Position, weights: MovementWeights = DEFAULT_MOVEMENT
                 if targets:
                     b_moves += targets.bit_count()
                     if free & bit:
+                        b_mobile += 1
                         b_life += (targets & dvonn).bit_count()
                         b_enemy += (targets & white).bit_count()
     w1 = white & ~tall
@@ -135,11 +143,15 @@ def evaluate_movement(pos: Position, weights: MovementWeights = DEFAULT_MOVEMENT
         up, down = b1 << shift, b1 >> shift
         b_moves += (up & occupied).bit_count() + (down & occupied).bit_count()
         up, down = w1_free << shift, w1_free >> shift
+        w_mobile += (up & occupied).bit_count() + (down & occupied).bit_count()
         w_life += (up & dvonn).bit_count() + (down & dvonn).bit_count()
         w_enemy += (up & black).bit_count() + (down & black).bit_count()
         up, down = b1_free << shift, b1_free >> shift
+        b_mobile += (up & occupied).bit_count() + (down & occupied).bit_count()
         b_life += (up & dvonn).bit_count() + (down & dvonn).bit_count()
         b_enemy += (up & white).bit_count() + (down & white).bit_count()
+    if not w_mobile and not b_mobile:
+        return final_value(pos), True
     value = (
         weights.stacks * (white.bit_count() - black.bit_count())
         + weights.score * (w_score - b_score)
@@ -147,7 +159,7 @@ def evaluate_movement(pos: Position, weights: MovementWeights = DEFAULT_MOVEMENT
         + weights.to_dvonn * (w_life - b_life)
         + weights.to_enemy * (w_enemy - b_enemy)
     )
-    return value if white_to_act(pos.ply) else -value
+    return (value if white_to_act(pos.ply) else -value), False
 
 
 # --- placement -----------------------------------------------------------------------------------
@@ -185,9 +197,10 @@ _NEIGHBOUR_COUNT: Final = tuple(len(n) for n in NEIGHBOURS)
 
 def _side_value(mine: int, table: tuple[int, ...], bunched: int) -> int:
     value = 0
-    while mine:
-        low = mine & -mine
-        mine ^= low
+    rest = mine
+    while rest:
+        low = rest & -rest
+        rest ^= low
         cell = CELL_OF_BIT[low]
         value += table[cell]
         # A piece with fewer than two neighbour cells not held by its own side is hemmed in

@@ -46,13 +46,7 @@ STEP_SHIFTS: Final = (1, 12, 13)
 def spread(mask: int) -> int:
     """``mask`` and every neighbour of its cells (bits off the board may be set)."""
     return (
-        mask
-        | (mask << 1)
-        | (mask >> 1)
-        | (mask << 12)
-        | (mask >> 12)
-        | (mask << 13)
-        | (mask >> 13)
+        mask | (mask << 1) | (mask >> 1) | (mask << 12) | (mask >> 12) | (mask << 13) | (mask >> 13)
     )
 
 

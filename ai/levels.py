@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from ai.evaluation import (
+    DEFAULT_MOVEMENT,
+    DEFAULT_PLACEMENT,
+    MovementWeights,
+    PlacementWeights,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -16,7 +23,7 @@ class LevelSpec:
     ``max_depth`` plies (``placement_depth`` while placing pieces), using ``time_share`` of the
     time budget, and at most ``max_nodes`` nodes (the whole limit when there is no budget).
     ``late_placement`` > 0: with that many empty cells or fewer, search through the rest of the
-    placement into the first moves.
+    placement into the first moves. ``movement`` and ``placement`` weigh the evaluation.
     """
 
     description: str
@@ -28,6 +35,8 @@ class LevelSpec:
     time_share: float = 1.0
     max_nodes: int = 1_000_000
     late_placement: int = 0
+    movement: MovementWeights = field(default=DEFAULT_MOVEMENT)
+    placement: PlacementWeights = field(default=DEFAULT_PLACEMENT)
 
 
 class Level(enum.Enum):

@@ -21,10 +21,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from rules import PASS, Jump, Move, Place, Position, legal_moves, play
-from rules.board import BIT
-from rules.position import PLACEMENT_PLIES
-
 from ai.evaluation import (
     DEFAULT_MOVEMENT,
     DEFAULT_PLACEMENT,
@@ -34,9 +30,13 @@ from ai.evaluation import (
     evaluate_movement,
     evaluate_placement,
     final_value,
+    movement_value,
     piece_table,
     white_to_act,
 )
+from rules import PASS, Jump, Move, Place, Position, legal_moves, play
+from rules.board import BIT
+from rules.position import PLACEMENT_PLIES
 
 EXACT_DEPTH: Final = 1_000
 """The stored depth of a value that no deeper search can change (all its leaves were final)."""
@@ -44,7 +44,8 @@ EXACT_DEPTH: Final = 1_000
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 _CAPTURE: Final = 1 << 30
 _ONTO_DVONN: Final = 1 << 29
-_TT_LIMIT: Final = 2_000_000  # entries; a 2 s search stores far fewer
+_TT_LIMIT: Final = 2_000_000
+_CELLS: Final = 49  # entries; a 2 s search stores far fewer
 
 TTEntry = tuple[int, int, int, Move | None]
 """(depth, value, bound kind, best move)."""
@@ -98,7 +99,7 @@ class Searcher:
         self.nodes = 0
         self.heuristic_leaves = 0
         self.table: dict[tuple[tuple[str, ...], int], TTEntry] = {}
-        self.history: dict[Move, int] = {}
+        self.history = [0] * (_CELLS * _CELLS)  # by source * 49 + target
 
     # --- limits ------------------------------------------------------------------------------
 
@@ -132,21 +133,29 @@ class Searcher:
             enemy = pos._black if white_to_act(pos.ply) else pos._white
             dvonn = pos._dvonn
             history = self.history
-            scored = []
+            scored: list[tuple[int, Move]] = []
             for move in moves:
-                score = history.get(move, 0)
                 if isinstance(move, Jump):
-                    bit = BIT[move.target]
+                    target = move.target
+                    score = history[move.source * _CELLS + target]
+                    bit = BIT[target]
                     if enemy & bit:
-                        score += _CAPTURE + len(stacks[move.target])
+                        score += _CAPTURE + len(stacks[target])
                     elif dvonn & bit:
                         score += _ONTO_DVONN
-                scored.append((score, move))
+                    scored.append((score, move))
+                else:
+                    scored.append((0, move))
             scored.sort(key=_first, reverse=True)
             ordered = [move for _, move in scored]
-        if first is not None and first in ordered:
-            ordered.remove(first)
-            ordered.insert(0, first)
+        if first is not None:
+            # Moves are interned (rules.moves), so identity finds the table's move quickly.
+            for index, move in enumerate(ordered):
+                if move is first:
+                    if index:
+                        del ordered[index]
+                        ordered.insert(0, first)
+                    break
         return ordered
 
     # --- the search proper -------------------------------------------------------------------
@@ -154,12 +163,6 @@ class Searcher:
     def negamax(self, pos: Position, depth: int, alpha: int, beta: int) -> int:
         """The value of ``pos`` for the side to act, searched ``depth`` plies (fail-soft)."""
         self._tick()
-        moves = legal_moves(pos)
-        if not moves:
-            return final_value(pos)
-        if moves[0] is PASS:
-            # A forced pass costs no depth: the other side, who has a move, acts next.
-            return -self.negamax(play(pos, PASS), depth, -beta, -alpha)
         key = position_key(pos)
         entry = self.table.get(key)
         first: Move | None = None
@@ -173,9 +176,26 @@ class Searcher:
                 if e_depth < EXACT_DEPTH:
                     self.heuristic_leaves += 1
                 return e_value
+        if depth <= 0 and pos.ply >= PLACEMENT_PLIES:
+            # The evaluation sees a finished game itself: no move generation at the leaves.
+            value, exact = movement_value(pos, self.movement)
+            if exact:
+                self.table[key] = (EXACT_DEPTH, value, _EXACT, None)
+            else:
+                self.heuristic_leaves += 1
+                self.table[key] = (0, value, _EXACT, None)
+            return value
+        moves = legal_moves(pos)
+        if not moves:
+            value = final_value(pos)
+            self.table[key] = (EXACT_DEPTH, value, _EXACT, None)
+            return value
+        if moves[0] is PASS:
+            # A forced pass costs no depth: the other side, who has a move, acts next.
+            return -self.negamax(play(pos, PASS), depth, -beta, -alpha)
         if depth <= 0:
             self.heuristic_leaves += 1
-            value = self.evaluate(pos)
+            value = evaluate_placement(pos, self.placement)
             self.table[key] = (0, value, _EXACT, None)
             return value
         leaves_before = self.heuristic_leaves
@@ -196,7 +216,8 @@ class Searcher:
                 if value > low:
                     low = value
                     if low >= beta:
-                        self.history[move] = self.history.get(move, 0) + depth * depth
+                        if isinstance(move, Jump):
+                            self.history[move.source * _CELLS + move.target] += depth * depth
                         break
         kind = _UPPER if best <= alpha else _LOWER if best >= beta else _EXACT
         stored = EXACT_DEPTH if self.heuristic_leaves == leaves_before else depth

@@ -1,0 +1,206 @@
+"""Thinking off the event loop: a process pool that serves several games fairly.
+
+>>> async def bot_turn(engine: Engine, game_id: int, pos: Position) -> Move:
+...     return await engine.choose(pos.to_text(), Level.STRONG, 2.0, game=game_id)
+
+Requests wait in one queue per game and are handed to the workers round-robin across games, so
+a game that asks for many moves (hints, say) cannot starve the others. Positions cross the
+process boundary as :meth:`rules.Position.to_text` strings and moves come back as text.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import multiprocessing
+from collections import deque
+from collections.abc import Hashable
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from multiprocessing.context import BaseContext
+from types import TracebackType
+
+from ai.choose import choose_move
+from ai.levels import Level
+from rules import Move, Position, legal_moves, parse_move
+
+
+def _warm_up() -> None:
+    """Run in each worker as it starts: build the lazily filled tables before the first game."""
+    choose_move(Position(), level=Level.BEGINNER)
+
+
+def think_in_worker(position_text: str, level: str, budget: float | None, seed: int) -> str:
+    """The worker's side: read the position, choose, answer in text."""
+    pos = Position.from_text(position_text)
+    return str(choose_move(pos, level=Level(level), budget=budget, seed=seed))
+
+
+@dataclass(eq=False, slots=True)
+class _Request:
+    position_text: str
+    level: Level
+    budget: float | None
+    seed: int
+    answer: asyncio.Future[Move]
+    attempts: int = field(default=0)
+
+
+class Engine:
+    """A pool of ``workers`` processes choosing moves for many games at once.
+
+    Use it as an async context manager, or call :meth:`close`. ``mp_context`` defaults to
+    ``spawn``: forking a process that runs other threads (database drivers, discord.py) is
+    unsafe. ``executor`` replaces the process pool (a thread pool in tests, say); the engine
+    then still hands it at most ``workers`` requests at a time, and shuts it down on close.
+    """
+
+    def __init__(
+        self,
+        workers: int = 1,
+        *,
+        mp_context: BaseContext | None = None,
+        executor: Executor | None = None,
+    ) -> None:
+        if workers < 1:
+            raise ValueError(f"an engine needs at least one worker, not {workers}")
+        self.workers = workers
+        self._context = mp_context or multiprocessing.get_context("spawn")
+        self._pool: Executor | None = executor
+        self._queues: dict[Hashable, deque[_Request]] = {}
+        self._turns: deque[Hashable] = deque()  # games with waiting requests, in serving order
+        self._running = 0
+        self._closed = False
+
+    # --- public API --------------------------------------------------------------------------
+
+    async def choose(
+        self,
+        position: str | Position,
+        level: Level | str,
+        budget: float | None,
+        *,
+        seed: int = 0,
+        game: Hashable = None,
+    ) -> Move:
+        """The move ``level`` plays in ``position`` (a position text, or a position).
+
+        ``budget`` is the thinking time in seconds once a worker takes the request (time spent
+        waiting for a free worker is not counted). ``game`` groups requests for fair queueing.
+        Raises ``ValueError`` for a finished game or a bad position text, ``RuntimeError`` once
+        the engine is closed.
+        """
+        if self._closed:
+            raise RuntimeError("the engine is closed")
+        text = position.to_text() if isinstance(position, Position) else position
+        pos = Position.from_text(text)  # PositionTextError (a ValueError) before queueing
+        if not legal_moves(pos):
+            raise ValueError("the game is over: there is no move to choose")
+        level = level if isinstance(level, Level) else Level.parse(level)
+        answer: asyncio.Future[Move] = asyncio.get_running_loop().create_future()
+        request = _Request(text, level, budget, seed, answer)
+        queue = self._queues.get(game)
+        if queue is None:
+            self._queues[game] = queue = deque()
+            self._turns.append(game)
+        queue.append(request)
+        self._dispatch()
+        return await answer
+
+    def pending(self) -> int:
+        """Requests waiting for a worker (not counting the ones being thought about)."""
+        return sum(len(q) for q in self._queues.values())
+
+    async def close(self) -> None:
+        """Stop the workers; requests still waiting fail with ``RuntimeError``."""
+        self._closed = True
+        for queue in self._queues.values():
+            for request in queue:
+                if not request.answer.done():
+                    request.answer.set_exception(RuntimeError("the engine was closed"))
+        self._queues.clear()
+        self._turns.clear()
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await asyncio.get_running_loop().run_in_executor(
+                None, lambda: pool.shutdown(wait=True, cancel_futures=True)
+            )
+
+    async def __aenter__(self) -> Engine:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    # --- scheduling --------------------------------------------------------------------------
+
+    def _executor(self) -> Executor:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.workers, mp_context=self._context, initializer=_warm_up
+            )
+        return self._pool
+
+    def _next_request(self) -> _Request | None:
+        """The next request, round-robin over the games; skips requests nobody awaits now."""
+        while self._turns:
+            game = self._turns.popleft()
+            queue = self._queues[game]
+            request = queue.popleft()
+            if queue:
+                self._turns.append(game)  # its next request waits for the other games' turns
+            else:
+                del self._queues[game]
+            if not request.answer.done():  # a cancelled caller leaves a done future behind
+                return request
+        return None
+
+    def _dispatch(self) -> None:
+        loop = asyncio.get_running_loop()
+        while self._running < self.workers and not self._closed:
+            request = self._next_request()
+            if request is None:
+                return
+            self._running += 1
+            request.attempts += 1
+            pool = self._executor()
+            work = loop.run_in_executor(
+                pool,
+                think_in_worker,
+                request.position_text,
+                request.level.value,
+                request.budget,
+                request.seed,
+            )
+            work.add_done_callback(functools.partial(self._finished, request, pool))
+
+    def _finished(self, request: _Request, pool: Executor, done: asyncio.Future[str]) -> None:
+        self._running -= 1
+        answer = request.answer
+        if not answer.done():
+            error = None if done.cancelled() else done.exception()
+            if done.cancelled():
+                answer.set_exception(RuntimeError("the engine was closed"))
+            elif isinstance(error, BrokenProcessPool) and request.attempts < 2 and not self._closed:
+                # A worker died (killed, out of memory): start a fresh pool and try once more.
+                if self._pool is pool:  # the first of its requests to notice replaces it
+                    self._pool = None
+                    pool.shutdown(wait=False, cancel_futures=True)
+                self._requeue(request)
+            elif error is not None:
+                answer.set_exception(error)
+            else:
+                answer.set_result(parse_move(done.result()))
+        if not self._closed:
+            self._dispatch()
+
+    def _requeue(self, request: _Request) -> None:
+        key = ("retry", id(request))
+        self._queues[key] = deque([request])
+        self._turns.appendleft(key)

@@ -1,0 +1,182 @@
+"""Play two players against each other over many games and report who is stronger.
+
+    python -m ai.match --a strongest --b greedy --games 200 --budget 0.5 --seed 1 --jobs 1
+
+Players: a level (``beginner`` .. ``strongest``, also ``level:strong``, or ``strong@0.2`` for a
+budget of its own), ``random`` or ``greedy``. Games come in pairs with swapped colours (A is
+White in even games); with ``--opening-plies N`` both games of a pair start from the same N
+random placements. Prints wins/draws/losses for A, A's score, and the Elo difference A - B
+with its 95% confidence interval; also each player's thinking time per move.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+
+from ai.players import parse_player, random_opening
+from ai.stats import Tally
+from rules import Colour, Position, legal_moves, play, score
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """One finished game, from player A's point of view."""
+
+    index: int
+    a_is_white: bool
+    white: int
+    black: int
+    plies: int
+    a_seconds: float
+    a_moves: int
+    a_longest: float
+    b_seconds: float
+    b_moves: int
+    b_longest: float
+
+    @property
+    def a_score(self) -> int:
+        return self.white if self.a_is_white else self.black
+
+    @property
+    def b_score(self) -> int:
+        return self.black if self.a_is_white else self.white
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSettings:
+    a: str
+    b: str
+    budget: float | None
+    seed: int
+    opening_plies: int
+
+
+def play_game(settings: MatchSettings, index: int) -> GameResult:
+    """Play game ``index`` of the match (A has White when ``index`` is even)."""
+    players = {True: parse_player(settings.a), False: parse_player(settings.b)}
+    a_is_white = index % 2 == 0
+    game_seed = settings.seed * 1_000_003 + index
+    pos: Position = random_opening(settings.opening_plies, settings.seed * 1_000_003 + index // 2)
+    seconds = {True: 0.0, False: 0.0}
+    moves = {True: 0, False: 0}
+    longest = {True: 0.0, False: 0.0}
+    while legal_moves(pos):
+        is_a = (pos.turn is Colour.WHITE) == a_is_white
+        started = time.perf_counter()
+        move = players[is_a].choose(pos, budget=settings.budget, seed=game_seed)
+        spent = time.perf_counter() - started
+        seconds[is_a] += spent
+        moves[is_a] += 1
+        longest[is_a] = max(longest[is_a], spent)
+        pos = play(pos, move)  # raises if a player ever chose an illegal move
+    white, black = score(pos)
+    return GameResult(
+        index,
+        a_is_white,
+        white,
+        black,
+        pos.ply,
+        seconds[True],
+        moves[True],
+        longest[True],
+        seconds[False],
+        moves[False],
+        longest[False],
+    )
+
+
+def run_games(settings: MatchSettings, games: int, jobs: int) -> Iterator[GameResult]:
+    """Play the games, in ``jobs`` processes; yields results as they finish."""
+    if jobs <= 1:
+        for index in range(games):
+            yield play_game(settings, index)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        futures = [pool.submit(play_game, settings, index) for index in range(games)]
+        for future in as_completed(futures):
+            yield future.result()
+
+
+def tally(results: Iterable[GameResult]) -> Tally:
+    wins = draws = losses = 0
+    for r in results:
+        if r.a_score > r.b_score:
+            wins += 1
+        elif r.a_score == r.b_score:
+            draws += 1
+        else:
+            losses += 1
+    return Tally(wins, draws, losses)
+
+
+def report(settings: MatchSettings, results: list[GameResult], wall: float) -> str:
+    """The match table as printed at the end."""
+    a_name = parse_player(settings.a).name
+    b_name = parse_player(settings.b).name
+    total = tally(results)
+    as_white = tally(r for r in results if r.a_is_white)
+    as_black = tally(r for r in results if not r.a_is_white)
+    n = len(results)
+    budget = "none (node limits)" if settings.budget is None else f"{settings.budget:g} s/move"
+    a_moves = sum(r.a_moves for r in results) or 1
+    b_moves = sum(r.b_moves for r in results) or 1
+    low, high = total.score_interval()
+    lines = [
+        f"match: A = {a_name} vs B = {b_name}; {n} games, budget {budget}, seed {settings.seed}, "
+        f"opening plies {settings.opening_plies}",
+        f"{'':18}{'games':>6}{'wins':>6}{'draws':>6}{'losses':>7}{'score':>9}",
+    ]
+    for label, t in (("A overall", total), ("A as White", as_white), ("A as Black", as_black)):
+        lines.append(f"{label:18}{t.games:>6}{t.wins:>6}{t.draws:>6}{t.losses:>7}{t.score:>9.1%}")
+    lines += [
+        f"A's score {total.score:.1%} (95% CI {low:.1%} .. {high:.1%}); "
+        f"Elo A - B: {total.elo_text()}",
+        f"mean final pieces A {sum(r.a_score for r in results) / max(n, 1):.1f}, "
+        f"B {sum(r.b_score for r in results) / max(n, 1):.1f}; "
+        f"mean plies {sum(r.plies for r in results) / max(n, 1):.1f}",
+        f"thinking per move: A mean {sum(r.a_seconds for r in results) / a_moves:.3f} s, "
+        f"longest {max((r.a_longest for r in results), default=0):.3f} s; "
+        f"B mean {sum(r.b_seconds for r in results) / b_moves:.3f} s, "
+        f"longest {max((r.b_longest for r in results), default=0):.3f} s",
+        f"wall time {wall:.0f} s",
+    ]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--a", required=True, help="player A (e.g. strongest, level:strong)")
+    parser.add_argument("--b", required=True, help="player B (e.g. greedy, random, medium)")
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--budget", type=float, default=None, help="seconds per move")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=1, help="games played in parallel")
+    parser.add_argument("--opening-plies", type=int, default=0, help="random placements first")
+    parser.add_argument("--progress", type=int, default=20, help="report every N games")
+    args = parser.parse_args(argv)
+    settings = MatchSettings(args.a, args.b, args.budget, args.seed, args.opening_plies)
+    parse_player(args.a), parse_player(args.b)  # fail early on a bad name
+    started = time.perf_counter()
+    results: list[GameResult] = []
+    for result in run_games(settings, args.games, args.jobs):
+        results.append(result)
+        if args.progress and len(results) % args.progress == 0:
+            t = tally(results)
+            print(
+                f"[{len(results):>4}/{args.games}] A {t.wins}-{t.draws}-{t.losses} "
+                f"({t.score:.1%}) {time.perf_counter() - started:.0f} s",
+                file=sys.stderr,
+                flush=True,
+            )
+    results.sort(key=lambda r: r.index)
+    print(report(settings, results, time.perf_counter() - started))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,61 @@
+"""The match runner and the simple players it offers."""
+
+from __future__ import annotations
+
+import pytest
+
+import rules
+from ai.levels import Level
+from ai.match import MatchSettings, main, play_game, report
+from ai.players import GreedyPlayer, LevelPlayer, RandomPlayer, parse_player, random_opening
+from rules.board import lookup_cell
+
+from .positions import board
+
+
+def test_players_parse_from_their_names() -> None:
+    assert parse_player("random") == RandomPlayer()
+    assert parse_player("Greedy") == GreedyPlayer()
+    assert parse_player("level:strong") == LevelPlayer(Level.STRONG)
+    assert parse_player("medium@0.2") == LevelPlayer(Level.MEDIUM, 0.2)
+    assert parse_player("medium@0.2").name == "level:medium@0.2s"
+    with pytest.raises(ValueError, match="unknown level"):
+        parse_player("champion")
+
+
+def test_greedy_takes_the_biggest_stack_it_can() -> None:
+    # White to act: F3 (height 1) can take the black stack of three on G3 or a black single.
+    pos = board({"E3": "D", "F3": "W", "G3": "BWB", "F4": "B", "D3": "D", "H3": "D"})
+    move = GreedyPlayer().choose(pos, budget=None, seed=0)
+    assert move == rules.jump(*map(_cell, ("F3", "G3")))
+
+
+def _cell(name: str) -> int:
+    cell = lookup_cell(name)
+    assert cell is not None
+    return cell
+
+
+def test_a_game_alternates_colours_and_keeps_the_shared_opening() -> None:
+    settings = MatchSettings("random", "greedy", None, seed=3, opening_plies=5)
+    even, odd = play_game(settings, 0), play_game(settings, 1)
+    assert even.a_is_white and not odd.a_is_white
+    assert even.a_moves + even.b_moves + 5 == even.plies
+    assert random_opening(5, 3 * 1_000_003) == random_opening(5, 3 * 1_000_003 + 1 // 2)
+    text = report(settings, [even, odd], wall=1.0)
+    assert "A = random vs B = greedy; 2 games" in text
+    assert "Elo A - B" in text
+
+
+def test_the_command_line_prints_the_table(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["--a", "easy", "--b", "random", "--games", "4", "--seed", "2", "--progress", "2"])
+    out, err = capsys.readouterr()
+    assert "A = level:easy vs B = random; 4 games" in out
+    assert "A overall" in out and "A as White" in out
+    assert "[   4/4]" in err
+
+
+def test_games_can_run_in_parallel_processes(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["--a", "greedy", "--b", "random", "--games", "4", "--jobs", "2", "--progress", "0"])
+    out, _ = capsys.readouterr()
+    assert "4 games" in out
