@@ -18,6 +18,7 @@ from bot.games.errors import ServiceError
 from bot.games.service import GameService
 from bot.i18n import Catalogues, Text, _
 from bot.names import Names
+from bot.rendering import Renderer
 from bot.settings import Settings, invite_url
 from bot.translator import CatalogueTranslator
 from rules import RulesError
@@ -130,6 +131,7 @@ class DvonnBot(commands.Bot):
         self._service = service
         self.catalogues = catalogues or Catalogues()
         self.names = Names(self)
+        self.renderer = Renderer(settings.render_processes)
         self.inflight = InFlight()
         self.accepting = True
         self._sync_commands = sync_commands
@@ -147,6 +149,7 @@ class DvonnBot(commands.Bot):
 
         if self._service is None:
             self._service = await GameService.open(self.settings.database)
+        await self.renderer.start()
         await self.tree.set_translator(CatalogueTranslator(self.catalogues))
         await self.add_cog(DvonnCog(self))
         self.add_dynamic_items(*COMPONENTS)
@@ -178,6 +181,7 @@ class DvonnBot(commands.Bot):
             if self._service is not None:
                 await self._service.close()
             log.info("database closed")
+            await asyncio.to_thread(self.renderer.close)
         await super().close()
 
     # --- answering users -----------------------------------------------------------------------

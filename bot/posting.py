@@ -6,17 +6,16 @@ stall every other game's commands.
 
 from __future__ import annotations
 
-import asyncio
 import io
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 import discord
 
-import render
 import rules
 from bot.i18n import Catalogues, Locale
 from bot.presenter import GamePost, Players, image_labels, image_status
+from bot.rendering import Renderer
 from bot.storage.models import Game
 
 if TYPE_CHECKING:
@@ -38,13 +37,12 @@ class Reader:
 
 
 async def board_png(
-    position: rules.Position, post: GamePost, players: Players, reader: Reader
+    renderer: Renderer, position: rules.Position, post: GamePost, players: Players, reader: Reader
 ) -> bytes:
-    """The post's board image, drawn in a worker thread."""
+    """The post's board image, drawn off the event loop (see :mod:`bot.rendering`)."""
     labels = image_labels(reader.catalogues, reader.locale)
     status = image_status(post.ending, reader.catalogues, reader.locale) if post.ending else None
-    return await asyncio.to_thread(
-        render.board_png,
+    return await renderer.board_png(
         position,
         last_move=post.last_move,
         removed=post.removed,
@@ -72,10 +70,10 @@ def allowed_mentions(post: GamePost) -> discord.AllowedMentions:
 
 
 async def message(
-    position: rules.Position, post: GamePost, players: Players, reader: Reader
+    renderer: Renderer, position: rules.Position, post: GamePost, players: Players, reader: Reader
 ) -> dict[str, Any]:
     """Keyword arguments for ``send``/``followup.send`` that publish ``post``."""
-    png = await board_png(position, post, players, reader)
+    png = await board_png(renderer, position, post, players, reader)
     return {
         "content": reader(post.content) if post.content is not None else None,
         "embed": embed(post, reader),
@@ -119,7 +117,8 @@ class Publisher:
     async def message(
         self, game: Game, post: GamePost, reader: Reader, players: Players | None = None
     ) -> dict[str, Any]:
-        return await message(game.position, post, players or await self.players(game), reader)
+        players = players or await self.players(game)
+        return await message(self._bot.renderer, game.position, post, players, reader)
 
     async def send_to_game(
         self,

@@ -18,6 +18,7 @@ from bot.i18n import Text, _
 
 DEFAULT_DATABASE: Final = Path("data/dvonn.sqlite3")
 LOG_LEVELS: Final = ("DEBUG", "INFO", "WARNING", "ERROR")
+DEFAULT_RENDER_PROCESSES: Final = min(2, os.cpu_count() or 1)
 
 # What the bot needs in a channel: view, send (also in threads), create public threads, embed
 # links, attach files (the board), read history (to edit its own posts), use external emoji no.
@@ -88,6 +89,8 @@ class Settings:
     """Discord's REST base URL (a proxy, or a fake Discord in tests); ``None``: Discord's own."""
     gateway_url: str | None = None
     """Discord's gateway URL; ``None``: Discord's own."""
+    render_processes: int = DEFAULT_RENDER_PROCESSES
+    """Worker processes that draw boards; ``0`` draws in threads of the bot (tests)."""
 
     @classmethod
     def from_env(
@@ -119,6 +122,9 @@ class Settings:
             application_id=_snowflake(values, "DISCORD_APPLICATION_ID"),
             api_base=values.get("DISCORD_API_BASE", "").strip() or None,
             gateway_url=values.get("DISCORD_GATEWAY_URL", "").strip() or None,
+            render_processes=_count(
+                values, "DVONN_RENDER_PROCESSES", default=DEFAULT_RENDER_PROCESSES
+            ),
         )
 
     def require_token(self) -> str:
@@ -149,6 +155,15 @@ def missing_token_help(application_id: int | None) -> Text:
         "{invite}",
         invite=invite,
     )
+
+
+def _count(values: Mapping[str, str], name: str, *, default: int) -> int:
+    raw = values.get(name, "").strip()
+    if not raw:
+        return default
+    if not raw.isdigit():
+        raise SettingsError(_("{name} must be a whole number, not {value}.", name=name, value=raw))
+    return int(raw)
 
 
 def _snowflake(values: Mapping[str, str], name: str) -> int | None:

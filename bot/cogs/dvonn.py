@@ -18,7 +18,6 @@ from discord import app_commands
 from discord.app_commands import Choice, locale_str
 from discord.ext import commands
 
-import render
 import rules
 from bot.client import UserError
 from bot.components import AbortAgreeButton, ChallengeButton, ResignButton, challenge_view
@@ -411,7 +410,7 @@ class DvonnCog(commands.GroupCog, group_name="dvonn", group_description=locale_s
         async with self.bot.inflight.track():
             reader = self.publisher.private_reader(interaction)
             await interaction.response.defer(ephemeral=True, thinking=True)
-            png = await _cell_names_png(reader)
+            png = await _cell_names_png(self.bot, reader)
             embed = discord.Embed(description="\n\n".join(reader(t) for t in texts))
             embed.set_image(url="attachment://cells.png")
             await interaction.followup.send(
@@ -452,15 +451,12 @@ def challenge_text(challenge: Any, challenger_name: str) -> Text:
     )
 
 
-async def _cell_names_png(reader: Reader) -> bytes:
-    import asyncio
-
+async def _cell_names_png(bot: DvonnBot, reader: Reader) -> bytes:
     from bot.presenter import image_labels
 
     labels = image_labels(reader.catalogues, reader.locale)
-    return await asyncio.to_thread(
-        render.board_png, rules.new_game(), players=("White", "Black"), labels=labels
-    )
+    names = (labels.white, labels.black)
+    return await bot.renderer.board_png(rules.new_game(), players=names, labels=labels)
 
 
 RULES_TEXT: Final = (

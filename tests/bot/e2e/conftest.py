@@ -61,6 +61,7 @@ class BotRunner:
             dev_guild=table.guild.id,
             api_base=table.fake.api_base,
             gateway_url=table.fake.gateway_url,
+            render_processes=0,  # threads: quicker to start; test_process covers the pool
         )
 
     @contextlib.asynccontextmanager

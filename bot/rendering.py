@@ -1,0 +1,73 @@
+"""Drawing boards away from the bot's process.
+
+Pillow and the drawing code hold Python's GIL for much of a render, so rendering in a thread
+slows every other thread of the bot (the database's included) while it runs: under load, reads
+that take a millisecond waited hundreds. A small pool of worker processes draws instead; the
+event loop only ships a position text out and PNG bytes back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import logging
+import multiprocessing
+from collections.abc import Mapping
+from typing import Any
+
+import render
+import rules
+
+log = logging.getLogger(__name__)
+
+
+def _board_png(position_text: str, options: Mapping[str, Any]) -> bytes:
+    """Runs in a worker: positions travel as their text form, moves as their spelling."""
+    position = rules.Position.from_text(position_text)
+    kwargs = dict(options)
+    if kwargs.get("last_move") is not None:
+        kwargs["last_move"] = rules.parse_move(kwargs["last_move"])
+    return render.board_png(position, **kwargs)
+
+
+def _replay_gif(moves: list[str], options: Mapping[str, Any]) -> bytes:
+    return render.replay_gif([rules.parse_move(m) for m in moves], **options)
+
+
+class Renderer:
+    """Renders boards in ``processes`` worker processes (``0``: in threads of this process)."""
+
+    def __init__(self, processes: int = 1) -> None:
+        self._pool: concurrent.futures.Executor | None = None
+        if processes > 0:
+            # spawn, not fork: the bot has threads (aiosqlite's) that fork would copy mid-state.
+            context = multiprocessing.get_context("spawn")
+            self._pool = concurrent.futures.ProcessPoolExecutor(processes, mp_context=context)
+        self.processes = processes
+
+    async def start(self) -> None:
+        """Start the workers now (importing Pillow takes a moment) rather than on a first move."""
+        await self.board_png(rules.new_game())
+
+    async def board_png(
+        self, position: rules.Position, *, last_move: rules.Move | None = None, **options: Any
+    ) -> bytes:
+        if self._pool is None:
+            return await asyncio.to_thread(
+                render.board_png, position, last_move=last_move, **options
+            )
+        options["last_move"] = None if last_move is None else str(last_move)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool, _board_png, position.to_text(), options)
+
+    async def replay_gif(self, moves: list[rules.Move], **options: Any) -> bytes:
+        texts = [str(m) for m in moves]
+        if self._pool is None:
+            return await asyncio.to_thread(_replay_gif, texts, options)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool, _replay_gif, texts, options)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None

@@ -1,0 +1,43 @@
+"""Boards drawn in worker processes are the boards drawn in this process."""
+
+from __future__ import annotations
+
+import random
+
+import render
+import rules
+from bot.rendering import Renderer
+
+
+def _position(plies: int) -> tuple[rules.Position, rules.MoveResult]:
+    rng = random.Random(3)
+    pos = rules.new_game()
+    result = None
+    for _ in range(plies):
+        result = rules.apply(pos, rng.choice(rules.legal_moves(pos)))
+        pos = result.after
+    assert result is not None
+    return pos, result
+
+
+async def test_worker_processes_draw_the_same_png() -> None:
+    pos, last = _position(60)
+    expected = render.board_png(pos, last_move=last.move, removed=last.removed, players=("a", "б"))
+    renderer = Renderer(processes=1)
+    try:
+        await renderer.start()
+        drawn = await renderer.board_png(
+            pos, last_move=last.move, removed=last.removed, players=("a", "б")
+        )
+        replay = await renderer.replay_gif([r.move for r in [last]], start=last.before)
+    finally:
+        renderer.close()
+    assert drawn == expected
+    assert replay.startswith(b"GIF8")
+
+
+async def test_threads_when_no_processes_are_wanted() -> None:
+    renderer = Renderer(processes=0)
+    png = await renderer.board_png(rules.new_game())
+    assert png.startswith(b"\x89PNG")
+    renderer.close()
