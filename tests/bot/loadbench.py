@@ -26,6 +26,7 @@ from pathlib import Path
 import rules
 from tests.fakediscord.interactions import InteractionResult
 from tests.fakediscord.loadbench import Game, Report, bot_process
+from tests.fakediscord.models import FakeChannel
 from tests.fakediscord.server import FakeDiscord
 
 
@@ -46,7 +47,7 @@ class Driver:
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
         self.positions: dict[int, rules.Position] = {}
-        self.places: dict[int, object] = {}
+        self.places: dict[int, FakeChannel] = {}
 
     async def turn(self, fake: FakeDiscord, game: Game, turn: int) -> InteractionResult:
         pos = self.positions.setdefault(game.number, rules.new_game())
@@ -54,7 +55,7 @@ class Driver:
         player = game.players[0] if pos.turn is rules.Colour.WHITE else game.players[1]
         command, options = _move_options(move)
         place = self.places[game.number]
-        result = fake.send_command(player, place, command, options)  # type: ignore[arg-type]
+        result = fake.send_command(player, place, command, options)
         pos = rules.play(pos, move)
         while rules.legal_moves(pos) == (rules.PASS,):
             pos = rules.play(pos, rules.PASS)
@@ -75,6 +76,7 @@ async def set_up(fake: FakeDiscord, games: list[Game], driver: Driver) -> None:
         thread = await fake.wait_until(
             lambda: next(iter(fake.threads_in(game.channel)), None), timeout=30, what="a thread"
         )
+        assert thread is not None
         await fake.wait_for_message(thread, lambda m: bool(m.files), timeout=30)
         driver.places[game.number] = thread
 
