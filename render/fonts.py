@@ -1,9 +1,12 @@
 """Fonts for the board image: bundled TrueType files and per-character fallback chains.
 
-Player names are arbitrary Unicode (Latin, Cyrillic, Hangul, ...), and no single font covers
-everything, so each text style is a *chain* of font files: every character is drawn with the
-first font in the chain that has a glyph for it. The bundled DejaVu Sans covers Latin, Greek
-and Cyrillic; a caller adds, say, a Noto Sans KR file to the chain for Hangul.
+Player names and the header's words are arbitrary Unicode (Latin, Cyrillic, Hangul, ...), and
+no single font covers everything, so each text style is a *chain* of font files: every character
+is drawn with the first font in the chain that has a glyph for it. The bundled DejaVu Sans covers
+Latin (Polish and French letters included), Greek and Cyrillic; the bundled subset of Noto Sans
+CJK KR (``LICENSE-NotoSansKR.txt`` says how it was made) follows it in the default chains for
+Hangul, so Korean names and labels never show as boxes. A caller may add more fonts with
+:meth:`Fonts.with_fallback`.
 
 Pillow's built-in bitmap font is never used: it has no Cyrillic and cannot be scaled.
 """
@@ -21,6 +24,10 @@ from PIL import ImageDraw, ImageFont
 FONT_DIR: Final = Path(__file__).resolve().parent / "fonts"
 DEJAVU_SANS: Final = str(FONT_DIR / "DejaVuSans.ttf")
 DEJAVU_SANS_BOLD: Final = str(FONT_DIR / "DejaVuSans-Bold.ttf")
+# Hangul only: after DejaVu, whose Latin and Cyrillic are the image's look. A subset (all Hangul
+# syllables and jamo, Latin, punctuation) keeps the two files near 1.2 MB each instead of 16.
+NOTO_SANS_KR: Final = str(FONT_DIR / "NotoSansKR-Regular-subset.otf")
+NOTO_SANS_KR_BOLD: Final = str(FONT_DIR / "NotoSansKR-Bold-subset.otf")
 
 # A code point no font maps (the last one of plane 15, private use): what it draws is the
 # font's "missing glyph" box, which is how we tell whether a font covers a character.
@@ -39,8 +46,8 @@ class Fonts:
     '/usr/share/fonts/NotoSansKR-Regular.otf'
     """
 
-    regular: tuple[str, ...] = (DEJAVU_SANS,)
-    bold: tuple[str, ...] = (DEJAVU_SANS_BOLD,)
+    regular: tuple[str, ...] = (DEJAVU_SANS, NOTO_SANS_KR)
+    bold: tuple[str, ...] = (DEJAVU_SANS_BOLD, NOTO_SANS_KR_BOLD)
 
     def with_fallback(self, *paths: str | Path) -> Fonts:
         """These fonts, then ``paths`` for characters they lack (in both chains)."""

@@ -12,6 +12,20 @@ def test_the_fonts_and_their_licence_are_bundled() -> None:
     for path in DEFAULT_FONTS.regular + DEFAULT_FONTS.bold:
         assert Path(path).is_file() and Path(path).parent == F.FONT_DIR
     assert (F.FONT_DIR / "LICENSE-DejaVu.txt").is_file()
+    assert (F.FONT_DIR / "LICENSE-NotoSansKR.txt").is_file()
+
+
+def test_the_default_chains_draw_hangul_with_noto_sans_kr() -> None:
+    for chain in (DEFAULT_FONTS.regular, DEFAULT_FONTS.bold):
+        assert F.runs(chain, "Ёж 김민준") == [(chain[0], "Ёж "), (chain[1], "김민준")]
+    # Every Hangul syllable and jamo is in the subset, not only common ones.
+    for char in "가힣ᄀᇿㄱㆎ똠뷁":
+        assert F.covers(F.NOTO_SANS_KR, char) and F.covers(F.NOTO_SANS_KR_BOLD, char), char
+
+
+def test_the_hangul_fonts_stay_small() -> None:
+    for path in (F.NOTO_SANS_KR, F.NOTO_SANS_KR_BOLD):
+        assert Path(path).stat().st_size < 1_500_000
 
 
 def test_dejavu_covers_latin_and_cyrillic_but_not_hangul() -> None:
@@ -28,9 +42,9 @@ def test_each_character_goes_to_the_first_font_that_has_it() -> None:
 
 
 def test_a_fallback_font_is_appended_to_both_chains() -> None:
-    fonts = Fonts().with_fallback("/fonts/NotoSansKR.otf")
-    assert fonts.regular == (F.DEJAVU_SANS, "/fonts/NotoSansKR.otf")
-    assert fonts.bold == (F.DEJAVU_SANS_BOLD, "/fonts/NotoSansKR.otf")
+    fonts = Fonts().with_fallback("/fonts/Extra.otf")
+    assert fonts.regular == (F.DEJAVU_SANS, F.NOTO_SANS_KR, "/fonts/Extra.otf")
+    assert fonts.bold == (F.DEJAVU_SANS_BOLD, F.NOTO_SANS_KR_BOLD, "/fonts/Extra.otf")
 
 
 def test_long_text_is_cut_with_an_ellipsis_to_fit() -> None:
