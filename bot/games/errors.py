@@ -158,6 +158,73 @@ class ChannelBusy(ServiceError):
         super().__init__(game_id=game_id, channel_id=channel_id)
 
 
+class ChannelNotAllowed(ServiceError):
+    """The server lets the bot play only in some channels, and this is not one of them."""
+
+    key = "channel.not_allowed"
+    template = "DVONN is played in {channels} on this server: start your game there."
+
+    def __init__(self, channel_id: int, allowed: tuple[int, ...]) -> None:
+        self.channel_id = channel_id
+        self.allowed = allowed
+        channels = ", ".join(f"<#{c}>" for c in allowed)
+        super().__init__(channel_id=channel_id, channels=channels)
+
+
+# --- correspondence: takebacks, vacations --------------------------------------------------------
+
+
+class NothingToTakeBack(GameError):
+    key = "takeback.nothing"
+    template = (
+        "You can ask to take back only your own last move, before your opponent has answered it."
+    )
+
+    def __init__(self, game_id: int, user_id: int) -> None:
+        self.game_id = game_id
+        self.user_id = user_id
+        super().__init__(game_id=game_id, user_id=user_id)
+
+
+class TakebackPending(GameError):
+    key = "takeback.pending"
+    template = "A takeback is already waiting for an answer in this game."
+
+    def __init__(self, game_id: int) -> None:
+        self.game_id = game_id
+        super().__init__(game_id=game_id)
+
+
+class NoTakebackRequested(GameError):
+    key = "takeback.none"
+    template = (
+        "There is no takeback to answer: it was answered already, or a move was played since."
+    )
+
+    def __init__(self, game_id: int) -> None:
+        self.game_id = game_id
+        super().__init__(game_id=game_id)
+
+
+class OwnTakeback(GameError):
+    key = "takeback.own"
+    template = "You asked for this takeback: your opponent answers it."
+
+    def __init__(self, game_id: int, user_id: int) -> None:
+        self.game_id = game_id
+        self.user_id = user_id
+        super().__init__(game_id=game_id, user_id=user_id)
+
+
+class VacationNotAllowed(ServiceError):
+    key = "vacation.too_long"
+    template = "You have {left} vacation days left this year (of {allowance}); {days} is too many."
+
+    def __init__(self, user_id: int, days: int, left: int, allowance: int) -> None:
+        self.user_id = user_id
+        super().__init__(user_id=user_id, days=days, left=left, allowance=allowance)
+
+
 # --- challenges --------------------------------------------------------------------------------
 
 

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Final
 
 import rules
+from bot.games import ratings
 from bot.games.errors import (
     AbortTooLate,
     ChallengeAlreadyAccepted,
@@ -31,6 +32,7 @@ from bot.games.errors import (
     ChallengeNotForYou,
     ChallengeNotFound,
     ChannelBusy,
+    ChannelNotAllowed,
     GameChanged,
     GameFinished,
     GameNotFound,
@@ -72,6 +74,7 @@ from bot.storage import (
     VersionConflict,
     Writer,
 )
+from bot.storage.correspondence import CorrespondenceStore, RatingRow
 from rules import Colour, Move, Position
 
 log = logging.getLogger(__name__)
@@ -117,6 +120,7 @@ class GameService:
         if default_clock_days is not None:
             _check_clock(default_clock_days)
         self.store = store
+        self.correspondence_store = CorrespondenceStore(store)
         self._clock = clock
         self._rng = rng if rng is not None else random.Random()
         self._challenge_ttl = challenge_ttl
@@ -164,13 +168,20 @@ class GameService:
         opponent_id: UserId | None = None,
         colour: Colour | None = None,
         clock_days: int | ServerDefault | None = SERVER_DEFAULT,
+        parent_channel_id: ChannelId | None = None,
     ) -> Challenge:
         """Challenge ``opponent_id``, or anyone in the channel when it is ``None``.
 
         ``colour`` is the challenger's (``None``: drawn at random on acceptance);
         ``clock_days`` one of :data:`CLOCK_CHOICES`, ``None`` for no clock, or
-        :data:`SERVER_DEFAULT`. Raises :class:`SelfChallenge`, :class:`InvalidClock`.
+        :data:`SERVER_DEFAULT`. ``parent_channel_id``: the channel of a thread the challenge is
+        made in. Raises :class:`SelfChallenge`, :class:`InvalidClock`,
+        :class:`ChannelNotAllowed`.
         """
+        if guild_id is not None:
+            settings = await self.store.guild_settings(guild_id)
+            if not settings.allows(channel_id, parent_channel_id):
+                raise ChannelNotAllowed(channel_id, tuple(sorted(settings.channels)))
         if opponent_id == challenger_id:
             raise SelfChallenge(challenger_id)
         if isinstance(clock_days, ServerDefault):
@@ -389,7 +400,11 @@ class GameService:
             forced = rules.apply(position, rules.PASS)
             played.append(_played(game, forced, now, automatic=True))
             position = forced.after
-        updated = self._after_moves(game, position, now)
+        paused_until = None
+        if game.clock_days is not None and not rules.is_over(position):
+            prefs = await self.correspondence_store.prefs(game.player(position.turn))
+            paused_until = prefs.vacation_until
+        updated = self._after_moves(game, position, now, paused_until)
         new_moves = [
             NewMove(m.ply, m.colour, m.player_id, m.move, m.automatic, m.played_at) for m in played
         ]
@@ -398,23 +413,32 @@ class GameService:
         except VersionConflict:
             raise GameChanged(game_id, game.version) from None
         over = None if saved.is_active else GameOver.of(saved)
+        if over is not None:
+            await self.rate_game(saved)
         log.info("game %s: %s played %s", game_id, user_id, parsed)
         return MoveOutcome(saved, before, tuple(played), over)
 
-    def _after_moves(self, game: Game, position: Position, now: datetime) -> Game:
+    def _after_moves(
+        self, game: Game, position: Position, now: datetime, paused_until: datetime | None = None
+    ) -> Game:
+        # A move answers any takeback request: it lapses.
         outcome = rules.outcome(position)
         if outcome is None:
             return dataclasses.replace(
                 game,
                 position=position,
                 updated_at=now,
-                deadline_at=_deadline(now, game.clock_days),
+                deadline_at=_deadline(now, game.clock_days, paused_until),
+                takeback_requested_by=None,
+                takeback_ply=None,
             )
         return dataclasses.replace(
             game,
             position=position,
             updated_at=now,
             deadline_at=None,
+            takeback_requested_by=None,
+            takeback_ply=None,
             status=GameStatus.FINISHED,
             result=Result.won_by(outcome.winner),
             end_reason=EndReason.SCORE,
@@ -444,6 +468,7 @@ class GameService:
                 finished_at=now,
             )
             saved = await tx.save_game(ended, game.version)
+        await self.rate_game(saved)
         log.info("game %s: %s resigned", game_id, user_id)
         return GameEnded(saved, GameOver.of(saved))
 
@@ -494,6 +519,42 @@ class GameService:
         log.info("game %s aborted by %s (moderator: %s)", game_id, user_id, moderator)
         requester = user_id if moderator else (game.abort_requested_by or user_id)
         return AbortOutcome(saved, requester, aborted=True, by_moderator=moderator)
+
+    async def rate_game(self, game: Game) -> tuple[RatingRow, RatingRow] | None:
+        """Put a finished rated game's result into its server's ratings, exactly once.
+
+        Returns the players' new ratings ``(white, black)``, or ``None`` if there was nothing to
+        do (unrated, not in a server, not finished, or rated already). Safe to call again and
+        from the housekeeping sweep after a crash: the game is claimed in the same transaction.
+        """
+        if not game.rated or game.guild_id is None or game.result is None:
+            return None
+        if game.end_reason is EndReason.ABORT:
+            return None
+        now = self.now()
+        guild = game.guild_id
+        async with self.store.write() as tx:
+            if not await CorrespondenceStore.claim_for_rating(tx, game.id, now):
+                return None
+            white = await CorrespondenceStore.rating_for_update(tx, guild, game.white_id)
+            black = await CorrespondenceStore.rating_for_update(tx, guild, game.black_id)
+            score = {Result.WHITE: 1.0, Result.BLACK: 0.0, Result.DRAW: 0.5}[game.result]
+            new_white, new_black = ratings.rate(
+                white or ratings.new_rating(guild, game.white_id),
+                black or ratings.new_rating(guild, game.black_id),
+                score,
+            )
+            await CorrespondenceStore.save_rating(tx, new_white, now)
+            await CorrespondenceStore.save_rating(tx, new_black, now)
+        log.info(
+            "game %s rated: %s -> %.0f, %s -> %.0f",
+            game.id,
+            game.white_id,
+            new_white.rating,
+            game.black_id,
+            new_black.rating,
+        )
+        return new_white, new_black
 
     async def _game_for_action(
         self,
@@ -573,8 +634,14 @@ def _check_clock(days: int) -> None:
         raise InvalidClock(days, CLOCK_CHOICES)
 
 
-def _deadline(now: datetime, clock_days: int | None) -> datetime | None:
-    return None if clock_days is None else now + timedelta(days=clock_days)
+def _deadline(
+    now: datetime, clock_days: int | None, paused_until: datetime | None = None
+) -> datetime | None:
+    """When the player to move runs out of time; their clock starts after any vacation."""
+    if clock_days is None:
+        return None
+    start = now if paused_until is None else max(now, paused_until)
+    return start + timedelta(days=clock_days)
 
 
 def _check_open(challenge: Challenge) -> None:

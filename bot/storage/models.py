@@ -72,6 +72,8 @@ class EndReason(enum.StrEnum):
     SCORE = "score"
     """Neither side could move; the score decided."""
     RESIGNATION = "resignation"
+    TIME = "time"
+    """The player to move let the clock run out; the opponent won."""
     ABORT = "abort"
     """Aborted without result, by agreement or by a moderator."""
 
@@ -138,6 +140,12 @@ class Game:
     """``(white, black)`` when the game ended (pieces in each side's stacks at that moment)."""
     abort_requested_by: UserId | None = None
     finished_at: datetime | None = None
+    rated: bool = True
+    """Whether the result counts for the server's ratings."""
+    takeback_requested_by: UserId | None = None
+    """A player asking the opponent to undo their last move, until answered or a move is made."""
+    takeback_ply: int | None = None
+    """The first ply a takeback would undo."""
 
     @property
     def ply(self) -> int:
@@ -221,6 +229,12 @@ class GuildSettings:
     """Days per move when a challenge does not say; ``0``: no clock; ``None``: not set."""
     use_threads: bool = True
     locale: str | None = None
+    channels: frozenset[ChannelId] = frozenset()
+    """Where the bot plays in this server; empty: in any channel."""
+
+    def allows(self, channel_id: ChannelId, parent_id: ChannelId | None = None) -> bool:
+        """Whether games may start in ``channel_id`` (or in a thread of ``parent_id``)."""
+        return not self.channels or channel_id in self.channels or parent_id in self.channels
 
 
 # --- how values are spelled in the database ---------------------------------------------------

@@ -83,6 +83,7 @@ class NewGame:
     clock_days: int | None
     deadline_at: datetime | None
     created_at: datetime
+    rated: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,10 +100,11 @@ class NewMove:
 
 # --- rows to values ----------------------------------------------------------------------------
 
-_GAME_COLUMNS: Final = (
+GAME_COLUMNS: Final = (
     "id, guild_id, channel_id, parent_channel_id, challenge_id, white_id, black_id, status, "
     "result, end_reason, ended_by, score_white, score_black, position, version, clock_days, "
-    "deadline_at, abort_requested_by, created_at, updated_at, finished_at"
+    "deadline_at, abort_requested_by, created_at, updated_at, finished_at, rated, "
+    "takeback_requested_by, takeback_ply"
 )
 _CHALLENGE_COLUMNS: Final = (
     "id, guild_id, channel_id, challenger_id, opponent_id, challenger_colour, clock_days, "
@@ -165,6 +167,9 @@ def _game(row: aiosqlite.Row, positions: _PositionCache) -> Game:
         score=score,
         abort_requested_by=row["abort_requested_by"],
         finished_at=optional_time(row["finished_at"]),
+        rated=bool(row["rated"]),
+        takeback_requested_by=row["takeback_requested_by"],
+        takeback_ply=row["takeback_ply"],
     )
 
 
@@ -204,9 +209,9 @@ def _optional_text(moment: datetime | None) -> str | None:
 
 # --- statements shared by readers and the writer -----------------------------------------------
 
-_SELECT_GAME: Final = f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?"
+_SELECT_GAME: Final = f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?"
 _SELECT_ACTIVE_IN_CHANNEL: Final = (
-    f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? AND status = 'active'"
+    f"SELECT {GAME_COLUMNS} FROM games WHERE channel_id = ? AND status = 'active'"
 )
 _SELECT_CHALLENGE: Final = f"SELECT {_CHALLENGE_COLUMNS} FROM challenges WHERE id = ?"
 
@@ -214,7 +219,7 @@ _UPDATE_GAME: Final = """
     UPDATE games SET
         status = ?, result = ?, end_reason = ?, ended_by = ?, score_white = ?, score_black = ?,
         position = ?, ply = ?, deadline_at = ?, abort_requested_by = ?, updated_at = ?,
-        finished_at = ?, version = version + 1
+        finished_at = ?, takeback_requested_by = ?, takeback_ply = ?, version = version + 1
     WHERE id = ? AND version = ?
 """
 _INSERT_MOVE: Final = f"INSERT INTO moves ({_MOVE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)"
@@ -235,6 +240,8 @@ def _update_params(game: Game, expected_version: int, positions: _PositionCache)
         game.abort_requested_by,
         time_to_text(game.updated_at),
         _optional_text(game.finished_at),
+        game.takeback_requested_by,
+        game.takeback_ply,
         game.id,
         expected_version,
     )
@@ -270,6 +277,14 @@ class Writer:
     def __init__(self, conn: aiosqlite.Connection, positions: _PositionCache) -> None:
         self._conn = conn
         self._positions = positions
+
+    @property
+    def connection(self) -> aiosqlite.Connection:
+        """The writer connection inside this transaction (for other storage modules' SQL)."""
+        return self._conn
+
+    def game_from_row(self, row: aiosqlite.Row) -> Game:
+        return _game(row, self._positions)
 
     async def ensure_players(self, user_ids: Iterable[UserId], now: datetime) -> None:
         """Make sure every user has a ``players`` row."""
@@ -358,7 +373,7 @@ class Writer:
         cursor = await self._conn.execute(
             "INSERT INTO games (guild_id, channel_id, parent_channel_id, challenge_id, white_id, "
             "black_id, status, position, ply, version, clock_days, deadline_at, created_at, "
-            "updated_at) VALUES (?, ?, ?, ?, ?, ?, 'active', ?, ?, 0, ?, ?, ?, ?)",
+            "updated_at, rated) VALUES (?, ?, ?, ?, ?, ?, 'active', ?, ?, 0, ?, ?, ?, ?, ?)",
             (
                 new.guild_id,
                 new.channel_id,
@@ -372,6 +387,7 @@ class Writer:
                 _optional_text(new.deadline_at),
                 now,
                 now,
+                int(new.rated),
             ),
         )
         game_id = cursor.lastrowid
@@ -426,6 +442,13 @@ class Writer:
                 time_to_text(now),
             ),
         )
+        await self._conn.execute(
+            "DELETE FROM guild_channels WHERE guild_id = ?", (settings.guild_id,)
+        )
+        await self._conn.executemany(
+            "INSERT INTO guild_channels (guild_id, channel_id) VALUES (?, ?)",
+            [(settings.guild_id, channel) for channel in sorted(settings.channels)],
+        )
 
 
 @dataclass(slots=True, eq=False)  # compared and hashed by identity
@@ -474,8 +497,8 @@ class Store:
     async def active_games_of(self, user_id: UserId) -> list[Game]:
         """The user's running games in every server, the most recently changed first."""
         rows = await self.db.fetch_all(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'active' AND white_id = ? "
-            f"UNION ALL SELECT {_GAME_COLUMNS} FROM games WHERE status = 'active' AND black_id = ? "
+            f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'active' AND white_id = ? "
+            f"UNION ALL SELECT {GAME_COLUMNS} FROM games WHERE status = 'active' AND black_id = ? "
             "ORDER BY updated_at DESC, id DESC",
             (user_id, user_id),
         )
@@ -514,6 +537,9 @@ class Store:
         )
         return [_challenge(row) for row in rows]
 
+    def game_from_row(self, row: aiosqlite.Row) -> Game:
+        return _game(row, self._positions)
+
     async def guild_settings(self, guild_id: GuildId) -> GuildSettings:
         """A server's settings; the defaults if it has none stored."""
         row = await self.db.fetch_one(
@@ -521,13 +547,20 @@ class Store:
             "WHERE guild_id = ?",
             (guild_id,),
         )
+        channels = frozenset(
+            r[0]
+            for r in await self.db.fetch_all(
+                "SELECT channel_id FROM guild_channels WHERE guild_id = ?", (guild_id,)
+            )
+        )
         if row is None:
-            return GuildSettings(guild_id)
+            return GuildSettings(guild_id, channels=channels)
         return GuildSettings(
             guild_id=row["guild_id"],
             default_clock_days=row["default_clock_days"],
             use_threads=bool(row["use_threads"]),
             locale=row["locale"],
+            channels=channels,
         )
 
     # --- the move path: group commit ----------------------------------------------------------
