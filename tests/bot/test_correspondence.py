@@ -161,6 +161,7 @@ async def test_a_vacation_pauses_the_players_clocks_and_tells_the_opponents(
 ) -> None:
     mine = await start_game(service, ALICE, BOB, channel=1, clock_days=2)  # Alice to move
     theirs = await start_game(service, CAROL, ALICE, channel=2, clock_days=2)  # Carol to move
+    assert mine.deadline_at is not None
     vacation = await post.start_vacation(ALICE, 5)
     assert vacation.until == clock.now + timedelta(days=5)
     assert vacation.days_left == VACATION_DAYS_PER_YEAR - 5
