@@ -14,10 +14,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.endpoints import use_discord_endpoints
+from bot.games.correspondence import Correspondence, Sweep
 from bot.games.errors import ServiceError
-from bot.games.service import GameService
+from bot.games.service import Clock, GameService, utc_now
 from bot.i18n import Catalogues, Text, _
 from bot.names import Names
+from bot.notifier import Notifier
 from bot.rendering import Renderer
 from bot.settings import Settings, invite_url
 from bot.translator import CatalogueTranslator
@@ -25,6 +27,9 @@ from rules import RulesError
 from rules.errors import InvalidMoveError
 
 log = logging.getLogger(__name__)
+
+HOUSEKEEPING_INTERVAL = 60.0
+"""Seconds between two housekeeping passes (deadlines, reminders, the outbox)."""
 
 
 class UserError(Exception):
@@ -117,7 +122,11 @@ class DvonnBot(commands.Bot):
         catalogues: Catalogues | None = None,
         sync_commands: bool = False,
         shutdown_grace: float = 10.0,
+        clock: Clock = utc_now,
+        housekeeping_interval: float = HOUSEKEEPING_INTERVAL,
     ) -> None:
+        """``clock`` and ``housekeeping_interval`` (``0``: never by itself) are for tests,
+        which move time by hand and call :meth:`housekeeping` when they want."""
         # Slash commands need no privileged intents: not members, not message content.
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -136,6 +145,11 @@ class DvonnBot(commands.Bot):
         self.accepting = True
         self._sync_commands = sync_commands
         self._shutdown_grace = shutdown_grace
+        self._clock = clock
+        self._housekeeping_interval = housekeeping_interval
+        self._housekeeper: asyncio.Task[None] | None = None
+        self._correspondence: Correspondence | None = None
+        self.notifier = Notifier(self)
 
     @property
     def service(self) -> GameService:
@@ -143,13 +157,21 @@ class DvonnBot(commands.Bot):
             raise RuntimeError("the game service opens in setup_hook")
         return self._service
 
+    @property
+    def correspondence(self) -> Correspondence:
+        if self._correspondence is None:
+            self._correspondence = Correspondence(self.service)
+        return self._correspondence
+
     async def setup_hook(self) -> None:
         from bot.cogs.dvonn import DvonnCog
         from bot.components import COMPONENTS
 
         if self._service is None:
-            self._service = await GameService.open(self.settings.database)
+            self._service = await GameService.open(self.settings.database, clock=self._clock)
         await self.renderer.start()
+        if self._housekeeping_interval > 0:
+            self._housekeeper = asyncio.create_task(self._housekeep_forever(), name="housekeeping")
         await self.tree.set_translator(CatalogueTranslator(self.catalogues))
         await self.add_cog(DvonnCog(self))
         self.add_dynamic_items(*COMPONENTS)
@@ -172,10 +194,28 @@ class DvonnBot(commands.Bot):
             log.info("synced %d commands globally", len(synced))
         return synced
 
+    async def housekeeping(self) -> Sweep:
+        """Enforce deadlines, rate games, queue reminders, then deliver the outbox."""
+        sweep = await self.correspondence.sweep()
+        await self.notifier.deliver_pending()
+        return sweep
+
+    async def _housekeep_forever(self) -> None:
+        await self.wait_until_ready()
+        while True:
+            async with self.inflight.track():
+                try:
+                    await self.housekeeping()
+                except Exception:
+                    log.exception("housekeeping failed; trying again in a minute")
+            await asyncio.sleep(self._housekeeping_interval)
+
     async def close(self) -> None:
         """Stop taking commands, let those in flight finish, close the database, log out."""
         if self.accepting:
             self.accepting = False
+            if self._housekeeper is not None:
+                self._housekeeper.cancel()
             if not await self.inflight.wait_idle(self._shutdown_grace):
                 log.warning("shutting down with %d interactions unfinished", self.inflight.busy)
             if self._service is not None:

@@ -18,7 +18,7 @@ from bot.games.errors import ChallengeNotForYou, OwnChallenge
 from bot.games.results import GameOver
 from bot.i18n import Text, _
 from bot.posting import Publisher, Reader
-from bot.presenter import ended_post, start_post
+from bot.presenter import ended_post, start_post, takeback_post
 from bot.storage.models import Challenge, ChallengeStatus
 
 if TYPE_CHECKING:
@@ -266,4 +266,45 @@ class AbortAgreeButton(_BotButton, template=r"dvonn:abort:(?P<id>\d+)"):
         )
 
 
-COMPONENTS: Final = (ChallengeButton, ResignButton, AbortAgreeButton)
+class TakebackButton(_BotButton, template=r"dvonn:takeback:(?P<id>\d+):(?P<answer>accept|decline)"):
+    LABELS: Final = {"accept": _("Accept the takeback"), "decline": _("Decline")}
+
+    def __init__(self, game_id: int, answer: str, reader: Reader | None = None) -> None:
+        self.game_id = game_id
+        self.answer = answer
+        style = discord.ButtonStyle.success if answer == "accept" else discord.ButtonStyle.secondary
+        super().__init__(
+            discord.ui.Button(
+                label=_label(reader, self.LABELS[answer]),
+                style=style,
+                custom_id=f"dvonn:takeback:{game_id}:{answer}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(  # type: ignore[override]
+        cls, interaction: Interaction, item: discord.ui.Button[Any], match: re.Match[str], /
+    ) -> TakebackButton:
+        return cls(int(match["id"]), match["answer"])
+
+    async def run(self, interaction: Interaction) -> None:
+        accept = self.answer == "accept"
+        answer = await interaction.client.correspondence.answer_takeback(
+            self.game_id, interaction.user.id, accept
+        )
+        publisher = Publisher(interaction.client)
+        reader = await publisher.public_reader(answer.game.guild_id, interaction)
+        name = interaction.user.display_name
+        text = (
+            _("{player} accepted the takeback.", player=name)
+            if accept
+            else _("{player} declined the takeback: the game goes on.", player=name)
+        )
+        await interaction.response.edit_message(content=reader(text), view=None)
+        if accept:
+            players = await publisher.players(answer.game)
+            post = takeback_post(answer.game, players, answer.undone)
+            await publisher.send_to_game(answer.game, post, interaction, players)
+
+
+COMPONENTS: Final = (ChallengeButton, ResignButton, AbortAgreeButton, TakebackButton)

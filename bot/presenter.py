@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Final
 
 import render
@@ -21,6 +22,12 @@ from rules import CELL_NAMES, Colour, Jump, Pass, Place
 def mention(user_id: int) -> str:
     """Discord's mention syntax for a user."""
     return f"<@{user_id}>"
+
+
+def discord_time(moment: datetime, style: str = "R") -> str:
+    """A Discord timestamp: each reader sees it in their own time zone and language
+    (``R``: "in 2 days"; ``f``: the full date and time)."""
+    return f"<t:{int(moment.timestamp())}:{style}>"
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +141,12 @@ def ending_line(over: GameOver, players: Players, game: Game) -> Text:
         )
     winner_colour = Colour.WHITE if over.winner_id == game.white_id else Colour.BLACK
     winner = players.name(winner_colour)
+    if over.reason is EndReason.TIME:
+        return _(
+            "{loser} ran out of time: {winner} wins on time.",
+            loser=players.name(winner_colour.opponent),
+            winner=winner,
+        )
     if over.reason is EndReason.RESIGNATION:
         return _(
             "{loser} resigned: {winner} wins.",
@@ -175,6 +188,8 @@ def turn_post(
         )
     next_id = game.to_move_id
     assert next_id is not None
+    if game.deadline_at is not None:
+        lines.append(deadline_line(game))
     return GamePost(
         title=game_title(game, players),
         lines=tuple(lines),
@@ -186,11 +201,24 @@ def turn_post(
     )
 
 
+def deadline_line(game: Game) -> Text:
+    assert game.deadline_at is not None
+    return _(
+        "Clock: {days} per move; {player} must play by {deadline} ({relative}).",
+        days=n_("{count} day", "{count} days", game.clock_days or 0),
+        player=mention(game.to_move_id or 0),
+        deadline=discord_time(game.deadline_at, "f"),
+        relative=discord_time(game.deadline_at),
+    )
+
+
 def start_post(game: Game, players: Players) -> GamePost:
     """The first post of a game: who plays what, and how to play, in two lines."""
+    clock = (deadline_line(game),) if game.deadline_at is not None else ()
     return GamePost(
         title=game_title(game, players),
         lines=(
+            *clock,
             _(
                 "Place pieces with /dvonn place (White places first: three DVONN pieces, then "
                 "your own), then move stacks with /dvonn move: a stack moves exactly as far as "
@@ -203,6 +231,21 @@ def start_post(game: Game, players: Players) -> GamePost:
         ),
         content=turn_prompt(game),
         ping=(game.white_id,),
+        footer=move_footer(game),
+    )
+
+
+def takeback_post(game: Game, players: Players, undone: Sequence[str]) -> GamePost:
+    """After an accepted takeback: what was undone, and who is to move again (pinged)."""
+    lines: list[Text] = [_("Takeback accepted: {moves} undone.", moves=" ".join(undone))]
+    if game.deadline_at is not None:
+        lines.append(deadline_line(game))
+    assert game.to_move_id is not None
+    return GamePost(
+        title=game_title(game, players),
+        lines=tuple(lines),
+        content=turn_prompt(game),
+        ping=(game.to_move_id,),
         footer=move_footer(game),
     )
 

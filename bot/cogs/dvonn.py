@@ -20,6 +20,7 @@ from discord.ext import commands
 
 import rules
 from bot.client import UserError
+from bot.cogs.correspondence import CorrespondenceCommands
 from bot.components import AbortAgreeButton, ChallengeButton, ResignButton, challenge_view
 from bot.games.errors import NoGameHere
 from bot.games.service import SERVER_DEFAULT, GameService
@@ -43,7 +44,12 @@ def _upper(text: str) -> str:
     return text.strip().upper().replace(" ", "").replace("-", "")
 
 
-class DvonnCog(commands.GroupCog, group_name="dvonn", group_description=locale_str("Play DVONN")):
+class DvonnCog(
+    CorrespondenceCommands,
+    commands.GroupCog,
+    group_name="dvonn",
+    group_description=locale_str("Play DVONN"),
+):
     def __init__(self, bot: DvonnBot) -> None:
         self.bot = bot
         self.publisher = Publisher(bot)

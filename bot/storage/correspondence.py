@@ -132,6 +132,15 @@ class CorrespondenceStore:
         )
         return [self.store.game_from_row(row) for row in rows]
 
+    async def latest_game_in_channel(self, channel_id: ChannelId) -> Game | None:
+        """The channel's running game, or else the last one played there."""
+        row = await self.db.fetch_one(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE channel_id = ? "
+            "ORDER BY status = 'active' DESC, id DESC LIMIT 1",
+            (channel_id,),
+        )
+        return None if row is None else self.store.game_from_row(row)
+
     async def prefs(self, user_id: UserId) -> PlayerPrefs:
         row = await self.db.fetch_one(_PREFS + "FROM players WHERE user_id = ?", (user_id,))
         return _prefs(row, user_id)

@@ -55,7 +55,7 @@ from tests.fakediscord.permissions import (
     Permission,
 )
 from tests.fakediscord.server import BotNotConnected, FakeDiscord
-from tests.fakediscord.world import FakeDiscordTimeout, Intent, RecordedRequest
+from tests.fakediscord.world import FakeDiscordTimeout, Intent, RecordedRequest, UserAttachment
 
 __all__ = [
     "DEFAULT_BOT",
@@ -86,5 +86,6 @@ __all__ = [
     "RegisteredCommand",
     "RejectedCall",
     "ResponseType",
+    "UserAttachment",
     "flatten_errors",
 ]

@@ -1006,6 +1006,26 @@ class World:
             if guild is not None:
                 partial["permissions"] = str(int(guild.permissions_for(self.bot.id, value)))
             return ResolvedValue(str(value.id), {"channels": {str(value.id): partial}})
+        if kind is OptionType.ATTACHMENT and isinstance(value, UserAttachment):
+            file_id = self.new_id()
+            recorded = RecordedFile(
+                id=file_id,
+                filename=value.filename,
+                data=value.data,
+                content_type=value.content_type,
+                description=None,
+                url=f"{self.http_base}/attachments/{channel.id}/{file_id}/{value.filename}",
+            )
+            self.files[file_id] = recorded
+            payload = {
+                "id": str(file_id),
+                "filename": value.filename,
+                "size": len(value.data),
+                "url": recorded.url,
+                "proxy_url": recorded.url,
+                "content_type": value.content_type,
+            }
+            return ResolvedValue(str(file_id), {"attachments": {str(file_id): payload}})
         plain = not isinstance(value, bool)
         if kind is OptionType.BOOLEAN and isinstance(value, bool):
             return ResolvedValue(value)
@@ -1026,6 +1046,15 @@ class World:
             for m in (self.messages[i] for i in self.channel_messages.get(channel_id, []))
             if not m.deleted and (not m.ephemeral or m.visible_to == user_id)
         ]
+
+
+@dataclass(frozen=True, slots=True)
+class UserAttachment:
+    """A file a test user attaches to a slash command's attachment option."""
+
+    filename: str
+    data: bytes
+    content_type: str = "text/plain"
 
 
 def resolver_for(

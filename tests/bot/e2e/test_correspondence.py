@@ -1,0 +1,234 @@
+"""Correspondence play through the fake Discord: clocks, reminders, vacations, takebacks,
+ratings, replays, import/export and settings. The clock is moved by hand; nothing sleeps."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+import rules
+from bot.games.testing import ManualClock
+from tests.bot.e2e.conftest import BotRunner, Table
+from tests.bot.e2e.helpers import board_image, play_turn
+from tests.bot.e2e.test_game import accept
+from tests.fakediscord import FakeChannel, Permission, UserAttachment
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock()
+
+
+async def clocked_game(table: Table, days: int = 1) -> FakeChannel:
+    challenge = await table.fake.run_command(
+        table.alice,
+        table.games,
+        "dvonn challenge",
+        {"opponent": table.bob, "colour": "W", "clock": days},
+    )
+    assert challenge.message is not None
+    return await accept(table, challenge.message, table.bob)
+
+
+async def test_a_player_who_lets_the_clock_run_out_loses_once_even_across_a_restart(
+    table: Table, bot_runner: BotRunner, clock: ManualClock
+) -> None:
+    fake = table.fake
+    async with bot_runner.run(clock=clock, housekeeping_interval=0):
+        thread = await clocked_game(table)
+        first = fake.messages_in(thread)[-1]
+        assert "<t:" in str(first.embeds)  # the deadline, as a Discord timestamp
+        clock.advance(days=2)  # Alice (White) never places
+    async with bot_runner.run(sync=False, clock=clock, housekeeping_interval=0) as bot:
+        before = fake.mark()
+        await bot.housekeeping()
+        ended = await fake.wait_for_message(thread, lambda m: "on time" in str(m.embeds))
+        assert "bob wins on time" in str(ended.embeds)
+        assert ended.pinged_user_ids == {table.alice.id, table.bob.id}
+        assert board_image(ended).width > 0
+        await bot.housekeeping()  # again: nothing new
+        announced = [
+            m for m in fake.messages_in(thread, after=before) if "on time" in str(m.embeds)
+        ]
+        assert len(announced) == 1
+        profile = await fake.run_command(table.bob, table.games, "dvonn profile")
+        assert "1 games: 1 won" in profile.content
+
+
+async def test_reminders_come_by_dm_once_for_all_games(
+    table: Table, bot_runner: BotRunner, clock: ManualClock
+) -> None:
+    fake = table.fake
+    async with bot_runner.run(clock=clock, housekeeping_interval=0) as bot:
+        one = await clocked_game(table)
+        second_channel = table.guild.add_text_channel("more-games")
+        challenge = await fake.run_command(
+            table.alice,
+            second_channel,
+            "dvonn challenge",
+            {"opponent": table.carol, "colour": "W", "clock": 1},
+        )
+        assert challenge.message is not None
+        two = await accept(table, challenge.message, table.carol)
+        clock.advance(hours=2)
+        await bot.housekeeping()
+        (dm,) = fake.dms_to(table.alice)
+        assert f"<#{one.id}>" in dm.content and f"<#{two.id}>" in dm.content
+        assert "2 DVONN games" in dm.content
+        await bot.housekeeping()
+        assert len(fake.dms_to(table.alice)) == 1  # not twice
+
+
+async def test_reminders_fall_back_to_the_thread_and_can_be_turned_off(
+    table: Table, bot_runner: BotRunner, clock: ManualClock
+) -> None:
+    fake = table.fake
+    shy = fake.add_user("shy", table.guild, accepts_dms=False)
+    async with bot_runner.run(clock=clock, housekeeping_interval=0) as bot:
+        off = await fake.run_command(table.bob, table.games, "dvonn notify", {"enabled": False})
+        assert off.ephemeral and "not be reminded" in off.content
+        challenge = await fake.run_command(
+            shy, table.games, "dvonn challenge", {"opponent": table.bob, "colour": "W", "clock": 1}
+        )
+        assert challenge.message is not None
+        thread = await accept(table, challenge.message, table.bob)
+        clock.advance(hours=2)
+        await bot.housekeeping()
+        reminder = fake.last_message(thread)
+        assert reminder is not None and reminder.pinged_user_ids == {shy.id}
+        assert "Your move" in reminder.content
+        await play_turn(fake, shy, thread, rules.parse_move("E3"))
+        clock.advance(hours=20)  # Bob's deadline is near, but he turned reminders off
+        await bot.housekeeping()
+        assert fake.dms_to(table.bob) == []
+
+
+async def test_a_vacation_pauses_clocks_and_the_opponent_is_told(
+    table: Table, bot_runner: BotRunner, clock: ManualClock
+) -> None:
+    fake = table.fake
+    async with bot_runner.run(clock=clock, housekeeping_interval=0) as bot:
+        thread = await clocked_game(table)
+        reply = await fake.run_command(table.alice, table.games, "dvonn vacation", {"days": 3})
+        assert (
+            reply.ephemeral
+            and "paused until" in reply.content
+            and "left this year: 11" in reply.content
+        )
+        told = await fake.wait_for_message(thread, lambda m: "vacation" in m.content)
+        assert told.pinged_user_ids == {table.bob.id}
+        clock.advance(days=3, hours=12)  # past the old deadline, inside the paused one
+        await bot.housekeeping()
+        game = await bot.service.game_in_channel(thread.id)
+        assert game is not None and game.is_active
+        too_long = await fake.run_command(table.alice, table.games, "dvonn vacation", {"days": 14})
+        assert too_long.ephemeral and "11 vacation days left" in too_long.content
+
+
+async def test_takeback_accepted_and_declined_with_buttons(
+    table: Table, bot_runner: BotRunner
+) -> None:
+    fake = table.fake
+    async with bot_runner.run() as bot:
+        thread = await clocked_game(table)
+        await play_turn(fake, table.alice, thread, rules.parse_move("E3"))
+        nothing = await fake.run_command(table.bob, thread, "dvonn takeback")
+        assert nothing.ephemeral and "only your own last move" in nothing.content
+        asked = await fake.run_command(table.alice, thread, "dvonn takeback")
+        assert asked.message is not None and asked.message.pinged_user_ids == {table.bob.id}
+        own = await fake.click(table.alice, asked.message, label="Accept the takeback")
+        assert own.ephemeral and "your opponent answers" in own.content
+        await fake.click(table.bob, asked.message, label="Accept the takeback")
+        post = await fake.wait_for_message(thread, lambda m: "Takeback accepted" in str(m.embeds))
+        assert post.pinged_user_ids == {table.alice.id}
+        game = await bot.service.game_in_channel(thread.id)
+        assert game is not None and game.position.ply == 0
+        await play_turn(fake, table.alice, thread, rules.parse_move("A1"))
+        again = await fake.run_command(table.alice, thread, "dvonn takeback")
+        assert again.message is not None
+        declined = await fake.click(table.bob, again.message, label="Decline")
+        assert "declined the takeback" in declined.content
+        game = await bot.service.game_in_channel(thread.id)
+        assert game is not None and game.position.ply == 1
+
+
+async def test_ratings_leaderboard_replay_and_export(table: Table, bot_runner: BotRunner) -> None:
+    fake = table.fake
+    async with bot_runner.run() as bot:
+        channels = []
+        for n in range(3):
+            channel = table.guild.add_text_channel(f"rated-{n}")
+            challenge = await fake.run_command(
+                table.alice, channel, "dvonn challenge", {"opponent": table.bob, "colour": "W"}
+            )
+            assert challenge.message is not None
+            thread = await accept(table, challenge.message, table.bob)
+            await play_turn(fake, table.alice, thread, rules.parse_move("E3"))
+            await play_turn(fake, table.bob, thread, rules.parse_move("F3"))
+            game = await bot.service.game_in_channel(thread.id)
+            assert game is not None
+            await bot.service.resign(game.id, table.bob.id)
+            channels.append(thread)
+        board = await fake.run_command(table.carol, table.games, "dvonn leaderboard")
+        assert board.ephemeral
+        lines = board.content.splitlines()
+        assert lines[1].startswith("1. alice") and lines[2].startswith("2. bob")
+        replay = await fake.run_command(table.carol, channels[0], "dvonn replay")
+        (gif,) = replay.files
+        frames = Image.open(io.BytesIO(gif.data))
+        assert frames.format == "GIF" and getattr(frames, "n_frames", 1) == 2  # one per action
+        assert len(gif.data) < 8 * 1024 * 1024
+        exported = await fake.run_command(table.carol, channels[0], "dvonn export")
+        (transcript,) = exported.files
+        assert (
+            rules.format_record(rules.parse_little_golem(transcript.data.decode()).moves) == "E3 F3"
+        )
+
+
+async def test_import_shows_a_transcript_on_an_analysis_board(
+    table: Table, bot_runner: BotRunner, shared_dir: object
+) -> None:
+    import json
+    from pathlib import Path
+
+    line = (Path(str(shared_dir)) / "oracle" / "random_games_sample.jsonl").open().readline()
+    moves = [rules.parse_move(p["action"]) for p in json.loads(line)["positions"]]
+    transcript = rules.format_little_golem(moves, headers={"White": "ann", "Black": "ben"})
+    async with bot_runner.run():
+        shown = await table.fake.run_command(
+            table.carol,
+            table.games,
+            "dvonn import",
+            {"transcript": UserAttachment("game.txt", transcript.encode()), "ply": 60},
+        )
+        assert "after 60 of" in shown.content and "ann vs ben" in shown.content
+        assert shown.files and shown.files[0].filename == "board.png"
+        bad = await table.fake.run_command(
+            table.carol,
+            table.games,
+            "dvonn import",
+            {"transcript": UserAttachment("x.txt", b"1. e3 e3")},
+        )
+        assert bad.ephemeral and "not a transcript I can read" in bad.content
+
+
+async def test_server_settings_need_manage_server(table: Table, bot_runner: BotRunner) -> None:
+    fake = table.fake
+    admin = fake.add_user(
+        "admin", table.guild, roles=[table.guild.add_role("admins", Permission.MANAGE_GUILD)]
+    )
+    async with bot_runner.run():
+        shown = await fake.run_command(table.alice, table.games, "dvonn settings")
+        assert shown.ephemeral and "Default clock" in shown.content
+        refused = await fake.run_command(table.alice, table.games, "dvonn settings", {"clock": 3})
+        assert refused.ephemeral and "manage the server" in refused.content
+        saved = await fake.run_command(
+            admin, table.games, "dvonn settings", {"clock": 3, "allow": table.games}
+        )
+        assert "Settings saved" in saved.content and "3 days per move" in saved.content
+        elsewhere = await fake.run_command(table.alice, table.no_threads, "dvonn challenge")
+        assert elsewhere.ephemeral and f"<#{table.games.id}>" in elsewhere.content
+        here = await fake.run_command(table.alice, table.games, "dvonn challenge")
+        assert "3 days per move" in here.content
