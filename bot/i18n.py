@@ -7,8 +7,14 @@ in gettext; the Discord adapter renders it for the reader's locale with
 command and in the server's language for the game thread.
 
 Catalogues are gettext ``.po`` files, ``bot/locales/<language>/LC_MESSAGES/dvonn.po``, read once
-at start and compiled in memory by Babel (no ``.mo`` build step). Babel's extractor finds the
-messages: ``pybabel extract -k _ -k n_:1,2 -k p_:1c,2 ...``. English needs no catalogue.
+at start and compiled in memory by Babel (no ``.mo`` build step). English needs no catalogue.
+After changing any message, ``python -m bot.i18n_tools update`` extracts them all (these calls,
+``locale_str``, and the rules' and the service's error templates) and updates every language's
+catalogue; then translate what it reports (:mod:`bot.i18n_tools`).
+
+The rules' and the service's errors are English templates with numbers in them ("is {height}
+high, so it moves exactly {height} cells"); a few need plural forms to read well in every
+language, so :data:`PLURAL_VARIANTS` renders those few as plural messages instead.
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ import enum
 import gettext
 import io
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
@@ -26,6 +32,8 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
 import rules
+from bot.games.errors import InvalidClock
+from rules import IllegalReason
 
 log = logging.getLogger(__name__)
 
@@ -75,8 +83,80 @@ COLOUR_NAMES: Final[Mapping[rules.Colour, Text]] = {
 
 
 def rules_error_text(error: rules.RulesError) -> Text:
-    """A player-facing text for an error from the rules (its English template is the msgid)."""
+    """A player-facing text for an error from the rules (its English template is the msgid).
+
+    When rendered, reasons with a number in them become plural messages (:data:`PLURAL_VARIANTS`).
+    """
     return Text(error.reason.value, dict(error.params))
+
+
+# --- numbers in the rules' and the service's error templates ------------------------------------
+# Those templates are one English sentence each, whatever the number: "exactly 1 cells" is wrong
+# even in English, and Russian or Polish need three forms. Each function below gets the error's
+# params and returns a plural message with the same information; it may raise KeyError or
+# TypeError on unexpected params, and then the template itself is shown.
+
+PluralVariant = Callable[[Mapping[str, object]], Text]
+"""Builds the plural-aware text for an error template from the error's params."""
+
+
+def _count(params: Mapping[str, object], name: str) -> int:
+    value = params[name]
+    if not isinstance(value, int):
+        raise TypeError(f"{name} is not a count: {value!r}")
+    return value
+
+
+def _wrong_distance(params: Mapping[str, object]) -> Text:
+    distance = n_("{count} cell away", "{count} cells away", _count(params, "distance"))
+    return n_(
+        "The piece on {source} is a single piece, so it moves exactly {count} cell in a straight "
+        "line; {target} is {distance}.",
+        "The stack on {source} is {count} high, so it moves exactly {count} cells in a straight "
+        "line; {target} is {distance}.",
+        _count(params, "height"),
+        source=params["source"],
+        target=params["target"],
+        distance=distance,
+    )
+
+
+def _pass_not_allowed(params: Mapping[str, object]) -> Text:
+    return n_(
+        "You may pass only when you have no legal move, and you have {count} legal move.",
+        "You may pass only when you have no legal move, and you have {count} legal moves.",
+        _count(params, "count"),
+    )
+
+
+def _invalid_clock(params: Mapping[str, object]) -> Text:
+    return n_(
+        "{count} day per move is not a clock you can choose: pick {choices} days per move, "
+        "or no clock.",
+        "{count} days per move is not a clock you can choose: pick {choices} days per move, "
+        "or no clock.",
+        _count(params, "days"),
+        choices=params["choices"],
+    )
+
+
+PLURAL_VARIANTS: Final[Mapping[str, PluralVariant]] = {
+    IllegalReason.WRONG_DISTANCE.value: _wrong_distance,
+    IllegalReason.PASS_NOT_ALLOWED.value: _pass_not_allowed,
+    InvalidClock.template: _invalid_clock,
+}
+"""Error templates (msgids) shown as plural messages instead, keyed by the template."""
+
+
+def _plural_variant(text: Text) -> Text:
+    variant = PLURAL_VARIANTS.get(text.msgid)
+    if variant is None or text.plural is not None or text.context is not None:
+        return text
+    try:
+        return variant(text.params)
+    except (KeyError, TypeError):
+        log.warning("unexpected params for %r: %r", text.msgid, dict(text.params))
+        return text
 
 
 class Catalogues:
@@ -112,6 +192,7 @@ class Catalogues:
         """``text`` in the language of ``locale``, with its parameters filled in."""
         if isinstance(text, str):
             return text  # already rendered (user content such as names)
+        text = _plural_variant(text)
         translations = self._translations[self.language_for(locale)]
         if text.plural is not None:
             count = text.params.get("count")
