@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.computer import ComputerPlayer
 from bot.endpoints import use_discord_endpoints
 from bot.games.correspondence import Correspondence, Sweep
 from bot.games.errors import ServiceError
@@ -124,6 +125,7 @@ class DvonnBot(commands.Bot):
         shutdown_grace: float = 10.0,
         clock: Clock = utc_now,
         housekeeping_interval: float = HOUSEKEEPING_INTERVAL,
+        ai_budget: float | None = None,
     ) -> None:
         """``clock`` and ``housekeeping_interval`` (``0``: never by itself) are for tests,
         which move time by hand and call :meth:`housekeeping` when they want."""
@@ -150,6 +152,7 @@ class DvonnBot(commands.Bot):
         self._housekeeper: asyncio.Task[None] | None = None
         self._correspondence: Correspondence | None = None
         self.notifier = Notifier(self)
+        self.computer = ComputerPlayer(self, budget=ai_budget)
 
     @property
     def service(self) -> GameService:
@@ -170,6 +173,7 @@ class DvonnBot(commands.Bot):
         if self._service is None:
             self._service = await GameService.open(self.settings.database, clock=self._clock)
         await self.renderer.start()
+        await self.computer.resume()  # the bot's turns left waiting by a restart
         if self._housekeeping_interval > 0:
             self._housekeeper = asyncio.create_task(self._housekeep_forever(), name="housekeeping")
         await self.tree.set_translator(CatalogueTranslator(self.catalogues))
@@ -198,6 +202,7 @@ class DvonnBot(commands.Bot):
         """Enforce deadlines, rate games, queue reminders, then deliver the outbox."""
         sweep = await self.correspondence.sweep()
         await self.notifier.deliver_pending()
+        await self.computer.resume()  # in case a turn of the bot was lost to an error
         return sweep
 
     async def _housekeep_forever(self) -> None:
@@ -218,6 +223,7 @@ class DvonnBot(commands.Bot):
                 self._housekeeper.cancel()
             if not await self.inflight.wait_idle(self._shutdown_grace):
                 log.warning("shutting down with %d interactions unfinished", self.inflight.busy)
+            await self.computer.close()
             if self._service is not None:
                 await self._service.close()
             log.info("database closed")

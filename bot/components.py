@@ -153,26 +153,30 @@ def _check_may_accept(challenge: Challenge, user_id: int) -> None:
 async def _game_thread(
     interaction: Interaction, challenge: Challenge, reader: Reader
 ) -> discord.Thread | None:
-    """A public thread for the game, when the server wants one and the bot may create it."""
+    challenger = await interaction.client.names.get(challenge.challenger_id)
+    name = _(
+        "DVONN: {challenger} vs {opponent}",
+        challenger=challenger,
+        opponent=interaction.user.display_name,
+    )
+    return await game_thread(interaction, interaction.message, challenge.guild_id, reader(name))
+
+
+async def game_thread(
+    interaction: Interaction, message: discord.Message | None, guild_id: int | None, name: str
+) -> discord.Thread | None:
+    """A public thread from ``message`` for a game, when the server wants one and the bot may
+    create it there; ``None`` means: play in the channel itself."""
     channel = interaction.channel
-    message = interaction.message
     if not isinstance(channel, discord.TextChannel) or message is None:
         return None  # a thread, a DM or a voice chat: play right here
-    if challenge.guild_id is not None:
-        settings = await interaction.client.service.guild_settings(challenge.guild_id)
+    if guild_id is not None:
+        settings = await interaction.client.service.guild_settings(guild_id)
         if not settings.use_threads:
             return None
     allowed = interaction.app_permissions
     if not (allowed.create_public_threads and allowed.send_messages_in_threads):
         return None
-    challenger = await interaction.client.names.get(challenge.challenger_id)
-    name = reader(
-        _(
-            "DVONN: {challenger} vs {opponent}",
-            challenger=challenger,
-            opponent=interaction.user.display_name,
-        )
-    )
     try:
         return await message.create_thread(
             name=name[:100], auto_archive_duration=THREAD_ARCHIVE_MINUTES

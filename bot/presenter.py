@@ -190,6 +190,15 @@ def turn_post(
     assert next_id is not None
     if game.deadline_at is not None:
         lines.append(deadline_line(game))
+    if next_id == game.computer_id:  # the bot pings nobody to wake itself
+        return GamePost(
+            title=game_title(game, players),
+            lines=tuple(lines),
+            content=_("The bot is thinking about its move."),
+            footer=move_footer(game),
+            last_move=last.move if last is not None else None,
+            removed=removed,
+        )
     return GamePost(
         title=game_title(game, players),
         lines=tuple(lines),

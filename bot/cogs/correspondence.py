@@ -112,6 +112,9 @@ class CorrespondenceCommands(commands.Cog):
             game = await self._game_here(interaction)
             asked = await self.bot.correspondence.request_takeback(game.id, interaction.user.id)
             opponent = asked.opponent_of(interaction.user.id)
+            if asked.computer_id is not None and opponent == asked.computer_id:
+                await self._computer_accepts_takeback(interaction, asked)
+                return
             reader = await self.publisher.public_reader(game.guild_id, interaction)
             view = discord.ui.View(timeout=None)
             view.add_item(TakebackButton(game.id, "accept", reader))
@@ -127,6 +130,19 @@ class CorrespondenceCommands(commands.Cog):
                 view=view,
                 allowed_mentions=discord.AllowedMentions(users=[discord.Object(opponent)]),
             )
+
+    async def _computer_accepts_takeback(self, interaction: Interaction, game: Game) -> None:
+        """The bot is a patient opponent: it always lets a human take a move back."""
+        from bot.presenter import takeback_post
+
+        assert game.computer_id is not None
+        answer = await self.bot.correspondence.answer_takeback(game.id, game.computer_id, True)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        players = await self.publisher.players(answer.game)
+        post = takeback_post(answer.game, players, answer.undone)
+        await self.publisher.send_to_game(answer.game, post, interaction, players)
+        reader = self.publisher.private_reader(interaction)
+        await interaction.edit_original_response(content=reader(_("The bot let you take it back.")))
 
     # --- ratings -------------------------------------------------------------------------------
 

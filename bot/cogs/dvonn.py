@@ -18,6 +18,7 @@ from discord import app_commands
 from discord.app_commands import Choice, locale_str
 from discord.ext import commands
 
+import ai
 import rules
 from bot.client import UserError
 from bot.cogs.correspondence import CorrespondenceCommands
@@ -35,6 +36,13 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MAX_CHOICES: Final = 25  # Discord's limit for autocomplete answers
+LEVEL_NAMES: Final[dict[ai.Level, Text]] = {
+    ai.Level.BEGINNER: _("beginner"),
+    ai.Level.EASY: _("easy"),
+    ai.Level.MEDIUM: _("medium"),
+    ai.Level.STRONG: _("strong"),
+    ai.Level.STRONGEST: _("strongest"),
+}
 NO_CLOCK: Final = 0
 
 Interaction: TypeAlias = "discord.Interaction[DvonnBot]"
@@ -125,6 +133,11 @@ class DvonnCog(
         clock: int | None = None,
     ) -> None:
         async with self.bot.inflight.track():
+            me = self.bot.user
+            if opponent is not None and me is not None and opponent.id == me.id:
+                chosen_colour = None if colour in (None, "random") else rules.Colour(colour)
+                await self._start_computer_game(interaction, ai.Level.MEDIUM, chosen_colour)
+                return
             if opponent is not None and opponent.bot:
                 raise UserError(_("Bots cannot accept challenges: challenge a person."))
             assert interaction.channel_id is not None
@@ -188,11 +201,106 @@ class DvonnCog(
             players = await self.publisher.players(saved)
             post = turn_post(saved, players, outcome.moves, outcome.game_over)
             sent = await self.publisher.send_to_game(saved, post, interaction, players)
+            self.bot.computer.play_if_its_turn(saved)
             reader = self.publisher.private_reader(interaction)
             await interaction.edit_original_response(
                 content=reader(
                     _("You played {move}: {link}", move=outcome.move.text, link=sent.jump_url)
                 )
+            )
+
+    # --- the computer opponent -----------------------------------------------------------------
+
+    @app_commands.command(name="play-bot", description=locale_str("Play a game against the bot"))
+    @app_commands.describe(
+        level=locale_str("How strongly the bot plays"),
+        colour=locale_str("Your colour (default: drawn at random)"),
+    )
+    @app_commands.choices(
+        level=[
+            Choice(name=locale_str("Beginner"), value=ai.Level.BEGINNER.value),
+            Choice(name=locale_str("Easy"), value=ai.Level.EASY.value),
+            Choice(name=locale_str("Medium"), value=ai.Level.MEDIUM.value),
+            Choice(name=locale_str("Strong"), value=ai.Level.STRONG.value),
+            Choice(name=locale_str("Strongest"), value=ai.Level.STRONGEST.value),
+        ],
+        colour=[
+            Choice(name=locale_str("White (moves first)"), value="W"),
+            Choice(name=locale_str("Black"), value="B"),
+            Choice(name=locale_str("Random"), value="random"),
+        ],
+    )
+    @app_commands.guild_only()
+    async def play_bot(
+        self,
+        interaction: Interaction,
+        level: str = ai.Level.MEDIUM.value,
+        colour: str | None = None,
+    ) -> None:
+        async with self.bot.inflight.track():
+            chosen = None if colour in (None, "random") else rules.Colour(colour)
+            await self._start_computer_game(interaction, ai.Level.parse(level), chosen)
+
+    async def _start_computer_game(
+        self, interaction: Interaction, level: ai.Level, colour: rules.Colour | None
+    ) -> None:
+        from bot.components import game_thread
+        from bot.presenter import start_post
+
+        me = self.bot.user
+        assert me is not None and interaction.channel_id is not None
+        busy = await self.service.game_in_channel(interaction.channel_id)
+        if busy is not None and not isinstance(interaction.channel, discord.TextChannel):
+            from bot.games.errors import ChannelBusy
+
+            raise ChannelBusy(busy.id, interaction.channel_id)
+        reader = await self.publisher.public_reader(interaction.guild_id, interaction)
+        await interaction.response.send_message(
+            reader(
+                _(
+                    "{player} starts a game against the bot ({level}).",
+                    player=interaction.user.display_name,
+                    level=LEVEL_NAMES[level],
+                )
+            )
+        )
+        message = await interaction.original_response()
+        name = reader(_("DVONN: {player} vs the bot", player=interaction.user.display_name))
+        thread = await game_thread(interaction, message, interaction.guild_id, name)
+        try:
+            game = await self.service.start_computer_game(
+                guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id,
+                human_id=interaction.user.id,
+                computer_id=me.id,
+                level=level.value,
+                human_colour=colour,
+                thread_id=None if thread is None else thread.id,
+            )
+        except Exception:
+            if thread is not None:
+                await thread.delete()
+            raise
+        self.bot.names.remember(me)
+        players = await self.publisher.players(game)
+        await self.publisher.send_to_game(game, start_post(game, players), interaction, players)
+        self.bot.computer.play_if_its_turn(game)
+
+    @app_commands.command(
+        name="hint", description=locale_str("A suggestion, in a game against the bot")
+    )
+    async def hint(self, interaction: Interaction) -> None:
+        async with self.bot.inflight.track():
+            game = await self._game_here(interaction)
+            if game.computer_id is None:
+                raise UserError(_("Hints are only for games against the bot."))
+            if game.to_move_id != interaction.user.id:
+                raise UserError(_("A hint is for the player to move, when it is their turn."))
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            move = await self.bot.computer.hint(game)
+            reader = self.publisher.private_reader(interaction)
+            await interaction.followup.send(
+                reader(_("The bot would play {move}.", move=move)), ephemeral=True
             )
 
     # --- autocomplete --------------------------------------------------------------------------

@@ -243,7 +243,10 @@ class Correspondence:
     # --- takebacks -----------------------------------------------------------------------------
 
     async def request_takeback(self, game_id: int, user_id: UserId) -> Game:
-        """The player who made the last move asks to undo it (and any pass recorded after it)."""
+        """The player who made the last move asks to undo it (and any pass recorded after it).
+
+        Against the bot, which answers at once, the player's last move is undone together with
+        the bot's replies to it."""
         now = self.now()
         async with self.store.write() as tx:
             game = await self._running(tx.game, game_id, user_id)
@@ -251,6 +254,8 @@ class Correspondence:
                 raise TakebackPending(game_id)
             moves = await self.store.moves(game_id)
             own = [m for m in moves if not m.automatic]
+            while own and own[-1].player_id == game.computer_id != user_id:
+                own.pop()  # the bot's replies go with the move they answered
             if not own or own[-1].player_id != user_id:
                 raise NothingToTakeBack(game_id, user_id)
             asked = dataclasses.replace(

@@ -207,6 +207,57 @@ class GameService:
         log.info("challenge %s: %s challenges %s", challenge.id, challenger_id, opponent_id)
         return challenge
 
+    async def start_computer_game(
+        self,
+        *,
+        guild_id: GuildId | None,
+        channel_id: ChannelId,
+        human_id: UserId,
+        computer_id: UserId,
+        level: str,
+        human_colour: Colour | None = None,
+        thread_id: ChannelId | None = None,
+    ) -> Game:
+        """Start a game against the bot at once, unrated (the human ladder is for humans).
+
+        ``human_colour`` ``None``: drawn at random. Played in ``thread_id`` if given, else in
+        ``channel_id``. Raises :class:`ChannelBusy`, :class:`ChannelNotAllowed`.
+        """
+        if guild_id is not None:
+            settings = await self.store.guild_settings(guild_id)
+            if not settings.allows(channel_id):
+                raise ChannelNotAllowed(channel_id, tuple(sorted(settings.channels)))
+        now = self.now()
+        colour = human_colour or self._rng.choice(list(Colour))
+        white, black = (
+            (human_id, computer_id) if colour is Colour.WHITE else (computer_id, human_id)
+        )
+        place = channel_id if thread_id is None else thread_id
+        async with self.store.write() as tx:
+            busy = await tx.active_game_in_channel(place)
+            if busy is not None:
+                raise ChannelBusy(busy.id, place)
+            await tx.ensure_players([human_id, computer_id], now)
+            game = await tx.insert_game(
+                NewGame(
+                    guild_id=guild_id,
+                    channel_id=place,
+                    parent_channel_id=None if thread_id is None else channel_id,
+                    challenge_id=None,
+                    white_id=white,
+                    black_id=black,
+                    position=rules.new_game(),
+                    clock_days=None,
+                    deadline_at=None,
+                    created_at=now,
+                    rated=False,
+                    computer_id=computer_id,
+                    computer_level=level,
+                )
+            )
+        log.info("game %s started: %s vs the computer (%s)", game.id, human_id, level)
+        return game
+
     async def accept_challenge(
         self, challenge_id: int, user_id: UserId, *, thread_id: ChannelId | None = None
     ) -> GameStarted:

@@ -141,6 +141,14 @@ class CorrespondenceStore:
         )
         return None if row is None else self.store.game_from_row(row)
 
+    async def games_with_computer_to_move(self) -> list[Game]:
+        """Running games against the bot in which it is the bot's turn (after a restart, say)."""
+        rows = await self.db.fetch_all(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'active' AND computer_id IS NOT NULL"
+        )
+        games = [self.store.game_from_row(row) for row in rows]
+        return [game for game in games if game.computer_to_move]
+
     async def prefs(self, user_id: UserId) -> PlayerPrefs:
         row = await self.db.fetch_one(_PREFS + "FROM players WHERE user_id = ?", (user_id,))
         return _prefs(row, user_id)

@@ -146,6 +146,14 @@ class Game:
     """A player asking the opponent to undo their last move, until answered or a move is made."""
     takeback_ply: int | None = None
     """The first ply a takeback would undo."""
+    computer_id: UserId | None = None
+    """The bot's user id when it plays in this game; ``None`` for two humans."""
+    computer_level: str | None = None
+    """How strongly the bot plays here (an ``ai.Level`` value)."""
+
+    @property
+    def computer_to_move(self) -> bool:
+        return self.computer_id is not None and self.to_move_id == self.computer_id
 
     @property
     def ply(self) -> int:

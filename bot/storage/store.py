@@ -84,6 +84,8 @@ class NewGame:
     deadline_at: datetime | None
     created_at: datetime
     rated: bool = True
+    computer_id: UserId | None = None
+    computer_level: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +106,7 @@ GAME_COLUMNS: Final = (
     "id, guild_id, channel_id, parent_channel_id, challenge_id, white_id, black_id, status, "
     "result, end_reason, ended_by, score_white, score_black, position, version, clock_days, "
     "deadline_at, abort_requested_by, created_at, updated_at, finished_at, rated, "
-    "takeback_requested_by, takeback_ply"
+    "takeback_requested_by, takeback_ply, computer_id, computer_level"
 )
 _CHALLENGE_COLUMNS: Final = (
     "id, guild_id, channel_id, challenger_id, opponent_id, challenger_colour, clock_days, "
@@ -170,6 +172,8 @@ def _game(row: aiosqlite.Row, positions: _PositionCache) -> Game:
         rated=bool(row["rated"]),
         takeback_requested_by=row["takeback_requested_by"],
         takeback_ply=row["takeback_ply"],
+        computer_id=row["computer_id"],
+        computer_level=row["computer_level"],
     )
 
 
@@ -373,7 +377,8 @@ class Writer:
         cursor = await self._conn.execute(
             "INSERT INTO games (guild_id, channel_id, parent_channel_id, challenge_id, white_id, "
             "black_id, status, position, ply, version, clock_days, deadline_at, created_at, "
-            "updated_at, rated) VALUES (?, ?, ?, ?, ?, ?, 'active', ?, ?, 0, ?, ?, ?, ?, ?)",
+            "updated_at, rated, computer_id, computer_level) "
+            "VALUES (?, ?, ?, ?, ?, ?, 'active', ?, ?, 0, ?, ?, ?, ?, ?, ?, ?)",
             (
                 new.guild_id,
                 new.channel_id,
@@ -388,6 +393,8 @@ class Writer:
                 now,
                 now,
                 int(new.rated),
+                new.computer_id,
+                new.computer_level,
             ),
         )
         game_id = cursor.lastrowid

@@ -1,0 +1,150 @@
+"""The bot as a player: it thinks in worker processes and posts its moves like a human.
+
+A turn of the computer starts after the human's move is committed, and again after a restart
+for every game where the bot was to move (the database says so, not memory). The engine's
+process pool keeps thinking off the event loop, and queues requests fairly across games.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Final
+
+import discord
+
+import ai
+from ai.engine import Engine
+from bot.games.errors import GameChanged, GameFinished
+from bot.i18n import _
+from bot.posting import Publisher
+from bot.presenter import turn_post
+from bot.storage.models import Game
+
+if TYPE_CHECKING:
+    from bot.client import DvonnBot
+
+log = logging.getLogger(__name__)
+
+THINKING_NOTICE_AFTER: Final = 1.5
+"""Seconds of thought after which the game thread is told the bot is thinking."""
+BUDGETS: Final[dict[ai.Level, float]] = {
+    ai.Level.BEGINNER: 0.3,
+    ai.Level.EASY: 0.5,
+    ai.Level.MEDIUM: 1.0,
+    ai.Level.STRONG: 2.0,
+    ai.Level.STRONGEST: 3.0,
+}
+"""Seconds per move: correspondence players wait seconds, not milliseconds."""
+HINT_LEVEL: Final = ai.Level.MEDIUM
+
+
+class ComputerPlayer:
+    """Plays the bot's side of every game against it."""
+
+    def __init__(self, bot: DvonnBot, *, workers: int = 1, budget: float | None = None) -> None:
+        self._bot = bot
+        self._workers = workers
+        self._budget = budget  # overrides the levels' budgets (tests think briefly)
+        self._engine: Engine | None = None
+        self._thinking: dict[int, asyncio.Task[None]] = {}
+
+    def _engine_now(self) -> Engine:
+        if self._engine is None:
+            self._engine = Engine(self._workers)
+        return self._engine
+
+    def budget(self, level: ai.Level) -> float:
+        return self._budget if self._budget is not None else BUDGETS[level]
+
+    def is_thinking(self, game_id: int) -> bool:
+        task = self._thinking.get(game_id)
+        return task is not None and not task.done()
+
+    def play_if_its_turn(self, game: Game) -> None:
+        """Start the bot's turn in ``game`` in the background, if it is the bot's turn and it is
+        not thinking about this game already."""
+        if not game.is_active or not game.computer_to_move or self.is_thinking(game.id):
+            return
+        task = asyncio.create_task(self._turn(game), name=f"computer-game-{game.id}")
+        self._thinking[game.id] = task
+        task.add_done_callback(lambda _: self._thinking.pop(game.id, None))
+
+    async def resume(self) -> int:
+        """After a (re)start: think in every game where the bot is to move."""
+        games = await self._bot.correspondence.queries.games_with_computer_to_move()
+        for game in games:
+            self.play_if_its_turn(game)
+        return len(games)
+
+    async def wait_idle(self) -> None:
+        """Until no game is being thought about (tests; shutdown)."""
+        # Only unfinished tasks: a finished one stays listed until its done-callback runs, and
+        # awaiting finished tasks never yields to the loop that would run it.
+        while running := [task for task in self._thinking.values() if not task.done()]:
+            await asyncio.gather(*running, return_exceptions=True)
+
+    async def hint(self, game: Game) -> str:
+        """A suggestion for the player to move, from a medium-strength search."""
+        move = await self._engine_now().choose(
+            game.position, HINT_LEVEL, self.budget(HINT_LEVEL) / 2, game=("hint", game.id)
+        )
+        return str(move)
+
+    async def _turn(self, game: Game) -> None:
+        async with self._bot.inflight.track():
+            try:
+                await self._play(game)
+            except (GameChanged, GameFinished):
+                log.info("game %s changed while the bot was thinking; it looks again", game.id)
+                fresh = await self._bot.service.get_game(game.id)
+                if fresh.computer_to_move:
+                    asyncio.get_running_loop().call_soon(self.play_if_its_turn, fresh)
+            except Exception:
+                log.exception("the bot could not play its turn in game %s", game.id)
+
+    async def _play(self, game: Game) -> None:
+        # The opponent's automatic passes may leave the bot to move again: go on until not.
+        while game.is_active and game.computer_to_move:
+            game = await self._play_once(game)
+
+    async def _play_once(self, game: Game) -> Game:
+        assert game.computer_id is not None
+        level = ai.Level.parse(game.computer_level or HINT_LEVEL.value)
+        thinking = asyncio.create_task(
+            self._engine_now().choose(
+                game.position,
+                level,
+                self.budget(level),
+                seed=game.id * 1000 + game.ply,
+                game=game.id,
+            )
+        )
+        done, _pending = await asyncio.wait({thinking}, timeout=THINKING_NOTICE_AFTER)
+        if not done:
+            await self._say_thinking(game)
+        move = await thinking
+        outcome = await self._bot.service.play(
+            game.id, game.computer_id, move, expected_version=game.version
+        )
+        publisher = Publisher(self._bot)
+        players = await publisher.players(outcome.game)
+        post = turn_post(outcome.game, players, outcome.moves, outcome.game_over)
+        await publisher.send_to_game(outcome.game, post, players=players)
+        return outcome.game
+
+    async def _say_thinking(self, game: Game) -> None:
+        publisher = Publisher(self._bot)
+        reader = await publisher.public_reader(game.guild_id)
+        channel = self._bot.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
+        try:
+            await channel.send(reader(_("Thinking…")), silent=True)
+        except discord.HTTPException:
+            log.warning("could not say the bot is thinking in game %s", game.id, exc_info=True)
+
+    async def close(self) -> None:
+        for task in list(self._thinking.values()):
+            task.cancel()
+        if self._engine is not None:
+            await self._engine.close()
+            self._engine = None

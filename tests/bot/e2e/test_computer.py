@@ -1,0 +1,134 @@
+"""Playing the bot through the fake Discord: whole games, restarts on its turn, hints."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+import rules
+from bot.client import DvonnBot
+from bot.storage.models import Game
+from tests.bot.e2e.conftest import BotRunner, Table
+from tests.bot.e2e.helpers import play_turn
+from tests.fakediscord import FakeChannel
+
+QUICK = 0.05  # seconds of thought per move: the engine's strength is measured elsewhere
+
+
+async def after_the_bot(bot: DvonnBot, game_id: int) -> Game:
+    """The game once the bot has played its turn (it starts thinking after the human's post)."""
+    async with asyncio.timeout(30):
+        while True:
+            await bot.computer.wait_idle()
+            game = await bot.service.get_game(game_id)
+            if not game.computer_to_move:
+                return game
+            await asyncio.sleep(0.01)  # its turn is about to be scheduled
+
+
+async def game_thread(table: Table) -> FakeChannel:
+    """The thread the bot opens for a game against it (it opens it after answering)."""
+    fake = table.fake
+    thread = await fake.wait_until(lambda: next(iter(fake.threads_in(table.games)), None))
+    assert thread is not None
+    await fake.wait_for_message(thread, lambda m: m.embed_image() is not None)
+    return thread
+
+
+async def start(table: Table, bot: DvonnBot, options: dict[str, object]) -> FakeChannel:
+    reply = await table.fake.run_command(table.alice, table.games, "dvonn play-bot", options)
+    assert not reply.ephemeral, reply.content
+    thread = await game_thread(table)
+    await bot.computer.wait_idle()
+    return thread
+
+
+async def test_a_whole_game_against_the_bot(table: Table, bot_runner: BotRunner) -> None:
+    fake = table.fake
+    async with bot_runner.run(ai_budget=QUICK) as bot:
+        thread = await start(table, bot, {"level": "beginner", "colour": "W"})
+        game = await bot.service.game_in_channel(thread.id)
+        assert game is not None and not game.rated
+        assert game.white_id == table.alice.id and game.black_id == fake.bot.id
+        rng = random.Random(5)
+        while game.is_active:
+            assert game.to_move_id == table.alice.id  # the bot has answered every move
+            move = rng.choice(rules.legal_moves(game.position))
+            turn = await play_turn(fake, table.alice, thread, move)
+            assert turn.post is not None, turn.reply.content
+            game = await after_the_bot(bot, game.id)
+            if game.is_active:
+                last = fake.last_message(thread)
+                assert last is not None and last.pinged_user_ids == {table.alice.id}
+        assert game.score is not None
+        assert await bot.correspondence.queries.rating(table.guild.id, table.alice.id) is None
+
+
+async def test_the_bot_moves_first_as_white_and_after_a_restart(
+    table: Table, bot_runner: BotRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake = table.fake
+    async with bot_runner.run(ai_budget=QUICK) as bot:
+        # As if the bot went down before it could think: its turn is only in the database.
+        monkeypatch.setattr(type(bot.computer), "play_if_its_turn", lambda self, game: None)
+        reply = await fake.run_command(
+            table.alice, table.games, "dvonn play-bot", {"level": "strong", "colour": "B"}
+        )
+        assert not reply.ephemeral
+        thread = await game_thread(table)
+        game = await bot.service.game_in_channel(thread.id)
+        assert game is not None and game.computer_to_move
+    monkeypatch.undo()
+    async with bot_runner.run(sync=False, ai_budget=QUICK) as bot:
+        await bot.computer.wait_idle()
+        game = await bot.service.get_game(game.id)
+        assert game.position.ply == 1 and game.to_move_id == table.alice.id
+        post = fake.last_message(thread)
+        assert post is not None and post.pinged_user_ids == {table.alice.id}
+
+
+async def test_hints_are_for_games_against_the_bot(table: Table, bot_runner: BotRunner) -> None:
+    fake = table.fake
+    async with bot_runner.run(ai_budget=QUICK) as bot:
+        thread = await start(table, bot, {"colour": "W"})
+        hint = await fake.run_command(table.alice, thread, "dvonn hint")
+        assert hint.ephemeral and "The bot would play" in hint.content
+        suggested = hint.content.rsplit(" ", 1)[-1].rstrip(".")
+        game = await bot.service.game_in_channel(thread.id)
+        assert game is not None
+        assert suggested in {str(m) for m in rules.legal_moves(game.position)}
+        other = table.guild.add_text_channel("humans")
+        challenge = await fake.run_command(
+            table.bob, other, "dvonn challenge", {"opponent": table.carol}
+        )
+        assert challenge.message is not None
+        await fake.click(table.carol, challenge.message, label="Accept")
+        human_thread = await fake.wait_until(lambda: next(iter(fake.threads_in(other)), None))
+        assert human_thread is not None
+        await fake.wait_for_message(human_thread, lambda m: m.embed_image() is not None)
+        refused = await fake.run_command(table.bob, human_thread, "dvonn hint")
+        assert refused.ephemeral and "only for games against the bot" in refused.content
+
+
+async def test_challenging_the_bot_starts_at_once_and_it_allows_takebacks(
+    table: Table, bot_runner: BotRunner
+) -> None:
+    fake = table.fake
+    async with bot_runner.run(ai_budget=QUICK) as bot:
+        reply = await fake.run_command(
+            table.alice, table.games, "dvonn challenge", {"opponent": fake.bot, "colour": "W"}
+        )
+        assert "against the bot" in reply.content
+        thread = await game_thread(table)
+        human = await play_turn(fake, table.alice, thread, rules.parse_move("E3"))
+        assert human.post is not None and human.post.pinged_user_ids == frozenset()  # not the bot
+        game = await bot.service.game_in_channel(thread.id)
+        assert game is not None
+        game = await after_the_bot(bot, game.id)
+        assert game.position.ply == 2
+        taken = await fake.run_command(table.alice, thread, "dvonn takeback")
+        assert "let you take it back" in taken.content
+        game = await bot.service.get_game(game.id)
+        assert game.position.ply == 0 and game.to_move_id == table.alice.id
