@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 
@@ -79,8 +80,10 @@ async def test_challenging_yourself_or_a_bot_is_refused(table: Table, bot: Dvonn
         table.alice, table.games, "dvonn challenge", {"opponent": table.alice}
     )
     assert me.ephemeral and "yourself" in me.content.lower()
+    # Another bot cannot play (challenging this bot itself starts a game against it).
+    other_bot = dataclasses.replace(fake.add_user("otherbot", table.guild), bot=True)
     robot = await fake.run_command(
-        table.alice, table.games, "dvonn challenge", {"opponent": fake.bot}
+        table.alice, table.games, "dvonn challenge", {"opponent": other_bot}
     )
     assert robot.ephemeral and "bots cannot" in robot.content.lower()
 
