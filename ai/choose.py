@@ -101,7 +101,8 @@ def _think(
         return one_ply(position, moves, spec=spec, rng=rng, start=start, clock=clock)
     deadline = None
     if budget is not None:
-        deadline = start + max(budget * spec.time_share - SAFETY_MARGIN, budget * 0.5)
+        usable = budget * spec.time_share
+        deadline = start + max(usable - SAFETY_MARGIN, usable * 0.5)
     soft = None if deadline is None else start + (deadline - start) * SOFT_SHARE
     searcher = Searcher(
         deadline=deadline,
@@ -109,6 +110,7 @@ def _think(
         movement=spec.movement,
         placement=spec.placement,
         clock=clock,
+        reductions=spec.reductions,
     )
     if position.ply < PLACEMENT_PLIES:
         quick = searcher.iterate(

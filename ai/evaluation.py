@@ -107,34 +107,47 @@ def movement_value(pos: Position, weights: MovementWeights = DEFAULT_MOVEMENT) -
     )
     tall = 0
     w_score = b_score = w_moves = b_moves = w_life = b_life = w_enemy = b_enemy = 0
-    w_mobile = b_mobile = 0  # moves the side could make now
+    can_move = False  # whether either side has a move now
     # Stacks of two or more pieces one by one; single pieces all at once with shifts below.
-    for cell, stack in enumerate(stacks):
-        height = len(stack)
-        if height > 1:
-            bit = BIT[cell]
-            tall |= bit
-            targets = TARGET_MASK[cell][height] & occupied
-            if white & bit:
-                w_score += height
-                if targets:
-                    w_moves += targets.bit_count()
-                    if free & bit:
-                        w_mobile += 1
-                        w_life += (targets & dvonn).bit_count()
-                        w_enemy += (targets & black).bit_count()
-            elif black & bit:
-                b_score += height
-                if targets:
-                    b_moves += targets.bit_count()
-                    if free & bit:
-                        b_mobile += 1
-                        b_life += (targets & dvonn).bit_count()
-                        b_enemy += (targets & white).bit_count()
+    for cell in [c for c, stack in enumerate(stacks) if len(stack) > 1]:
+        height = len(stacks[cell])
+        bit = BIT[cell]
+        tall |= bit
+        targets = TARGET_MASK[cell][height] & occupied
+        if white & bit:
+            w_score += height
+            if targets:
+                w_moves += targets.bit_count()
+                if free & bit:
+                    can_move = True
+                    w_life += (targets & dvonn).bit_count()
+                    w_enemy += (targets & black).bit_count()
+        elif black & bit:
+            b_score += height
+            if targets:
+                b_moves += targets.bit_count()
+                if free & bit:
+                    can_move = True
+                    b_life += (targets & dvonn).bit_count()
+                    b_enemy += (targets & white).bit_count()
     w1 = white & ~tall
     b1 = black & ~tall
     w1_free = w1 & free
     b1_free = b1 & free
+    if not can_move:
+        single = w1_free | b1_free
+        if (
+            not (
+                (single << 1)
+                | (single >> 1)
+                | (single << 12)
+                | (single >> 12)
+                | (single << 13)
+                | (single >> 13)
+            )
+            & occupied
+        ):
+            return final_value(pos), True
     w_score += w1.bit_count()
     b_score += b1.bit_count()
     for shift in (1, 12, 13):
@@ -143,15 +156,11 @@ def movement_value(pos: Position, weights: MovementWeights = DEFAULT_MOVEMENT) -
         up, down = b1 << shift, b1 >> shift
         b_moves += (up & occupied).bit_count() + (down & occupied).bit_count()
         up, down = w1_free << shift, w1_free >> shift
-        w_mobile += (up & occupied).bit_count() + (down & occupied).bit_count()
         w_life += (up & dvonn).bit_count() + (down & dvonn).bit_count()
         w_enemy += (up & black).bit_count() + (down & black).bit_count()
         up, down = b1_free << shift, b1_free >> shift
-        b_mobile += (up & occupied).bit_count() + (down & occupied).bit_count()
         b_life += (up & dvonn).bit_count() + (down & dvonn).bit_count()
         b_enemy += (up & white).bit_count() + (down & white).bit_count()
-    if not w_mobile and not b_mobile:
-        return final_value(pos), True
     value = (
         weights.stacks * (white.bit_count() - black.bit_count())
         + weights.score * (w_score - b_score)
