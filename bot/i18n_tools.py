@@ -113,8 +113,16 @@ def po_path(language: str, directory: Path = LOCALE_DIR) -> Path:
 
 
 def read_catalogue(language: str, directory: Path = LOCALE_DIR) -> Catalog:
-    with po_path(language, directory).open("rb") as source:
+    return _read(po_path(language, directory), language)
+
+
+def _read(path: Path, language: str | None = None) -> Catalog:
+    with path.open("rb") as source:
         return read_po(source, locale=language, domain=DOMAIN)
+
+
+def _keys(catalogue: Catalog) -> set[tuple[str | None, tuple[str, ...]]]:
+    return {(m.context, ids(m)) for m in messages(catalogue)}
 
 
 def update(
@@ -207,6 +215,9 @@ def check(
 ) -> list[Problem]:
     """Every way the catalogues differ from the code's messages, or are not usable."""
     problems = []
+    pot = directory / f"{DOMAIN}.pot"
+    if not pot.exists() or _keys(_read(pot)) != _keys(template):
+        problems.append(Problem("template", str(pot.name), "out of date"))
     for language in languages:
         if not po_path(language, directory).exists():
             problems.append(Problem(language, "", "no catalogue"))

@@ -320,6 +320,7 @@ def test_a_new_message_in_the_code_is_missing_everywhere(small: tuple[Catalog, P
     template.add("A new message")
     problems = check(template, ["ru", "fr"], directory)
     assert _whats(problems) == [
+        ("template", "dvonn.pot", "out of date"),
         ("ru", "A new message", "missing"),
         ("fr", "A new message", "missing"),
     ]
