@@ -29,6 +29,15 @@ MAX_STRING_LENGTH = 6000
 # "Maximum of 8000 characters for combined name, description, and value properties for each
 # command, its options (including subcommands and groups), and choices" (was 4000 until 2024).
 MAX_COMMAND_SIZE = 8000
+# The locales Discord accepts as keys of name_localizations and description_localizations
+# (https://discord.com/developers/docs/reference#locales); "ru-RU" or "kr" are refused.
+LOCALES = frozenset(
+    {
+        *("id", "da", "de", "en-GB", "en-US", "es-ES", "es-419", "fr", "hr", "it", "lt", "hu"),
+        *("nl", "no", "pl", "pt-BR", "ro", "fi", "sv-SE", "vi", "tr", "cs", "el", "bg", "ru"),
+        *("uk", "hi", "th", "zh-CN", "ja", "zh-TW", "ko"),
+    }
+)
 MAX_CHAT_INPUT_COMMANDS = 100
 MAX_CONTEXT_MENU_COMMANDS = 15  # per type (user, message)
 DAILY_CREATE_LIMIT = 200
@@ -211,14 +220,22 @@ def _bad_length(low: int, high: int) -> ErrorTree:
     return error_leaf("BASE_TYPE_BAD_LENGTH", f"Must be between {low} and {high} in length.")
 
 
+def _unknown_locale(locale: str) -> ErrorTree:
+    return error_leaf("BASE_TYPE_CHOICES", f"{locale!r} is not a locale: one of {sorted(LOCALES)}")
+
+
 def _check_localizations(obj: Mapping[str, Any], *, chat_input: bool) -> ErrorTree:
     errors: ErrorTree = {}
+    for key in ("name_localizations", "description_localizations"):
+        for locale in obj.get(key) or {}:
+            if locale not in LOCALES:
+                errors.setdefault(key, {})[locale] = _unknown_locale(locale)
     for locale, value in (obj.get("name_localizations") or {}).items():
         ok = is_valid_chat_input_name(value) if chat_input else 1 <= len(value) <= MAX_NAME
-        if not ok:
+        if not ok and locale in LOCALES:
             errors.setdefault("name_localizations", {})[locale] = _invalid_name(value)
     for locale, value in (obj.get("description_localizations") or {}).items():
-        if chat_input and not 1 <= len(value) <= MAX_DESCRIPTION:
+        if chat_input and not 1 <= len(value) <= MAX_DESCRIPTION and locale in LOCALES:
             errors.setdefault("description_localizations", {})[locale] = _bad_length(
                 1, MAX_DESCRIPTION
             )
@@ -401,6 +418,11 @@ def check_choice(choice: object, kind: OptionType) -> ErrorTree:
     name = choice.get("name")
     if not isinstance(name, str) or not 1 <= len(name) <= MAX_CHOICE_NAME:
         errors["name"] = _bad_length(1, MAX_CHOICE_NAME)
+    for locale, localized in (choice.get("name_localizations") or {}).items():
+        if locale not in LOCALES:
+            errors.setdefault("name_localizations", {})[locale] = _unknown_locale(locale)
+        elif not isinstance(localized, str) or not 1 <= len(localized) <= MAX_CHOICE_NAME:
+            errors.setdefault("name_localizations", {})[locale] = _bad_length(1, MAX_CHOICE_NAME)
     value = choice.get("value")
     if kind is OptionType.STRING:
         if not isinstance(value, str) or not 1 <= len(value) <= MAX_CHOICE_STRING:

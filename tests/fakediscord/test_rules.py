@@ -128,6 +128,12 @@ def mutate(change: str) -> Json:
         command["options"][1]["options"][1]["choices"][0]["value"] = "w" * 101
     elif change == "integer choice for a string":
         command["options"][1]["options"][1]["choices"][0]["value"] = 1
+    elif change == "long localized description":
+        move["description_localizations"] = {"ru": "д" * 101}
+    elif change == "unknown locale":
+        command["description_localizations"] = {"ru-RU": "Играть в DVONN"}
+    elif change == "long localized choice":
+        command["options"][1]["options"][1]["choices"][0]["name_localizations"] = {"ko": "하" * 101}
     elif change == "too large":
         move["options"] = [option(f"o{i}", description="d" * 100) for i in range(25)]
         command["options"] += [
@@ -156,6 +162,13 @@ def mutate(change: str) -> Json:
         (
             "integer choice for a string",
             "0.options.1.options.1.choices.0.value",
+            "between 1 and 100",
+        ),
+        ("long localized description", "0.options.0.description_localizations.ru", "1 and 100"),
+        ("unknown locale", "0.description_localizations.ru-RU", "not a locale"),
+        (
+            "long localized choice",
+            "0.options.1.options.1.choices.0.name_localizations.ko",
             "between 1 and 100",
         ),
         ("too large", "0", "maximum size"),
