@@ -134,7 +134,7 @@ def update(
     code no longer has are dropped (git remembers them).
     """
     written = []
-    if _write(directory / f"{DOMAIN}.pot", template):
+    if write_catalogue(directory / f"{DOMAIN}.pot", template):
         written.append(directory / f"{DOMAIN}.pot")
     for language in languages:
         path = po_path(language, directory)
@@ -144,7 +144,7 @@ def update(
             catalogue = _new_catalogue(language)
         catalogue.update(template)
         catalogue.obsolete.clear()
-        if _write(path, catalogue):
+        if write_catalogue(path, catalogue):
             written.append(path)
     return written
 
@@ -165,7 +165,8 @@ def _new_catalogue(language: str | None) -> Catalog:
     )
 
 
-def _write(path: Path, catalogue: Catalog) -> bool:
+def write_catalogue(path: Path, catalogue: Catalog) -> bool:
+    """Write ``catalogue`` as a .po file, unless only its dates would change; whether written."""
     buffer = io.BytesIO()
     write_po(buffer, catalogue, width=100, include_lineno=False, ignore_obsolete=True)
     new = buffer.getvalue()
@@ -196,6 +197,7 @@ class Problem:
 
 
 def key(message: Message) -> MessageKey:
+    """The message's identity: its context and singular msgid."""
     return (message.context, ids(message)[0])
 
 
@@ -369,7 +371,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = Command(args.command)
     template = extract()
     if command is Command.EXTRACT:
-        _write(TEMPLATE, template)
+        write_catalogue(TEMPLATE, template)
         print(f"{len(messages(template))} messages in {TEMPLATE.relative_to(PROJECT_ROOT)}")
         return 0
     if command is Command.INIT:

@@ -35,6 +35,7 @@ from bot.i18n_tools import (
     read_catalogue,
     report,
     update,
+    write_catalogue,
 )
 from bot.presenter import IMAGE_LABELS, image_labels
 from bot.translator import CatalogueTranslator
@@ -295,12 +296,10 @@ def _message(catalogue: Catalog, msgid: str, context: str | None = None) -> Mess
 
 
 def _edit(directory: Path, language: str, change: object) -> None:
-    from bot.i18n_tools import _write
-
     catalogue = read_catalogue(language, directory)
     assert callable(change)
     change(catalogue)
-    _write(po_path(language, directory), catalogue)
+    write_catalogue(po_path(language, directory), catalogue)
 
 
 def _whats(problems: list[Problem]) -> list[tuple[str, str, str]]:
