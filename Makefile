@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest bench gallery clean
+.PHONY: run test lint typecheck pytest bench gallery messages clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -35,6 +35,10 @@ bench: $(STAMP)
 
 gallery: $(STAMP)
 	$(BIN)/python -m render.gallery out/
+
+# After changing any text a player sees: extract, update every catalogue, then translate.
+messages: $(STAMP)
+	$(BIN)/python -m bot.i18n_tools update
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis
