@@ -18,7 +18,7 @@ from bot.endpoints import use_discord_endpoints
 from bot.games.correspondence import Correspondence, Sweep
 from bot.games.errors import ServiceError
 from bot.games.service import Clock, GameService, utc_now
-from bot.i18n import Catalogues, Text, _
+from bot.i18n import Catalogues, Text, _, n_
 from bot.names import Names
 from bot.notifier import Notifier
 from bot.rendering import Renderer
@@ -54,8 +54,10 @@ def error_text(error: BaseException) -> Text | None:
     if isinstance(error, app_commands.NoPrivateMessage):
         return _("This command works only in a server.")
     if isinstance(error, app_commands.CommandOnCooldown):
-        return _(
-            "Slow down a little: try again in {seconds} seconds.", seconds=round(error.retry_after)
+        return n_(
+            "Slow down a little: try again in {count} second.",
+            "Slow down a little: try again in {count} seconds.",
+            max(1, round(error.retry_after)),
         )
     return None
 

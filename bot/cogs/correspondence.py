@@ -30,7 +30,14 @@ if TYPE_CHECKING:
 
 Interaction: TypeAlias = "discord.Interaction[DvonnBot]"
 
-LANGUAGES: Final = ("en", "ru", "ko", "pl", "fr")
+LANGUAGE_NAMES: Final = {
+    "en": "English",
+    "ru": "Русский",
+    "ko": "한국어",
+    "pl": "Polski",
+    "fr": "Français",
+}
+"""Each language by its own name, as language menus show them."""
 AUTOMATIC: Final = "auto"
 MAX_TRANSCRIPT_BYTES: Final = 64 * 1024
 
@@ -75,14 +82,15 @@ class CorrespondenceCommands(commands.Cog):
             reader = self.publisher.private_reader(interaction)
             await interaction.response.send_message(
                 reader(
-                    _(
-                        "Your clocks are paused until {until} in your {games} running games. "
-                        "Vacation days left this year: {left}.",
+                    n_(
+                        "Your clock is paused until {until} in your {count} running game.",
+                        "Your clocks are paused until {until} in your {count} running games.",
+                        len(vacation.game_ids),
                         until=discord_time(vacation.until, "f"),
-                        games=len(vacation.game_ids),
-                        left=vacation.days_left,
                     )
-                ),
+                )
+                + " "
+                + reader(_("Vacation days left this year: {left}.", left=vacation.days_left)),
                 ephemeral=True,
             )
             await self.bot.notifier.deliver_pending()  # tell the opponents now
@@ -164,12 +172,14 @@ class CorrespondenceCommands(commands.Cog):
                 lines.append(_("No rated games on this server yet."))
             else:
                 lines.append(
-                    _(
-                        "Rating {rating} (± {deviation}) · {games} games: {wins} won, "
+                    n_(
+                        "Rating {rating} (± {deviation}) · {count} game: {wins} won, "
                         "{losses} lost, {draws} drawn",
+                        "Rating {rating} (± {deviation}) · {count} games: {wins} won, "
+                        "{losses} lost, {draws} drawn",
+                        rating.games,
                         rating=round(rating.rating),
                         deviation=round(2 * rating.deviation),
-                        games=rating.games,
                         wins=rating.wins,
                         losses=rating.losses,
                         draws=rating.draws,
@@ -219,12 +229,13 @@ class CorrespondenceCommands(commands.Cog):
                 name = await self.bot.names.get(row.user_id)
                 lines.append(
                     reader(
-                        _(
-                            "{place}. {player}: {rating} ({games} games)",
+                        n_(
+                            "{place}. {player}: {rating} ({count} game)",
+                            "{place}. {player}: {rating} ({count} games)",
+                            row.games,
                             place=place,
                             player=name,
                             rating=round(row.rating),
-                            games=row.games,
                         )
                     )
                 )
@@ -250,12 +261,13 @@ class CorrespondenceCommands(commands.Cog):
             )
             await interaction.followup.send(
                 reader(
-                    _(
+                    n_(
+                        "Game #{game}: {white} vs {black}, {count} action.",
                         "Game #{game}: {white} vs {black}, {count} actions.",
+                        len(record.moves),
                         game=found.id,
                         white=players.white,
                         black=players.black,
-                        count=len(record.moves),
                     )
                 )
                 + f"\n```\n{record.text or '-'}\n```"[:1800],
@@ -314,27 +326,31 @@ class CorrespondenceCommands(commands.Cog):
             positions = rules.replay(moves[:upto])
             await interaction.response.defer(thinking=True)
             result = rules.apply(positions[-2], moves[upto - 1]) if upto else None
-            white = parsed.headers.get("White", "White")
-            black = parsed.headers.get("Black", "Black")
             reader = self.publisher.private_reader(interaction)
             from bot.presenter import image_labels
+
+            labels = image_labels(reader.catalogues, reader.locale)
+            white = parsed.headers.get("White") or labels.white
+            black = parsed.headers.get("Black") or labels.black
 
             png = await self.bot.renderer.board_png(
                 positions[-1],
                 last_move=None if result is None else result.move,
                 removed=None if result is None else result.removed,
                 players=(white, black),
-                labels=image_labels(reader.catalogues, reader.locale),
+                labels=labels,
             )
             await interaction.followup.send(
                 reader(
-                    _(
+                    n_(
+                        "Analysis board (not a game): {white} vs {black} after {ply} of "
+                        "{count} action.",
                         "Analysis board (not a game): {white} vs {black} after {ply} of "
                         "{count} actions.",
+                        len(moves),
                         white=white,
                         black=black,
                         ply=upto,
-                        count=len(moves),
                     )
                 ),
                 file=discord.File(io.BytesIO(png), filename="board.png"),
@@ -432,6 +448,11 @@ def settings_lines(settings: GuildSettings, changed: bool) -> list[Text]:
         _("Settings saved.") if changed else _("This server's settings:"),
         _("Default clock: {clock}", clock=clock),
         _("Threads for games: {answer}", answer=_("yes") if settings.use_threads else _("no")),
-        _("Language of game posts: {language}", language=settings.locale or _("automatic")),
+        _(
+            "Language of game posts: {language}",
+            language=LANGUAGE_NAMES.get(settings.locale, settings.locale)
+            if settings.locale
+            else _("automatic"),
+        ),
         _("Games may start in: {channels}", channels=channels or _("any channel")),
     ]

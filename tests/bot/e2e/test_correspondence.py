@@ -54,7 +54,7 @@ async def test_a_player_who_lets_the_clock_run_out_loses_once_even_across_a_rest
         ]
         assert len(announced) == 1
         profile = await fake.run_command(table.bob, table.games, "dvonn profile")
-        assert "1 games: 1 won" in profile.content
+        assert "1 game: 1 won" in profile.content
 
 
 async def test_reminders_come_by_dm_once_for_all_games(
