@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Final
 import discord
 
 import rules
+from bot.games.results import GameRecord
 from bot.i18n import Catalogues, Locale
 from bot.presenter import GamePost, Players, image_labels, image_status
 from bot.rendering import Renderer
@@ -119,6 +120,15 @@ class Publisher:
     ) -> dict[str, Any]:
         players = players or await self.players(game)
         return await message(self._bot.renderer, game.position, post, players, reader)
+
+    @staticmethod
+    def transcript_file(record: GameRecord, players: Players) -> discord.File:
+        """The game as a Little Golem transcript, with the players' names in its headers."""
+        game = record.game
+        transcript = record.little_golem(
+            headers={"Event": f"DVONN #{game.id}", "White": players.white, "Black": players.black}
+        )
+        return discord.File(io.BytesIO(transcript.encode()), filename=f"dvonn-{game.id}.txt")
 
     async def send_to_game(
         self,

@@ -283,19 +283,10 @@ class CorrespondenceCommands(commands.Cog):
             found = await self._game_for_record(interaction, game)
             record = await self.service.record(found.id)
             players = await self.publisher.players(found)
-            transcript = record.little_golem(
-                headers={
-                    "Event": f"DVONN #{found.id}",
-                    "White": players.white,
-                    "Black": players.black,
-                }
-            )
             reader = self.publisher.private_reader(interaction)
             await interaction.response.send_message(
                 reader(_("Game #{game} as a Little Golem transcript:", game=found.id)),
-                file=discord.File(
-                    io.BytesIO(transcript.encode()), filename=f"dvonn-{found.id}.txt"
-                ),
+                file=self.publisher.transcript_file(record, players),
                 ephemeral=True,
             )
 

@@ -90,12 +90,6 @@ class DvonnCog(
             )
         raise NoGameHere(channel_id)
 
-    async def _game_or_latest(self, interaction: Interaction, game_id: int | None) -> Game:
-        if game_id is not None:
-            game: Game = await self.service.get_game(game_id)
-            return game
-        return await self._game_here(interaction)
-
     # --- challenges ----------------------------------------------------------------------------
 
     @app_commands.command(
@@ -382,7 +376,7 @@ class DvonnCog(
     @app_commands.describe(game=locale_str("A game number (default: the game in this channel)"))
     async def board(self, interaction: Interaction, game: int | None = None) -> None:
         async with self.bot.inflight.track():
-            found = await self._game_or_latest(interaction, game)
+            found = await self._game_for_record(interaction, game)
             await interaction.response.defer(thinking=True)
             players = await self.publisher.players(found)
             reader = await self.publisher.public_reader(found.guild_id, interaction)
@@ -492,23 +486,14 @@ class DvonnCog(
     @app_commands.describe(game=locale_str("A game number (default: the game in this channel)"))
     async def history(self, interaction: Interaction, game: int | None = None) -> None:
         async with self.bot.inflight.track():
-            found = await self._game_or_latest(interaction, game)
+            found = await self._game_for_record(interaction, game)
             record = await self.service.record(found.id)
             players = await self.publisher.players(found)
             reader = self.publisher.private_reader(interaction)
-            transcript = record.little_golem(
-                headers={
-                    "Event": f"DVONN #{found.id}",
-                    "White": players.white,
-                    "Black": players.black,
-                }
-            )
             body = record.text or reader(_("(no moves yet)"))
             await interaction.response.send_message(
                 reader(_("Record of game #{game}:", game=found.id)) + f"\n```\n{body}\n```"[:1900],
-                file=discord.File(
-                    io.BytesIO(transcript.encode()), filename=f"dvonn-{found.id}.txt"
-                ),
+                file=self.publisher.transcript_file(record, players),
                 ephemeral=True,
             )
 

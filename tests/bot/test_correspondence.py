@@ -4,7 +4,6 @@ ratings. No test sleeps: time moves when the test says so."""
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
 from datetime import timedelta
 from pathlib import Path
 
@@ -28,19 +27,6 @@ from bot.games.errors import (
 from bot.games.testing import ManualClock
 from bot.storage import Database, Store
 from tests.bot.test_service import ALICE, BOB, CAROL, CHANNEL, GUILD, start_game
-
-
-@pytest.fixture
-def clock() -> ManualClock:
-    return ManualClock()
-
-
-@pytest.fixture
-async def service(tmp_path: Path, clock: ManualClock) -> AsyncIterator[GameService]:
-    db = await Database.open(tmp_path / "dvonn.sqlite3")
-    service = GameService(Store(db), clock=clock, rng=random.Random(7))
-    yield service
-    await service.close()
 
 
 @pytest.fixture

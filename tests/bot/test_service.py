@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import AsyncIterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -40,25 +39,11 @@ from bot.games import (
     SelfChallenge,
 )
 from bot.games.testing import ManualClock
-from bot.storage import Database, Store
 from rules import Colour
 from tests.conftest import SHARED
 
 GUILD, CHANNEL = 500, 600
 ALICE, BOB, CAROL = 11, 22, 33
-
-
-@pytest.fixture
-def clock() -> ManualClock:
-    return ManualClock()
-
-
-@pytest.fixture
-async def service(tmp_path: Path, clock: ManualClock) -> AsyncIterator[GameService]:
-    db = await Database.open(tmp_path / "dvonn.sqlite3")
-    service = GameService(Store(db), clock=clock, rng=random.Random(7))
-    yield service
-    await service.close()
 
 
 async def start_game(
