@@ -97,12 +97,14 @@ def _think(
     if position.ply < DVONN_PLIES:
         move: Move = place_dvonn(position, rng, spread=spec.max_depth > 0)
         return SearchResult(move, 0, 0, 0, False, clock() - start)
-    if spec.max_depth == 0:
-        return one_ply(position, moves, spec=spec, rng=rng, start=start, clock=clock)
     deadline = None
     if budget is not None:
         usable = budget * spec.time_share
         deadline = start + max(usable - SAFETY_MARGIN, usable * 0.5)
+    if spec.max_depth == 0:
+        return one_ply(
+            position, moves, spec=spec, rng=rng, start=start, clock=clock, deadline=deadline
+        )
     soft = None if deadline is None else start + (deadline - start) * SOFT_SHARE
     searcher = Searcher(
         deadline=deadline,
@@ -141,28 +143,35 @@ def one_ply(
     rng: random.Random,
     start: float,
     clock: Clock,
+    deadline: float | None,
 ) -> SearchResult:
-    """Weigh every move by its value one ply ahead; pick one at random, by softmax weight."""
+    """Weigh every move by its value one ply ahead; pick one at random, by softmax weight.
+
+    Moves are weighed in a seeded random order, so if the deadline comes first the choice is
+    among a random sample of the moves.
+    """
     if spec.blunder_rate and rng.random() < spec.blunder_rate:
         return SearchResult(rng.choice(list(moves)), 0, 0, len(moves), False, clock() - start)
     placing = pos.ply < PLACEMENT_PLIES
     searcher = Searcher(movement=spec.movement, placement=spec.placement)
-    values = []
-    for move in moves:
+    candidates = list(moves)
+    rng.shuffle(candidates)
+    weighed: list[Move] = []
+    values: list[int] = []
+    for move in candidates:
+        if weighed and deadline is not None and clock() >= deadline:
+            break
         child = play(pos, move)
-        if not legal_moves(child):
-            values.append(-final_value(child))
-        else:
-            values.append(-searcher.evaluate(child))
+        weighed.append(move)
+        values.append(-searcher.evaluate(child) if legal_moves(child) else -final_value(child))
     temperature = spec.placement_temperature if placing else spec.temperature
     best = max(values)
     if temperature <= 0:
-        choices = [m for m, v in zip(moves, values, strict=True) if v == best]
-        move = rng.choice(choices)
+        move = rng.choice([m for m, v in zip(weighed, values, strict=True) if v == best])
     else:
         weights = [math.exp((v - best) / temperature) for v in values]
-        move = rng.choices(list(moves), weights=weights)[0]
-    return SearchResult(move, best, 1, len(moves), False, clock() - start)
+        move = rng.choices(weighed, weights=weights)[0]
+    return SearchResult(move, best, 1, len(weighed), False, clock() - start)
 
 
 def place_dvonn(pos: Position, rng: random.Random, *, spread: bool) -> Place:

@@ -92,11 +92,10 @@ _SPECS: dict[Level, LevelSpec] = {
         max_nodes=5_000,
     ),
     Level.STRONG: LevelSpec(
-        "searches as deep as half its time allows, up to four moves ahead",
-        max_depth=4,
-        placement_depth=2,
-        time_share=0.5,
-        max_nodes=20_000,
+        "searches three moves ahead",
+        max_depth=3,
+        placement_depth=1,
+        max_nodes=30_000,
     ),
     Level.STRONGEST: LevelSpec(
         "searches as deep as its time allows, solves endgames, and plans the last placements",

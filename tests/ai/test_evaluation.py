@@ -6,10 +6,12 @@ from hypothesis import given, settings
 
 import rules
 from ai.evaluation import (
+    DEFAULT_PLACEMENT,
     PIECE_VALUE,
     WIN,
     WIN_BONUS,
     MovementWeights,
+    PlacementWeights,
     evaluate_placement,
     final_value,
     movement_value,
@@ -22,6 +24,9 @@ from .positions import board, live_positions, movement_positions
 
 WEIGHTS = MovementWeights(stacks=1000, score=100, moves=10, to_dvonn=3, to_enemy=1)
 """Weights far apart, so a wrong count in any one feature changes the total."""
+PLACEMENT_APART = PlacementWeights(
+    next_to_dvonn=10_000, near_dvonn=1_000, edge=100, dvonn_distance=10, bunched=1
+)
 
 
 def reference_movement(pos: rules.Position, w: MovementWeights) -> int:
@@ -70,7 +75,7 @@ def test_final_value_is_the_score_difference_for_the_side_to_act() -> None:
     assert final_value(board({"A1": "D", "E3": "D", "F4": "D"})) == 0  # nobody holds anything
 
 
-def reference_placement(pos: rules.Position) -> int:
+def reference_placement(pos: rules.Position, w: PlacementWeights) -> int:
     """The placement features piece by piece, for the side to act."""
     dvonns = [c for c in rules.CELLS if pos.stacks[c] == "D"]
     totals = {"W": 0, "B": 0}
@@ -78,9 +83,11 @@ def reference_placement(pos: rules.Position) -> int:
         if stack not in ("W", "B"):
             continue
         distances = [DISTANCE[cell][d] for d in dvonns]
-        value = -sum(distances) + (15 if min(distances) == 1 else 0) + (2 if IS_EDGE[cell] else 0)
+        value = -w.dvonn_distance * sum(distances)
+        value += {1: w.next_to_dvonn, 2: w.near_dvonn}.get(min(distances), 0)
+        value += w.edge if IS_EDGE[cell] else 0
         others = sum(1 for n in NEIGHBOURS[cell] if pos.stacks[n] != stack)
-        value -= 5 * max(0, 2 - others)
+        value -= w.bunched * max(0, 2 - others)
         totals[stack] += value
     me = pos.turn.value
     return totals[me] - totals["B" if me == "W" else "W"]
@@ -91,8 +98,9 @@ def reference_placement(pos: rules.Position) -> int:
 def test_placement_value_matches_the_slow_count(pos: rules.Position) -> None:
     if not pos.is_placement:
         return
-    expected = reference_placement(pos) if pos.ply > 3 else 0
-    assert evaluate_placement(pos) == expected
+    for weights in (DEFAULT_PLACEMENT, PLACEMENT_APART):
+        expected = reference_placement(pos, weights) if pos.ply > 3 else 0
+        assert evaluate_placement(pos, weights) == expected
 
 
 def test_a_piece_next_to_a_dvonn_piece_is_worth_more() -> None:
