@@ -101,7 +101,7 @@ def _think(
     if budget is not None:
         usable = budget * spec.time_share
         deadline = start + max(usable - SAFETY_MARGIN, usable * 0.5)
-    if spec.max_depth == 0:
+    if spec.max_depth == 0 or (position.ply < PLACEMENT_PLIES and spec.placement_temperature):
         return one_ply(
             position, moves, spec=spec, rng=rng, start=start, clock=clock, deadline=deadline
         )

@@ -17,14 +17,17 @@ from ai.evaluation import (
 class LevelSpec:
     """How a level plays.
 
-    Levels without search (``max_depth == 0``) look one move ahead and pick at random among the
-    moves, weighted by ``exp(value / temperature)``; ``blunder_rate`` is the chance of a uniformly
-    random move instead. Levels with search run iterative-deepening alpha-beta up to
-    ``max_depth`` plies (``placement_depth`` while placing pieces), using ``time_share`` of the
-    time budget, and at most ``max_nodes`` nodes (the whole limit when there is no budget).
-    ``late_placement`` > 0: with that many empty cells or fewer, search through the rest of the
-    placement into the first moves. ``reductions``: search moves ordered late (and capturing
-    nothing) a ply shallower first. ``movement`` and ``placement`` weigh the evaluation.
+    Levels without search (``max_depth == 0``) look one move ahead and pick at random among
+    the moves, weighted by ``exp(value / temperature)`` (``placement_temperature`` while
+    placing; a searching level with a placement temperature also places that way);
+    ``blunder_rate`` is the chance of a uniformly random move instead.
+
+    Levels with search run iterative-deepening alpha-beta up to ``max_depth`` plies
+    (``placement_depth`` while placing pieces), using ``time_share`` of the time budget and at
+    most ``max_nodes`` nodes (the only limit when there is no budget). ``late_placement`` > 0:
+    with that many empty cells or fewer, search through the rest of the placement into the
+    first moves. ``reductions``: search moves ordered late (and capturing nothing) a ply
+    shallower first. ``movement`` and ``placement`` weigh the evaluation.
     """
 
     description: str
@@ -86,9 +89,9 @@ _SPECS: dict[Level, LevelSpec] = {
         placement_temperature=3.0,
     ),
     Level.MEDIUM: LevelSpec(
-        "searches two moves ahead",
+        "places pieces a little loosely and searches two moves ahead",
         max_depth=2,
-        placement_depth=1,
+        placement_temperature=2.0,
         max_nodes=5_000,
     ),
     Level.STRONG: LevelSpec(
