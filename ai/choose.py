@@ -112,7 +112,6 @@ def _think(
         movement=spec.movement,
         placement=spec.placement,
         clock=clock,
-        reductions=spec.reductions,
     )
     if position.ply < PLACEMENT_PLIES:
         quick = searcher.iterate(

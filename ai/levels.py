@@ -26,8 +26,7 @@ class LevelSpec:
     (``placement_depth`` while placing pieces), using ``time_share`` of the time budget and at
     most ``max_nodes`` nodes (the only limit when there is no budget). ``late_placement`` > 0:
     with that many empty cells or fewer, search through the rest of the placement into the
-    first moves. ``reductions``: search moves ordered late (and capturing nothing) a ply
-    shallower first. ``movement`` and ``placement`` weigh the evaluation.
+    first moves. ``movement`` and ``placement`` weigh the evaluation.
     """
 
     description: str
@@ -39,7 +38,6 @@ class LevelSpec:
     time_share: float = 1.0
     max_nodes: int = 1_000_000
     late_placement: int = 0
-    reductions: bool = False
     movement: MovementWeights = field(default=DEFAULT_MOVEMENT)
     placement: PlacementWeights = field(default=DEFAULT_PLACEMENT)
 

@@ -90,10 +90,8 @@ class Searcher:
         movement: MovementWeights = DEFAULT_MOVEMENT,
         placement: PlacementWeights = DEFAULT_PLACEMENT,
         clock: Callable[[], float] = time.perf_counter,
-        reductions: bool = False,
     ) -> None:
         self.deadline = deadline
-        self.reductions = reductions
         self.max_nodes = max_nodes
         self.movement = movement
         self.placement = placement
@@ -204,25 +202,13 @@ class Searcher:
         best = -INFINITY
         best_move: Move | None = None
         low = alpha
-        enemy = (pos._black if white_to_act(pos.ply) else pos._white) if self.reductions else 0
         for index, move in enumerate(self.order(pos, moves, first)):
             child = play(pos, move)
             if index == 0:
                 value = -self.negamax(child, depth - 1, -beta, -low)
             else:
-                # Late move reduction: a move ordered late that captures nothing is searched a
-                # ply shallower, and again at full depth only if it then looks good.
-                reduce = (
-                    self.reductions
-                    and depth >= 3
-                    and index >= 3
-                    and isinstance(move, Jump)
-                    and not enemy & BIT[move.target]
-                )
                 # Principal variation search: prove the move no better with a null window first.
-                value = -self.negamax(child, depth - 2 if reduce else depth - 1, -low - 1, -low)
-                if reduce and value > low:
-                    value = -self.negamax(child, depth - 1, -low - 1, -low)
+                value = -self.negamax(child, depth - 1, -low - 1, -low)
                 if low < value < beta:
                     value = -self.negamax(child, depth - 1, -beta, -value)
             if value > best:
