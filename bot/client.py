@@ -99,6 +99,7 @@ class DvonnTree(app_commands.CommandTree["DvonnBot"]):
     async def interaction_check(self, interaction: discord.Interaction[DvonnBot]) -> bool:
         bot = interaction.client
         bot.names.remember(interaction.user)
+        bot.remember_locale(interaction.user.id, str(interaction.locale))
         if bot.accepting:
             return True
         if interaction.type is discord.InteractionType.autocomplete:
@@ -155,12 +156,23 @@ class DvonnBot(commands.Bot):
         self._correspondence: Correspondence | None = None
         self.notifier = Notifier(self)
         self.computer = ComputerPlayer(self, budget=ai_budget)
+        self._locales: dict[int, str] = {}
+        self._background: set[asyncio.Task[None]] = set()
 
     @property
     def service(self) -> GameService:
         if self._service is None:
             raise RuntimeError("the game service opens in setup_hook")
         return self._service
+
+    def remember_locale(self, user_id: int, locale: str) -> None:
+        """Store a user's Discord language when it is new or changed (reminder DMs use it)."""
+        if self._locales.get(user_id) == locale or self._service is None:
+            return
+        self._locales[user_id] = locale
+        task = asyncio.create_task(self.correspondence.remember_locale(user_id, locale))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     @property
     def correspondence(self) -> Correspondence:
@@ -226,6 +238,7 @@ class DvonnBot(commands.Bot):
             if not await self.inflight.wait_idle(self._shutdown_grace):
                 log.warning("shutting down with %d interactions unfinished", self.inflight.busy)
             await self.computer.close()
+            await asyncio.gather(*self._background, return_exceptions=True)
             if self._service is not None:
                 await self._service.close()
             log.info("database closed")

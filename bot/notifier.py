@@ -16,7 +16,7 @@ import discord
 from bot.games.correspondence import GAME_ENDED, REMINDER, VACATION
 from bot.games.results import GameOver
 from bot.i18n import Text, _, n_
-from bot.posting import Publisher
+from bot.posting import Publisher, Reader
 from bot.presenter import discord_time, ended_post, mention
 from bot.storage.correspondence import Notification
 from bot.storage.models import Game
@@ -82,7 +82,10 @@ class Notifier:
         ]
         if not games:
             return  # they moved in the meantime
+        prefs = await self._bot.correspondence.prefs(user_id)
         reader = await self._publisher.public_reader(games[0].guild_id)
+        if prefs.locale is not None:  # the language the player uses, not the server's
+            reader = Reader(reader.catalogues, prefs.locale)
         lines: list[Text] = [
             n_(
                 "Your move in {count} DVONN game before the deadline:",

@@ -190,6 +190,13 @@ class Correspondence:
             await tx.ensure_players([user_id], now)
             await CorrespondenceStore.save_notify(tx, user_id, notify)
 
+    async def remember_locale(self, user_id: UserId, locale: str) -> None:
+        """Keep the language a player uses, for messages sent outside an interaction."""
+        now = self.now()
+        async with self.store.write() as tx:
+            await tx.ensure_players([user_id], now)
+            await CorrespondenceStore.save_locale(tx, user_id, locale)
+
     async def prefs(self, user_id: UserId) -> PlayerPrefs:
         return await self.queries.prefs(user_id)
 

@@ -27,6 +27,8 @@ class PlayerPrefs:
     vacation_until: datetime | None = None
     vacation_year: int | None = None
     vacation_days_used: int = 0
+    locale: str | None = None
+    """The Discord locale the player last used with the bot."""
 
     def on_vacation(self, now: datetime) -> bool:
         return self.vacation_until is not None and self.vacation_until > now
@@ -73,6 +75,7 @@ def _prefs(row: Any, user_id: UserId) -> PlayerPrefs:
         vacation_until=optional_time(row["vacation_until"]),
         vacation_year=row["vacation_year"],
         vacation_days_used=row["vacation_days_used"],
+        locale=row["locale"],
     )
 
 
@@ -90,7 +93,9 @@ def _rating(row: Any) -> RatingRow:
     )
 
 
-_PREFS = "SELECT notify, last_reminded_at, vacation_until, vacation_year, vacation_days_used "
+_PREFS = (
+    "SELECT notify, last_reminded_at, vacation_until, vacation_year, vacation_days_used, locale "
+)
 _RATING = (
     "SELECT guild_id, user_id, rating, deviation, volatility, games, wins, losses, draws "
     "FROM ratings "
@@ -270,6 +275,12 @@ class CorrespondenceStore:
                 prefs.vacation_days_used,
                 prefs.user_id,
             ),
+        )
+
+    @staticmethod
+    async def save_locale(tx: Writer, user_id: UserId, locale: str) -> None:
+        await tx.connection.execute(
+            "UPDATE players SET locale = ? WHERE user_id = ?", (locale, user_id)
         )
 
     @staticmethod

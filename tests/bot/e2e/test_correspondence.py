@@ -10,6 +10,7 @@ from PIL import Image
 
 import rules
 from bot.games.testing import ManualClock
+from bot.i18n import n_
 from tests.bot.e2e.conftest import BotRunner, Table
 from tests.bot.e2e.helpers import board_image, play_turn
 from tests.bot.e2e.test_game import accept
@@ -232,3 +233,26 @@ async def test_server_settings_need_manage_server(table: Table, bot_runner: BotR
         assert elsewhere.ephemeral and f"<#{table.games.id}>" in elsewhere.content
         here = await fake.run_command(table.alice, table.games, "dvonn challenge")
         assert "3 days per move" in here.content
+
+
+async def test_a_reminder_dm_speaks_the_players_language(
+    table: Table, bot_runner: BotRunner, clock: ManualClock
+) -> None:
+    """Discord gives no locale outside interactions: the bot remembers the player's."""
+    fake = table.fake
+    table.alice.locale = "ru"  # an English server, a Russian player
+    async with bot_runner.run(clock=clock, housekeeping_interval=0) as bot:
+        await clocked_game(table)
+    async with bot_runner.run(sync=False, clock=clock, housekeeping_interval=0) as bot:
+        clock.advance(hours=2)
+        await bot.housekeeping()  # after a restart: the language came from the database
+        (dm,) = fake.dms_to(table.alice)
+        russian = bot.catalogues.render(
+            n_(
+                "Your move in {count} DVONN game before the deadline:",
+                "Your move in {count} DVONN games before their deadlines:",
+                1,
+            ),
+            "ru",
+        )
+        assert dm.content.startswith(russian) and not dm.content.startswith("Your move")
