@@ -67,6 +67,3 @@ DISTANCE: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(hex_distance(a, b) for b in CELLS) for a in CELLS
 )
 """``DISTANCE[a][b]``: hex distance between two cells."""
-
-CENTRE_DISTANCE: Final[tuple[int, ...]] = tuple(DISTANCE[c][CELL_COUNT // 2] for c in CELLS)
-"""Distance of each cell from the centre cell (F3)."""

@@ -23,8 +23,8 @@ class LevelSpec:
     ``blunder_rate`` is the chance of a uniformly random move instead.
 
     Levels with search run iterative-deepening alpha-beta up to ``max_depth`` plies
-    (``placement_depth`` while placing pieces), using ``time_share`` of the time budget and at
-    most ``max_nodes`` nodes (the only limit when there is no budget). ``late_placement`` > 0:
+    (``placement_depth`` while placing pieces), using ``time_share`` of the time budget, or at
+    most ``max_nodes`` nodes when there is no budget. ``late_placement`` > 0:
     with that many empty cells or fewer, search through the rest of the placement into the
     first moves. ``movement`` and ``placement`` weigh the evaluation.
     """

@@ -44,8 +44,10 @@ EXACT_DEPTH: Final = 1_000
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 _CAPTURE: Final = 1 << 30
 _ONTO_DVONN: Final = 1 << 29
-_TT_LIMIT: Final = 2_000_000
-_CELLS: Final = 49  # entries; a 2 s search stores far fewer
+# Entries (several hundred bytes each). A 2 s search stores about 80,000; a much longer one
+# starts afresh rather than take a worker's memory.
+_TT_LIMIT: Final = 400_000
+_CELLS: Final = 49  # the history table is indexed by source * 49 + target
 
 TTEntry = tuple[int, int, int, Move | None]
 """(depth, value, bound kind, best move)."""
