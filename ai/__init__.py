@@ -5,12 +5,26 @@
 >>> move in rules.legal_moves(rules.new_game())
 True
 
-Imports only :mod:`rules` and the standard library. :class:`Engine` runs the thinking in a
-process pool, for callers on an event loop.
+The levels, weakest first (``ai.Level.parse("strong")`` reads a name):
+
+- ``beginner``: looks one move ahead, picks loosely among the moves and a quarter of the time
+  plays any legal move;
+- ``easy``: looks one move ahead and nearly always plays the move that looks best;
+- ``medium``: places pieces a little loosely, then searches two plies;
+- ``strong``: searches three plies;
+- ``strongest``: iterative deepening alpha-beta for as long as its budget allows, solving the
+  endgame exactly when it can, and searching from the last eight placements into the moves.
+
+:func:`choose_move` thinks in the calling thread; :class:`Engine` thinks in a process pool, for
+callers on an event loop, and serves several games fairly. ``python -m ai.match`` plays two
+players against each other and prints the score and the Elo difference.
+
+Imports only :mod:`rules` and the standard library.
 """
 
 from ai.choose import choose_move, think
+from ai.engine import Engine
 from ai.levels import Level, LevelSpec
 from ai.search import SearchResult
 
-__all__ = ["Level", "LevelSpec", "SearchResult", "choose_move", "think"]
+__all__ = ["Engine", "Level", "LevelSpec", "SearchResult", "choose_move", "think"]
