@@ -72,6 +72,19 @@ def test_without_a_clock_the_same_seed_gives_the_same_move(level: Level) -> None
         assert choose_move(pos, level=level, seed=seed) is first
 
 
+def test_without_a_clock_the_strongest_level_is_deterministic_too() -> None:
+    pos = position_at(9, 0.7)
+    assert len(rules.legal_moves(pos)) > 1
+    first = think(pos, level=Level.STRONGEST, seed=3)
+    again = think(pos, level=Level.STRONGEST, seed=3)
+    assert (again.move, again.value, again.depth, again.nodes) == (
+        first.move,
+        first.value,
+        first.depth,
+        first.nodes,
+    )
+
+
 def test_the_seed_varies_the_play_of_the_random_levels() -> None:
     pos = position_at(5, 0.3)
     moves = {choose_move(pos, level=Level.BEGINNER, seed=seed) for seed in range(30)}
