@@ -88,11 +88,13 @@ class Engine:
 
         ``budget`` is the thinking time in seconds once a worker takes the request (time spent
         waiting for a free worker is not counted). ``game`` groups requests for fair queueing.
-        Raises ``ValueError`` for a finished game or a bad position text, ``RuntimeError`` once
-        the engine is closed.
+        Raises ``ValueError`` for a finished game, a bad position text or budget, and
+        ``RuntimeError`` once the engine is closed.
         """
         if self._closed:
             raise RuntimeError("the engine is closed")
+        if budget is not None and budget <= 0:
+            raise ValueError(f"the time budget must be positive, not {budget}")
         text = position.to_text() if isinstance(position, Position) else position
         pos = Position.from_text(text)  # PositionTextError (a ValueError) before queueing
         if not legal_moves(pos):

@@ -76,6 +76,8 @@ async def test_bad_requests_fail_before_reaching_a_worker() -> None:
             await engine.choose("not a position", Level.STRONG, 0.1)
         with pytest.raises(ValueError, match="unknown level"):
             await engine.choose(rules.new_game(), "grandmaster", 0.1)
+        with pytest.raises(ValueError, match="positive"):
+            await engine.choose(rules.new_game(), Level.EASY, 0)
     finally:
         await engine.close()
     with pytest.raises(RuntimeError, match="closed"):
