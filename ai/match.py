@@ -7,16 +7,24 @@ budget of its own), ``random`` or ``greedy``. Games come in pairs with swapped c
 White in even games); with ``--opening-plies N`` both games of a pair start from the same N
 random placements. Prints wins/draws/losses for A, A's score, and the Elo difference A - B
 with its 95% confidence interval; also each player's thinking time per move.
+
+Long matches (the 2 s/move ones take hours) keep a log with ``--log FILE``: one JSON line per
+finished game, written as it ends. Run the same command again and the games already in the log
+are kept and only the rest are played; a log from other settings is refused.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import json
+import os
 import sys
 import time
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
+from pathlib import Path
 
 from ai.players import parse_player, random_opening
 from ai.stats import Tally
@@ -91,14 +99,60 @@ def play_game(settings: MatchSettings, index: int) -> GameResult:
     )
 
 
-def run_games(settings: MatchSettings, games: int, jobs: int) -> Iterator[GameResult]:
-    """Play the games, in ``jobs`` processes; yields results as they finish."""
+class MatchLogError(ValueError):
+    """A match log that cannot be continued with these settings."""
+
+
+class MatchLog:
+    """Finished games on disk, one JSON line each, after a first line with the settings."""
+
+    def __init__(self, path: Path, settings: MatchSettings) -> None:
+        self.path = path
+        self.settings = settings
+
+    def load(self) -> list[GameResult]:
+        """The games already played (none if the log does not exist yet)."""
+        if not self.path.exists():
+            return []
+        lines = self.path.read_text(encoding="utf-8").splitlines()
+        if not lines:
+            return []
+        header = json.loads(lines[0])
+        expected = dataclasses.asdict(self.settings)
+        if header != expected:
+            raise MatchLogError(
+                f"{self.path} holds a match with other settings ({header}); "
+                f"these are {expected}: choose another file"
+            )
+        # A line cut short by a crash is the one game that is played again.
+        results = []
+        for line in lines[1:]:
+            try:
+                results.append(GameResult(**json.loads(line)))
+            except (ValueError, TypeError):
+                continue
+        return results
+
+    def append(self, result: GameResult) -> None:
+        size = self.path.stat().st_size if self.path.exists() else 0
+        with self.path.open("a", encoding="utf-8") as file:
+            if size == 0:
+                file.write(json.dumps(dataclasses.asdict(self.settings)) + "\n")
+            elif not self.path.read_bytes().endswith(b"\n"):
+                file.write("\n")  # end a line torn by a crash
+            file.write(json.dumps(dataclasses.asdict(result)) + "\n")
+            file.flush()
+            os.fsync(file.fileno())
+
+
+def run_games(settings: MatchSettings, indices: Iterable[int], jobs: int) -> Iterator[GameResult]:
+    """Play the games numbered ``indices``, in ``jobs`` processes; yields results as they end."""
     if jobs <= 1:
-        for index in range(games):
+        for index in indices:
             yield play_game(settings, index)
         return
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = [pool.submit(play_game, settings, index) for index in range(games)]
+        futures = [pool.submit(play_game, settings, index) for index in indices]
         for future in as_completed(futures):
             yield future.result()
 
@@ -159,12 +213,23 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--jobs", type=int, default=1, help="games played in parallel")
     parser.add_argument("--opening-plies", type=int, default=0, help="random placements first")
     parser.add_argument("--progress", type=int, default=20, help="report every N games")
+    parser.add_argument("--log", type=Path, help="keep finished games here; continue from it")
     args = parser.parse_args(argv)
     settings = MatchSettings(args.a, args.b, args.budget, args.seed, args.opening_plies)
     parse_player(args.a), parse_player(args.b)  # fail early on a bad name
+    log = MatchLog(args.log, settings) if args.log else None
+    try:
+        results = [r for r in log.load() if r.index < args.games] if log else []
+    except MatchLogError as error:
+        parser.error(str(error))
+    done = {r.index for r in results}
+    if done:
+        print(f"continuing: {len(done)} games already in {args.log}", file=sys.stderr)
     started = time.perf_counter()
-    results: list[GameResult] = []
-    for result in run_games(settings, args.games, args.jobs):
+    todo = [index for index in range(args.games) if index not in done]
+    for result in run_games(settings, todo, args.jobs):
+        if log:
+            log.append(result)
         results.append(result)
         if args.progress and len(results) % args.progress == 0:
             t = tally(results)

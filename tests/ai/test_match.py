@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 import rules
@@ -59,3 +62,39 @@ def test_games_can_run_in_parallel_processes(capsys: pytest.CaptureFixture[str])
     main(["--a", "greedy", "--b", "random", "--games", "4", "--jobs", "2", "--progress", "0"])
     out, _ = capsys.readouterr()
     assert "4 games" in out
+
+
+def test_a_logged_match_continues_where_it_stopped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = tmp_path / "match.jsonl"
+    common = ["--a", "greedy", "--b", "random", "--seed", "5", "--progress", "0"]
+    main([*common, "--games", "2", "--log", str(log)])
+    first = log.read_text().splitlines()
+    assert len(first) == 1 + 2  # the settings, then a line per game
+    main([*common, "--games", "4", "--log", str(log)])
+    out, err = capsys.readouterr()
+    assert "continuing: 2 games already in" in err
+    assert "4 games" in out
+    lines = log.read_text().splitlines()
+    assert lines[:3] == first  # the logged games were kept, not played again
+    assert sorted(json.loads(line)["index"] for line in lines[1:]) == [0, 1, 2, 3]
+
+
+def test_a_log_from_other_settings_is_refused(tmp_path: Path) -> None:
+    log = tmp_path / "match.jsonl"
+    main(["--a", "greedy", "--b", "random", "--games", "2", "--log", str(log), "--progress", "0"])
+    with pytest.raises(SystemExit):
+        main(["--a", "greedy", "--b", "random", "--games", "2", "--seed", "9", "--log", str(log)])
+
+
+def test_a_line_cut_short_by_a_crash_is_played_again(tmp_path: Path) -> None:
+    log = tmp_path / "match.jsonl"
+    main(["--a", "greedy", "--b", "random", "--games", "2", "--log", str(log), "--progress", "0"])
+    text = log.read_text()
+    log.write_text(text[: len(text) - 20])  # the last game's line, torn
+    main(["--a", "greedy", "--b", "random", "--games", "2", "--log", str(log), "--progress", "0"])
+    lines = log.read_text().splitlines()[1:]
+    whole = [json.loads(line)["index"] for line in lines if line.endswith("}")]
+    assert sorted(whole) == [0, 1]
+    assert len(lines) == 3  # the torn line stays, ignored
