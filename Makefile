@@ -32,6 +32,7 @@ pytest: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m rules.bench
 	$(BIN)/python -m render.bench
+	$(BIN)/python -m ai.bench --budget 0.2 --positions 20
 
 gallery: $(STAMP)
 	$(BIN)/python -m render.gallery out/

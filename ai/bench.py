@@ -1,0 +1,90 @@
+"""Benchmark: how closely each level keeps its time budget.
+
+    python -m ai.bench [--budget 2] [--positions 40] [--levels strong,strongest] [--seed 1]
+
+Thinks once per level on each of ``--positions`` positions taken from seeded random games, from
+the first placements to the end of the moves, and prints per level the wall time per move
+(median, 99th percentile, longest), the longest overshoot of the budget, and the longest CPU
+time of one move. A wall time well above the CPU time means the process waited for a core
+(another program was running), not that the search ignored its clock.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from dataclasses import dataclass
+
+from ai.choose import think
+from ai.levels import Level
+from rules import Position, legal_moves, play
+from rules.position import PLACEMENT_PLIES
+
+
+def sample_positions(count: int, seed: int) -> list[Position]:
+    """``count`` positions with a move to choose, each at a random ply of a random game."""
+    rng = random.Random(f"bench/{seed}")
+    positions: list[Position] = []
+    while len(positions) < count:
+        pos, stop = Position(), rng.randrange(3, 95)
+        while pos.ply < stop and legal_moves(pos):
+            pos = play(pos, rng.choice(legal_moves(pos)))
+        if len(legal_moves(pos)) > 1:
+            positions.append(pos)
+    return positions
+
+
+@dataclass(frozen=True, slots=True)
+class Timing:
+    wall: float
+    cpu: float
+
+
+def time_level(level: Level, positions: list[Position], budget: float) -> list[Timing]:
+    timings = []
+    for index, pos in enumerate(positions):
+        wall, cpu = time.perf_counter(), time.process_time()
+        think(pos, level=level, budget=budget, seed=index)
+        timings.append(Timing(time.perf_counter() - wall, time.process_time() - cpu))
+    return timings
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--budget", type=float, default=2.0, help="seconds per move")
+    parser.add_argument("--positions", type=int, default=40)
+    parser.add_argument("--levels", default=",".join(level.value for level in Level))
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    levels = [Level.parse(name) for name in args.levels.split(",")]
+    positions = sample_positions(args.positions, args.seed)
+    think(positions[0], level=Level.STRONGEST, budget=0.05)  # build the lazily filled tables
+    placing = sum(pos.ply < PLACEMENT_PLIES for pos in positions)
+    print(
+        f"budget {args.budget:g} s/move; {len(positions)} positions ({placing} placing, "
+        f"{len(positions) - placing} moving); seed {args.seed}"
+    )
+    print(
+        f"{'level':11}{'median':>9}{'p99':>9}{'longest':>9}{'over by':>10}{'CPU max':>9}"
+        "   (seconds)"
+    )
+    for level in levels:
+        timings = time_level(level, positions, args.budget)
+        walls = [t.wall for t in timings]
+        longest = max(walls)
+        print(
+            f"{level.value:11}{statistics.median(walls):9.3f}{percentile(walls, 0.99):9.3f}"
+            f"{longest:9.3f}{max(0.0, longest - args.budget):10.3f}"
+            f"{max(t.cpu for t in timings):9.3f}"
+        )
+
+
+if __name__ == "__main__":
+    main()
