@@ -3,10 +3,13 @@
     python -m ai.match --a strongest --b greedy --games 200 --budget 0.5 --seed 1 --jobs 1
 
 Players: a level (``beginner`` .. ``strongest``, also ``level:strong``, or ``strong@0.2`` for a
-budget of its own), ``random`` or ``greedy``. Games come in pairs with swapped colours (A is
-White in even games); with ``--opening-plies N`` both games of a pair start from the same N
-random placements. Prints wins/draws/losses for A, A's score, and the Elo difference A - B
-with its 95% confidence interval; also each player's thinking time per move.
+budget of its own), ``random``, ``greedy``, or ``codecup:COMMAND``: a program that plays by the
+CodeCup 2011 protocol, such as PrimaDvonna (``--b "codecup:./player --time=40 --seed={seed}"``).
+
+Games come in pairs with swapped colours (A is White in even games); with ``--opening-plies N``
+both games of a pair start from the same N random placements. Prints wins/draws/losses for A,
+A's score, and the Elo difference A - B with its 95% confidence interval; also each player's
+thinking time per move.
 
 Long matches (the 2 s/move ones take hours) keep a log with ``--log FILE``: one JSON line per
 finished game, written as it ends. Run the same command again and the games already in the log
@@ -74,15 +77,19 @@ def play_game(settings: MatchSettings, index: int) -> GameResult:
     seconds = {True: 0.0, False: 0.0}
     moves = {True: 0, False: 0}
     longest = {True: 0.0, False: 0.0}
-    while legal_moves(pos):
-        is_a = (pos.turn is Colour.WHITE) == a_is_white
-        started = time.perf_counter()
-        move = players[is_a].choose(pos, budget=settings.budget, seed=game_seed)
-        spent = time.perf_counter() - started
-        seconds[is_a] += spent
-        moves[is_a] += 1
-        longest[is_a] = max(longest[is_a], spent)
-        pos = play(pos, move)  # raises if a player ever chose an illegal move
+    try:
+        while legal_moves(pos):
+            is_a = (pos.turn is Colour.WHITE) == a_is_white
+            started = time.perf_counter()
+            move = players[is_a].choose(pos, budget=settings.budget, seed=game_seed)
+            spent = time.perf_counter() - started
+            seconds[is_a] += spent
+            moves[is_a] += 1
+            longest[is_a] = max(longest[is_a], spent)
+            pos = play(pos, move)  # raises if a player ever chose an illegal move
+    finally:
+        for player in players.values():
+            player.close()
     white, black = score(pos)
     return GameResult(
         index,

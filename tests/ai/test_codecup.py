@@ -1,0 +1,77 @@
+"""External engines by the CodeCup 2011 protocol, played through the match runner."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+
+import pytest
+
+from ai.match import MatchSettings, main, play_game
+from ai.players import CodeCupError, CodeCupPlayer, parse_player
+from rules import Colour, Position, legal_moves, new_game, play
+
+STAND_IN = Path(__file__).with_name("codecup_random.py")
+ROOT = Path(__file__).parents[2]
+
+
+def command(*options: str) -> str:
+    return shlex.join([sys.executable, str(STAND_IN), *options])
+
+
+@pytest.fixture(autouse=True)
+def _rules_importable(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+
+
+def test_the_prefix_names_an_external_program() -> None:
+    player = parse_player("codecup:/opt/prima/player --time=40 --seed={seed}")
+    assert isinstance(player, CodeCupPlayer)
+    assert player.command == "/opt/prima/player --time=40 --seed={seed}"
+
+
+@pytest.mark.parametrize("index", [0, 1], ids=["external-black", "external-white"])
+def test_whole_games_against_an_external_program(index: int) -> None:
+    settings = MatchSettings("greedy", f"codecup:{command('--seed', '{seed}')}", None, 3, 0)
+    result = play_game(settings, index)
+    assert result.a_is_white == (index == 0)
+    # Every ply was a move of one of the two players, both phases, passes included.
+    assert result.a_moves + result.b_moves == result.plies > 49
+    assert result.b_moves >= 24
+
+
+def test_the_program_leaves_when_the_game_is_over() -> None:
+    player = CodeCupPlayer(command())
+    pos = new_game()
+    while legal_moves(pos):
+        external = pos.turn is Colour.BLACK
+        move = player.choose(pos, budget=None, seed=1) if external else legal_moves(pos)[0]
+        pos = play(pos, move)
+    process = player._process
+    assert process is not None
+    player.close()
+    assert process.returncode == 0  # it read Quit and left
+
+
+def test_an_illegal_move_is_refused_with_the_program_and_the_move() -> None:
+    player = CodeCupPlayer(command("--illegal"))
+    with pytest.raises(CodeCupError, match="sent 'A1K5'"):
+        player.choose(Position(), budget=None, seed=1)
+
+
+def test_a_program_that_stops_is_reported() -> None:
+    player = CodeCupPlayer(command("--quit-early"))
+    with pytest.raises(CodeCupError, match="stopped"):
+        player.choose(Position(), budget=None, seed=1)
+
+
+def test_it_must_see_the_game_from_the_start() -> None:
+    with pytest.raises(CodeCupError, match="opening-plies 0"):
+        settings = MatchSettings("greedy", f"codecup:{command()}", None, 3, opening_plies=6)
+        play_game(settings, 1)
+
+
+def test_the_command_line_plays_it(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["--a", "easy", "--b", f"codecup:{command()}", "--games", "2", "--progress", "0"])
+    assert "2 games" in capsys.readouterr().out
