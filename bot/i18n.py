@@ -90,6 +90,15 @@ def rules_error_text(error: rules.RulesError) -> Text:
     return Text(error.reason.value, dict(error.params))
 
 
+def transcript_error_text(error: rules.TranscriptError) -> Text:
+    """A player-facing text for a transcript that cannot be read: where, and why (translated)."""
+    params = {
+        name: rules_error_text(value) if isinstance(value, rules.RulesError) else value
+        for name, value in error.params.items()
+    }
+    return Text(error.reason.value, params)
+
+
 # --- numbers in the rules' and the service's error templates ------------------------------------
 # Those templates are one English sentence each, whatever the number: "exactly 1 cells" is wrong
 # even in English, and Russian or Polish need three forms. Each function below gets the error's

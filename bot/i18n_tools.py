@@ -38,7 +38,7 @@ from babel.messages.pofile import read_po, write_po
 
 from bot.games.errors import ServiceError
 from bot.i18n import DOMAIN, LOCALE_DIR
-from rules import IllegalReason, InvalidReason
+from rules import IllegalReason, InvalidReason, TranscriptReason
 
 PROJECT_ROOT: Final = Path(__file__).resolve().parent.parent
 BOT_DIR: Final = PROJECT_ROOT / "bot"
@@ -86,7 +86,11 @@ def extract(source: Path = BOT_DIR) -> Catalog:
 
 def error_templates() -> Iterator[tuple[str, str, str]]:
     """``(template, module, translator comment)`` for every rules and service error."""
-    reasons: Iterable[InvalidReason | IllegalReason] = [*InvalidReason, *IllegalReason]
+    reasons: Iterable[InvalidReason | IllegalReason | TranscriptReason] = [
+        *InvalidReason,
+        *IllegalReason,
+        *TranscriptReason,
+    ]
     for reason in reasons:
         yield reason.value, type(reason).__module__, f"rules error {reason.name}"
     for error in _subclasses(ServiceError):

@@ -104,6 +104,7 @@ from rules.position import (
 from rules.record import (
     Transcript,
     TranscriptError,
+    TranscriptReason,
     format_little_golem,
     format_record,
     parse_little_golem,
@@ -191,6 +192,7 @@ __all__ = [
     "Stack",
     "Transcript",
     "TranscriptError",
+    "TranscriptReason",
     "apply",
     "cell_name",
     "colour_to_act",

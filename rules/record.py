@@ -10,6 +10,7 @@ is left); so pair 25 starts with White's first move. A game given up ends with `
 
 from __future__ import annotations
 
+import enum
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -31,13 +32,42 @@ _TOKENS: Final = re.compile(r"\[[^\]]*\]|\S+")
 _MOVE_NUMBER: Final = re.compile(r"(\d+)\.")
 
 
-class TranscriptError(ValueError):
-    """A record or transcript that cannot be read; the message says where and why."""
+class TranscriptReason(enum.Enum):
+    """Why a record or transcript cannot be read; each value is the English message template
+    (and the message-catalogue id, as :class:`rules.InvalidReason`'s)."""
 
-    def __init__(self, message: str, *, token: str | None = None, ply: int | None = None) -> None:
+    BAD_ACTION = "action {number} ({token}): {cause}"
+    MOVE_NUMBER = "expected move number {number}. before White's action, found “{token}”"
+    AFTER_RESIGN = "nothing may follow “resign”, but “{token}” does"
+
+
+class TranscriptError(ValueError):
+    """A record or transcript that cannot be read; the message says where and why.
+
+    ``params`` fill the ``reason``'s template: ``number`` (of the action or move), ``token``
+    (the text found there) and, for a bad action, ``cause``: the :class:`RulesError` saying
+    what is wrong with it (also ``__cause__``).
+    """
+
+    def __init__(
+        self,
+        reason: TranscriptReason,
+        *,
+        token: str,
+        ply: int | None = None,
+        number: int | None = None,
+        cause: RulesError | None = None,
+    ) -> None:
+        self.reason = reason
         self.token = token
         self.ply = ply
-        super().__init__(message)
+        self.cause = cause
+        self.params: dict[str, object] = {"token": token}
+        if number is not None:
+            self.params["number"] = number
+        if cause is not None:
+            self.params["cause"] = cause
+        super().__init__(reason.value.format(**{k: str(v) for k, v in self.params.items()}))
 
 
 def format_record(moves: Iterable[Move]) -> str:
@@ -57,7 +87,7 @@ def parse_record(text: str) -> list[Move]:
             moves.append(parse_move(token))
         except RulesError as error:
             raise TranscriptError(
-                f"action {ply + 1} ({token}): {error}", token=token, ply=ply
+                TranscriptReason.BAD_ACTION, token=token, ply=ply, number=ply + 1, cause=error
             ) from error
     return moves
 
@@ -74,7 +104,7 @@ def replay(moves: Sequence[Move], start: Position | None = None) -> list[Positio
             pos = play(pos, move)
         except RulesError as error:
             raise TranscriptError(
-                f"action {ply + 1} ({move}): {error}", token=str(move), ply=ply
+                TranscriptReason.BAD_ACTION, token=str(move), ply=ply, number=ply + 1, cause=error
             ) from error
         positions.append(pos)
     return positions
@@ -134,15 +164,13 @@ def parse_little_golem(text: str) -> Transcript:
         token = tokens[index]
         index += 1
         if resigned is not None:
-            raise TranscriptError(f"nothing may follow “resign”, but “{token}” does", token=token)
+            raise TranscriptError(TranscriptReason.AFTER_RESIGN, token=token)
         ply = len(moves)
         if colour_to_act(ply) is Colour.WHITE:
             number = _MOVE_NUMBER.fullmatch(token)
             if number is None or int(number[1]) != ply // 2 + 1:
                 raise TranscriptError(
-                    f"expected move number {ply // 2 + 1}. before White's action, found “{token}”",
-                    token=token,
-                    ply=ply,
+                    TranscriptReason.MOVE_NUMBER, token=token, ply=ply, number=ply // 2 + 1
                 )
             if index >= len(tokens):
                 break
@@ -156,7 +184,7 @@ def parse_little_golem(text: str) -> Transcript:
             pos = play(pos, move)
         except RulesError as error:
             raise TranscriptError(
-                f"action {ply + 1} (“{token}”): {error}", token=token, ply=ply
+                TranscriptReason.BAD_ACTION, token=token, ply=ply, number=ply + 1, cause=error
             ) from error
         moves.append(move)
         if len(moves) == PLACEMENT_PLIES - 1:

@@ -19,7 +19,7 @@ from bot.client import UserError
 from bot.components import TakebackButton
 from bot.games.correspondence import LEADERBOARD_MIN_GAMES, VACATION_DAYS_PER_YEAR
 from bot.games.service import CLOCK_CHOICES
-from bot.i18n import COLOUR_NAMES, Text, _, n_
+from bot.i18n import COLOUR_NAMES, Text, _, n_, transcript_error_text
 from bot.presenter import discord_time, mention
 from bot.storage.models import Game, GuildSettings
 
@@ -310,7 +310,10 @@ class CorrespondenceCommands(commands.Cog):
             try:
                 parsed = rules.parse_little_golem(raw.decode("utf-8", errors="replace"))
             except rules.TranscriptError as error:
-                text = _("This is not a transcript I can read: {error}", error=str(error))
+                text = _(
+                    "This is not a transcript I can read: {error}",
+                    error=transcript_error_text(error),
+                )
                 raise UserError(text) from error
             moves = list(parsed.moves)
             upto = len(moves) if ply is None else min(ply, len(moves))

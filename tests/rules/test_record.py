@@ -99,3 +99,17 @@ def test_little_golem_real_world_sample() -> None:
 def test_little_golem_errors_say_where(text: str, message: str) -> None:
     with pytest.raises(rules.TranscriptError, match=message):
         rules.parse_little_golem(text)
+
+
+def test_transcript_errors_carry_their_reason_and_what_was_found() -> None:
+    with pytest.raises(rules.TranscriptError) as caught:
+        rules.parse_little_golem("1. e3 d3 2. e3")
+    error = caught.value
+    assert error.reason is rules.TranscriptReason.BAD_ACTION
+    assert error.token == "e3" and error.ply == 2 and error.params["number"] == 3
+    assert isinstance(error.cause, rules.IllegalMoveError) and error.__cause__ is error.cause
+    assert str(error) == f"action 3 (e3): {error.cause}"
+    with pytest.raises(rules.TranscriptError) as caught:
+        rules.parse_little_golem("1. e3 resign 2. c3")
+    assert caught.value.reason is rules.TranscriptReason.AFTER_RESIGN
+    assert caught.value.params == {"token": "2."}

@@ -213,6 +213,16 @@ async def test_import_shows_a_transcript_on_an_analysis_board(
             {"transcript": UserAttachment("x.txt", b"1. e3 e3")},
         )
         assert bad.ephemeral and "not a transcript I can read" in bad.content
+        assert "action 2 (e3): E3 is already occupied" in bad.content
+        table.carol.locale = "ru"  # the whole explanation in the reader's language
+        bad = await table.fake.run_command(
+            table.carol,
+            table.games,
+            "dvonn import",
+            {"transcript": UserAttachment("x.txt", b"1. e3 d3 2. e3")},
+        )
+        assert bad.ephemeral and "действие 3 (e3): Место E3 уже занято" in bad.content, bad.content
+        assert not any(word in bad.content for word in ("action", "occupied", "transcript"))
 
 
 async def test_server_settings_need_manage_server(table: Table, bot_runner: BotRunner) -> None:
