@@ -274,15 +274,12 @@ class GameService:
         """
         now = self.now()
         async with self.store.write() as tx:
-            challenge = await tx.challenge(challenge_id)
-            if challenge is None:
-                raise ChallengeNotFound(challenge_id)
-            if challenge.status is ChallengeStatus.OPEN and challenge.is_expired(now):
-                # Record the expiry (the block must end normally to commit it), then say so.
-                await tx.close_challenge(challenge_id, ChallengeStatus.EXPIRED, at=now)
-                started = None
-            else:
-                started = await self._start_game(tx, challenge, user_id, thread_id, now)
+            challenge = await _unexpired_challenge(tx, challenge_id, now)
+            started = (
+                None
+                if challenge is None
+                else await self._start_game(tx, challenge, user_id, thread_id, now)
+            )
         if started is None:
             raise ChallengeExpired(challenge_id)
         game = started.game
@@ -381,14 +378,9 @@ class GameService:
     ) -> Challenge:
         now = self.now()
         async with self.store.write() as tx:
-            challenge = await tx.challenge(challenge_id)
-            if challenge is None:
-                raise ChallengeNotFound(challenge_id)
-            if challenge.status is ChallengeStatus.OPEN and challenge.is_expired(now):
-                # Record the expiry (the block must end normally to commit it), then say so.
-                await tx.close_challenge(challenge_id, ChallengeStatus.EXPIRED, at=now)
-                closed = None
-            else:
+            challenge = await _unexpired_challenge(tx, challenge_id, now)
+            closed = None
+            if challenge is not None:
                 _check_open(challenge)
                 check(challenge)
                 closed = await tx.close_challenge(challenge_id, status, at=now, by=user_id)
@@ -693,6 +685,18 @@ def _deadline(
         return None
     start = now if paused_until is None else max(now, paused_until)
     return start + timedelta(days=clock_days)
+
+
+async def _unexpired_challenge(tx: Writer, challenge_id: int, now: datetime) -> Challenge | None:
+    """The challenge, or ``None`` if it has just been found expired (the expiry is recorded:
+    the caller lets its transaction commit, then raises :class:`ChallengeExpired`)."""
+    challenge = await tx.challenge(challenge_id)
+    if challenge is None:
+        raise ChallengeNotFound(challenge_id)
+    if challenge.status is ChallengeStatus.OPEN and challenge.is_expired(now):
+        await tx.close_challenge(challenge_id, ChallengeStatus.EXPIRED, at=now)
+        return None
+    return challenge
 
 
 def _check_open(challenge: Challenge) -> None:
