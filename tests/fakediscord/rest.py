@@ -9,6 +9,7 @@ in ``world.unknown_routes``, so a missing piece shows up in the tests instead of
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -19,7 +20,7 @@ from aiohttp import BodyPartReader, web
 from tests.fakediscord import errors
 from tests.fakediscord.errors import DiscordError
 from tests.fakediscord.responses import InteractionDesk
-from tests.fakediscord.world import RecordedRequest, Upload, World
+from tests.fakediscord.world import RateLimit, RecordedRequest, Upload, World
 
 API_PREFIX = "/api/v10"
 Json = dict[str, Any]
@@ -71,6 +72,31 @@ async def read_body(request: web.Request) -> Body:
 
 
 PARSED_BODY = web.RequestKey("parsed_body", Body)
+
+
+def rate_limited(limit: RateLimit) -> web.Response:
+    """Discord's 429: the body says how long to wait; ``Via`` tells discord.py it came from
+    Discord and not from Cloudflare (which it treats as a ban, and does not retry)."""
+    body = {
+        "message": "You are being rate limited.",
+        "retry_after": limit.retry_after,
+        "global": limit.is_global,
+    }
+    response = json_response(body, status=429)
+    response.headers.update(
+        {
+            "Via": "1.1 google",
+            "Retry-After": str(max(1, math.ceil(limit.retry_after))),
+            "X-RateLimit-Limit": "5",
+            "X-RateLimit-Remaining": "0",
+            "X-RateLimit-Reset-After": f"{limit.retry_after:.3f}",
+            "X-RateLimit-Bucket": "fake-bucket",
+            "X-RateLimit-Scope": "shared" if not limit.is_global else "global",
+        }
+    )
+    if limit.is_global:
+        response.headers["X-RateLimit-Global"] = "true"
+    return response
 
 
 def json_response(data: Any, status: int = 200) -> web.Response:
@@ -199,6 +225,10 @@ class RestApi:
             )
             if needs_token and request.headers.get("Authorization") != f"Bot {self.world.token}":
                 raise errors.unauthorized()
+            limit = self.world.take_rate_limit(request.method, request.path)
+            if limit is not None:
+                status = 429
+                return rate_limited(limit)
             response = await handler(request)
             status = response.status
             return response

@@ -266,3 +266,23 @@ async def test_command_creates_are_limited_per_day(
     status, body = await call(http, "PUT", path, [*first, {"name": "help", "description": "?"}])
     assert (status, body["code"]) == (429, 30034)
     assert [c.name for c in scene.fake.commands(scene.guild)] == ["dvonn", "rules"]
+
+
+async def test_a_rate_limit_answers_429_as_discord_does(
+    scene: Scene, http: aiohttp.ClientSession
+) -> None:
+    world = scene.fake.world
+    world.rate_limit("POST", rf"/channels/{scene.games.id}/messages$", retry_after=0.5)
+    path = f"channels/{scene.games.id}/messages"
+    async with http.post(path, json={"content": "hi"}) as refused:
+        assert refused.status == 429
+        assert refused.headers["Via"] and refused.headers["X-RateLimit-Remaining"] == "0"
+        assert await refused.json() == {
+            "message": "You are being rate limited.",
+            "retry_after": 0.5,
+            "global": False,
+        }
+    assert not any(m.content == "hi" for m in scene.fake.messages_in(scene.games))
+    status, _ = await call(http, "POST", path, {"content": "hi"})  # the limit was used up
+    assert status == 200
+    assert [r.status for r in world.requests if r.path.endswith(path)] == [429, 200]

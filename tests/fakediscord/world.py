@@ -9,6 +9,7 @@ refuses.
 from __future__ import annotations
 
 import asyncio
+import re
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -121,6 +122,17 @@ class RecordedRequest:
     status: int
     error_code: int | None
     at: float
+
+
+@dataclass(slots=True)
+class RateLimit:
+    """Answer the next ``times`` calls of ``method`` on a path matching ``path`` with a 429."""
+
+    method: str
+    path: re.Pattern[str]
+    times: int
+    retry_after: float
+    is_global: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,6 +261,7 @@ class World:
         self.command_syncs: list[CommandSync] = []
         self.requests: list[RecordedRequest] = []
         self.unknown_routes: list[RecordedRequest] = []
+        self.rate_limits: list[RateLimit] = []
         self.http_base = "http://127.0.0.1"  # set once the server listens
         self.dispatcher: Dispatcher | None = None
 
@@ -262,6 +275,30 @@ class World:
 
     def changed(self) -> None:
         self.signal.notify()
+
+    # -- rate limits ------------------------------------------------------------------------------
+
+    def rate_limit(
+        self,
+        method: str,
+        path: str,
+        *,
+        times: int = 1,
+        retry_after: float = 0.25,
+        is_global: bool = False,
+    ) -> RateLimit:
+        """Refuse the next ``times`` matching calls with 429 (``path``: a regex on the path)."""
+        rule = RateLimit(method.upper(), re.compile(path), times, retry_after, is_global)
+        self.rate_limits.append(rule)
+        return rule
+
+    def take_rate_limit(self, method: str, path: str) -> RateLimit | None:
+        """The rule that refuses this call, if any (counting it as used)."""
+        for rule in self.rate_limits:
+            if rule.times > 0 and rule.method == method and rule.path.search(path):
+                rule.times -= 1
+                return rule
+        return None
 
     def dispatch(
         self, event: str, data: Json, *, guild_id: int | None, intent: int | None

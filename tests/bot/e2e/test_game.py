@@ -171,3 +171,21 @@ async def test_a_second_game_in_the_same_place_is_refused(table: Table, bot: Dvo
     assert refused.followups and refused.followups[-1].ephemeral
     refused_text = refused.followups[-1].content
     assert "already" in refused_text.lower() and f"<#{table.no_threads.id}>" in refused_text
+
+
+async def test_a_rate_limited_board_post_is_retried_not_lost(table: Table, bot: DvonnBot) -> None:
+    """Discord answers 429 to the turn's post: discord.py waits and retries, and the post lands
+    once, after the move, with its ping; the mover's reply still links to it."""
+    thread = await start_game(table)
+    world = table.fake.world
+    world.rate_limit("POST", rf"/channels/{thread.id}/messages$", times=2, retry_after=0.2)
+    turn = await play_turn(table.fake, table.alice, thread, rules.parse_move("E3"))
+    assert turn.post is not None, turn.reply.content
+    assert turn.post.pinged_user_ids == {table.bob.id}
+    assert f"/{turn.post.id}" in turn.reply.content  # the reply links to the post
+    posts = [m for m in table.fake.messages_in(thread) if m.embed_image() is not None]
+    assert len(posts) == 2  # the game's first post and this one: none doubled, none lost
+    statuses = [r.status for r in world.requests if r.path.endswith(f"/{thread.id}/messages")]
+    assert statuses[-3:] == [429, 429, 200]
+    game = await bot.service.game_in_channel(thread.id)
+    assert game is not None and game.position.ply == 1
