@@ -155,7 +155,9 @@ class DvonnBot(commands.Bot):
         self._housekeeper: asyncio.Task[None] | None = None
         self._correspondence: Correspondence | None = None
         self.notifier = Notifier(self)
-        self.computer = ComputerPlayer(self, budget=ai_budget)
+        self.computer = ComputerPlayer(
+            self, workers=settings.ai_processes, budget=ai_budget, longest=settings.ai_seconds
+        )
         self._locales: dict[int, str] = {}
         self._background: set[asyncio.Task[None]] = set()
 

@@ -42,10 +42,18 @@ HINT_LEVEL: Final = ai.Level.MEDIUM
 class ComputerPlayer:
     """Plays the bot's side of every game against it."""
 
-    def __init__(self, bot: DvonnBot, *, workers: int = 1, budget: float | None = None) -> None:
+    def __init__(
+        self,
+        bot: DvonnBot,
+        *,
+        workers: int = 1,
+        budget: float | None = None,
+        longest: float | None = None,
+    ) -> None:
         self._bot = bot
         self._workers = workers
         self._budget = budget  # overrides the levels' budgets (tests think briefly)
+        self._longest = longest  # the operator's cap (DVONN_AI_SECONDS)
         self._engine: Engine | None = None
         self._thinking: dict[int, asyncio.Task[None]] = {}
 
@@ -55,7 +63,9 @@ class ComputerPlayer:
         return self._engine
 
     def budget(self, level: ai.Level) -> float:
-        return self._budget if self._budget is not None else BUDGETS[level]
+        """Seconds to think per move at ``level``, within the operator's cap if one is set."""
+        budget = self._budget if self._budget is not None else BUDGETS[level]
+        return budget if self._longest is None else min(budget, self._longest)
 
     def is_thinking(self, game_id: int) -> bool:
         task = self._thinking.get(game_id)

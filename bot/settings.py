@@ -6,6 +6,7 @@ never show it, so it cannot reach a log line by accident.
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -91,6 +92,11 @@ class Settings:
     """Discord's gateway URL; ``None``: Discord's own."""
     render_processes: int = DEFAULT_RENDER_PROCESSES
     """Worker processes that draw boards; ``0`` draws in threads of the bot (tests)."""
+    ai_processes: int = 1
+    """Worker processes in which the computer opponent thinks; when all are busy, games
+    against the bot wait their turn (served fairly, one game after another)."""
+    ai_seconds: float | None = None
+    """The longest the computer opponent thinks per move; ``None``: each level's own time."""
 
     @classmethod
     def from_env(
@@ -125,6 +131,8 @@ class Settings:
             render_processes=_count(
                 values, "DVONN_RENDER_PROCESSES", default=DEFAULT_RENDER_PROCESSES
             ),
+            ai_processes=_count(values, "DVONN_AI_PROCESSES", default=1, minimum=1),
+            ai_seconds=_seconds(values, "DVONN_AI_SECONDS"),
         )
 
     def require_token(self) -> str:
@@ -157,13 +165,41 @@ def missing_token_help(application_id: int | None) -> Text:
     )
 
 
-def _count(values: Mapping[str, str], name: str, *, default: int) -> int:
+def _count(values: Mapping[str, str], name: str, *, default: int, minimum: int = 0) -> int:
     raw = values.get(name, "").strip()
     if not raw:
         return default
     if not raw.isdigit():
         raise SettingsError(_("{name} must be a whole number, not {value}.", name=name, value=raw))
+    if int(raw) < minimum:
+        raise SettingsError(
+            _(
+                "{name} must be at least {minimum}, not {value}.",
+                name=name,
+                minimum=minimum,
+                value=raw,
+            )
+        )
     return int(raw)
+
+
+def _seconds(values: Mapping[str, str], name: str) -> float | None:
+    raw = values.get(name, "").strip()
+    if not raw:
+        return None
+    try:
+        seconds = float(raw)
+    except ValueError:
+        seconds = math.nan
+    if not (0 < seconds < math.inf):
+        raise SettingsError(
+            _(
+                "{name} must be a number of seconds above 0, such as 1.5, not {value}.",
+                name=name,
+                value=raw,
+            )
+        )
+    return seconds
 
 
 def _snowflake(values: Mapping[str, str], name: str) -> int | None:

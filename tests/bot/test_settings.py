@@ -7,6 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from ai import Level
+from bot.client import DvonnBot
+from bot.computer import BUDGETS
 from bot.settings import PERMISSIONS, Secret, Settings, SettingsError, invite_url
 
 
@@ -60,8 +63,35 @@ def test_invite_url_asks_for_the_needed_permissions_and_scopes() -> None:
 
 @pytest.mark.parametrize(
     "environ",
-    [{"DVONN_LOG_LEVEL": "LOUD"}, {"DVONN_DEV_GUILD": "abc"}, {"DISCORD_APPLICATION_ID": "-1"}],
+    [
+        {"DVONN_LOG_LEVEL": "LOUD"},
+        {"DVONN_DEV_GUILD": "abc"},
+        {"DISCORD_APPLICATION_ID": "-1"},
+        {"DVONN_AI_PROCESSES": "0"},
+        {"DVONN_AI_PROCESSES": "two"},
+        {"DVONN_AI_SECONDS": "0"},
+        {"DVONN_AI_SECONDS": "soon"},
+        {"DVONN_AI_SECONDS": "nan"},
+        {"DVONN_AI_SECONDS": "inf"},
+    ],
 )
 def test_bad_values_are_refused_with_a_reason(environ: dict[str, str]) -> None:
     with pytest.raises(SettingsError, match="must be"):
         Settings.from_env(environ, env_file=None)
+
+
+def test_the_computer_opponent_can_be_given_processes_and_a_time_cap() -> None:
+    default = Settings.from_env({}, env_file=None)
+    assert default.ai_processes == 1 and default.ai_seconds is None
+    settings = Settings.from_env(
+        {"DVONN_AI_PROCESSES": "3", "DVONN_AI_SECONDS": "1.5"}, env_file=None
+    )
+    assert settings.ai_processes == 3 and settings.ai_seconds == 1.5
+
+
+def test_the_time_cap_limits_every_level_but_never_raises_one() -> None:
+    bot = DvonnBot(Settings.from_env({"DVONN_AI_SECONDS": "1.5"}, env_file=None))
+    assert bot.computer.budget(Level.STRONGEST) == 1.5
+    assert bot.computer.budget(Level.BEGINNER) == BUDGETS[Level.BEGINNER] < 1.5
+    uncapped = DvonnBot(Settings.from_env({}, env_file=None))
+    assert uncapped.computer.budget(Level.STRONGEST) == BUDGETS[Level.STRONGEST]
