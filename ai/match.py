@@ -12,8 +12,9 @@ A's score, and the Elo difference A - B with its 95% confidence interval; also e
 thinking time per move.
 
 Long matches (the 2 s/move ones take hours) keep a log with ``--log FILE``: one JSON line per
-finished game, written as it ends. Run the same command again and the games already in the log
-are kept and only the rest are played; a log from other settings is refused.
+finished game, written as it ends, with the game's record (to replay or study it). Run the same
+command again and the games already in the log are kept and only the rest are played; a log
+from other settings is refused.
 """
 
 from __future__ import annotations
@@ -29,9 +30,9 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
-from ai.players import parse_player, random_opening
+from ai.players import parse_player, random_opening_moves
 from ai.stats import Tally
-from rules import Colour, Position, legal_moves, play, score
+from rules import Colour, Move, Position, format_record, legal_moves, play, score
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +50,8 @@ class GameResult:
     b_seconds: float
     b_moves: int
     b_longest: float
+    record: str = ""
+    """Every action of the game, the shared opening included (``rules.format_record``)."""
 
     @property
     def a_score(self) -> int:
@@ -73,7 +76,11 @@ def play_game(settings: MatchSettings, index: int) -> GameResult:
     players = {True: parse_player(settings.a), False: parse_player(settings.b)}
     a_is_white = index % 2 == 0
     game_seed = settings.seed * 1_000_003 + index
-    pos: Position = random_opening(settings.opening_plies, settings.seed * 1_000_003 + index // 2)
+    opening = random_opening_moves(settings.opening_plies, settings.seed * 1_000_003 + index // 2)
+    pos = Position()
+    for move in opening:
+        pos = play(pos, move)
+    played: list[Move] = list(opening)
     seconds = {True: 0.0, False: 0.0}
     moves = {True: 0, False: 0}
     longest = {True: 0.0, False: 0.0}
@@ -87,6 +94,7 @@ def play_game(settings: MatchSettings, index: int) -> GameResult:
             moves[is_a] += 1
             longest[is_a] = max(longest[is_a], spent)
             pos = play(pos, move)  # raises if a player ever chose an illegal move
+            played.append(move)
     finally:
         for player in players.values():
             player.close()
@@ -103,6 +111,7 @@ def play_game(settings: MatchSettings, index: int) -> GameResult:
         seconds[False],
         moves[False],
         longest[False],
+        format_record(played),
     )
 
 

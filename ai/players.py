@@ -244,8 +244,19 @@ def parse_player(text: str) -> Player:
 
 def random_opening(plies: int, seed: int) -> Position:
     """The position after ``plies`` uniformly random placements (a match's shared opening)."""
+    pos = Position()
+    for move in random_opening_moves(plies, seed):
+        pos = play(pos, move)
+    return pos
+
+
+def random_opening_moves(plies: int, seed: int) -> list[Move]:
+    """The placements of :func:`random_opening`."""
     rng = random.Random(f"opening/{seed}")
     pos = Position()
+    moves: list[Move] = []
     for _ in range(plies):
-        pos = play(pos, rng.choice(legal_moves(pos)))
-    return pos
+        move = rng.choice(legal_moves(pos))
+        moves.append(move)
+        pos = play(pos, move)
+    return moves

@@ -9,7 +9,7 @@ import pytest
 
 import rules
 from ai.levels import Level
-from ai.match import MatchSettings, main, play_game, report
+from ai.match import MatchLog, MatchSettings, main, play_game, report
 from ai.players import GreedyPlayer, LevelPlayer, RandomPlayer, parse_player, random_opening
 from rules.board import lookup_cell
 
@@ -45,6 +45,12 @@ def test_a_game_alternates_colours_and_keeps_the_shared_opening() -> None:
     assert even.a_is_white and not odd.a_is_white
     assert even.a_moves + even.b_moves + 5 == even.plies
     assert random_opening(5, 3 * 1_000_003) == random_opening(5, 3 * 1_000_003 + 1 // 2)
+    # The record is the whole game, shared opening included: replayed, it ends as the game did.
+    for game in (even, odd):
+        positions = rules.replay(rules.parse_record(game.record))
+        assert positions[5] == random_opening(5, 3 * 1_000_003)
+        assert rules.score(positions[-1]) == (game.white, game.black)
+        assert len(positions) - 1 == game.plies
     text = report(settings, [even, odd], wall=1.0)
     assert "A = random vs B = greedy; 2 games" in text
     assert "Elo A - B" in text
@@ -78,6 +84,7 @@ def test_a_logged_match_continues_where_it_stopped(
     assert "4 games" in out
     lines = log.read_text().splitlines()
     assert lines[:3] == first  # the logged games were kept, not played again
+    assert all(json.loads(line)["record"] for line in lines[1:])
     assert sorted(json.loads(line)["index"] for line in lines[1:]) == [0, 1, 2, 3]
 
 
@@ -98,3 +105,15 @@ def test_a_line_cut_short_by_a_crash_is_played_again(tmp_path: Path) -> None:
     whole = [json.loads(line)["index"] for line in lines if line.endswith("}")]
     assert sorted(whole) == [0, 1]
     assert len(lines) == 3  # the torn line stays, ignored
+
+
+def test_a_log_written_before_games_had_records_still_loads(tmp_path: Path) -> None:
+    log = tmp_path / "match.jsonl"
+    main(["--a", "greedy", "--b", "random", "--games", "1", "--log", str(log), "--progress", "0"])
+    header, game = log.read_text().splitlines()
+    old = json.loads(game)
+    del old["record"]
+    log.write_text(f"{header}\n{json.dumps(old)}\n")
+    settings = MatchSettings("greedy", "random", None, 1, 0)
+    (loaded,) = MatchLog(log, settings).load()
+    assert loaded.record == "" and loaded.index == 0
