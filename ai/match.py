@@ -150,15 +150,20 @@ class MatchLog:
         return results
 
     def append(self, result: GameResult) -> None:
-        size = self.path.stat().st_size if self.path.exists() else 0
-        with self.path.open("a", encoding="utf-8") as file:
-            if size == 0:
-                file.write(json.dumps(dataclasses.asdict(self.settings)) + "\n")
-            elif not self.path.read_bytes().endswith(b"\n"):
-                file.write("\n")  # end a line torn by a crash
-            file.write(json.dumps(dataclasses.asdict(result)) + "\n")
+        with self.path.open("a+b") as file:
+            if file.tell() == 0:
+                file.write(_json_line(dataclasses.asdict(self.settings)))
+            else:
+                file.seek(-1, os.SEEK_END)
+                if file.read(1) != b"\n":
+                    file.write(b"\n")  # end a line torn by a crash
+            file.write(_json_line(dataclasses.asdict(result)))
             file.flush()
             os.fsync(file.fileno())
+
+
+def _json_line(data: object) -> bytes:
+    return (json.dumps(data) + "\n").encode()
 
 
 def run_games(settings: MatchSettings, indices: Iterable[int], jobs: int) -> Iterator[GameResult]:
