@@ -32,7 +32,7 @@ from pathlib import Path
 
 from ai.players import parse_player, random_opening_moves
 from ai.stats import Tally
-from rules import Colour, Move, Position, format_record, legal_moves, play, score
+from rules import Colour, Move, format_record, legal_moves, play, replay, score
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,9 +77,7 @@ def play_game(settings: MatchSettings, index: int) -> GameResult:
     a_is_white = index % 2 == 0
     game_seed = settings.seed * 1_000_003 + index
     opening = random_opening_moves(settings.opening_plies, settings.seed * 1_000_003 + index // 2)
-    pos = Position()
-    for move in opening:
-        pos = play(pos, move)
+    pos = replay(opening)[-1]
     played: list[Move] = list(opening)
     seconds = {True: 0.0, False: 0.0}
     moves = {True: 0, False: 0}

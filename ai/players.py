@@ -14,7 +14,7 @@ from typing import Final, Protocol
 from ai.choose import choose_move, move_rng
 from ai.evaluation import white_to_act
 from ai.levels import Level
-from rules import Move, Position, RulesError, legal_moves, parse_move, play, score
+from rules import Move, Position, RulesError, legal_moves, parse_move, play, replay, score
 
 
 class Player(Protocol):
@@ -244,10 +244,7 @@ def parse_player(text: str) -> Player:
 
 def random_opening(plies: int, seed: int) -> Position:
     """The position after ``plies`` uniformly random placements (a match's shared opening)."""
-    pos = Position()
-    for move in random_opening_moves(plies, seed):
-        pos = play(pos, move)
-    return pos
+    return replay(random_opening_moves(plies, seed))[-1]
 
 
 def random_opening_moves(plies: int, seed: int) -> list[Move]:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import ast
 import sys
 from pathlib import Path
 
 import ai
+from tests.test_layers import imports_of
 
 ALLOWED = {"ai", "rules"} | set(sys.stdlib_module_names)
 
@@ -15,14 +15,7 @@ def test_ai_imports_only_rules_and_the_standard_library() -> None:
     package = Path(ai.__file__).parent
     found: dict[str, str] = {}
     for path in package.glob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Import):
-                names = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                names = [node.module]
-            else:
-                continue
-            for name in names:
-                found[name.split(".")[0]] = path.name
+        for name in imports_of(path):
+            found[name] = path.name
     assert {"rules", "asyncio"} <= found.keys()  # the scan sees imports at all
     assert {top: where for top, where in found.items() if top not in ALLOWED} == {}
