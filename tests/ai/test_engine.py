@@ -89,7 +89,10 @@ async def test_closing_fails_the_requests_still_waiting() -> None:
     engine = Engine(workers=1, executor=ThreadPoolExecutor(max_workers=1))
     running = asyncio.create_task(engine.choose(pos, Level.STRONG, 0.2, game=1))
     queued = asyncio.create_task(engine.choose(pos, Level.STRONG, 0.2, game=2))
-    await asyncio.sleep(0.01)
+    # Close as soon as one request is being thought about and the other waits: a fixed sleep
+    # let the first finish on a busy machine (its thread holds the GIL), and then both ran.
+    while engine.pending() != 1:
+        await asyncio.sleep(0)
     await engine.close()
     with pytest.raises(RuntimeError, match="closed"):
         await queued
