@@ -39,7 +39,7 @@ gallery: $(STAMP)
 
 # After changing any text a player sees: extract, update every catalogue, then translate.
 messages: $(STAMP)
-	$(BIN)/python -m bot.i18n_tools update
+	$(BIN)/python -m bot.i18n.tools update
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis

@@ -14,15 +14,18 @@ import sys
 
 import discord
 
-from bot.client import DvonnBot
+from bot.app import DvonnBot
+from bot.config import Settings, SettingsError
+from bot.endpoints import use_discord_endpoints
 from bot.i18n import ENGLISH
-from bot.settings import Settings, SettingsError
 
 log = logging.getLogger("bot")
 
 
 async def serve(settings: Settings, *, sync: bool) -> None:
     token = settings.require_token()
+    # discord.py keeps Discord's addresses process-wide (see bot.endpoints): set them once here.
+    use_discord_endpoints(settings.api_base, settings.gateway_url)
     bot = DvonnBot(settings, sync_commands=sync)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

@@ -1,10 +1,16 @@
 """Where discord.py sends its REST calls and opens its gateway connection.
 
-Production talks to Discord itself. The settings call :func:`use_discord_endpoints` with
-``DISCORD_API_BASE`` / ``DISCORD_GATEWAY_URL`` to point the client elsewhere: a REST proxy, or
-the fake Discord the end-to-end tests run on 127.0.0.1. It is the only test hook in the bot.
+Production talks to Discord itself. The process's entry point (:mod:`bot.__main__`) calls
+:func:`use_discord_endpoints` with ``DISCORD_API_BASE`` / ``DISCORD_GATEWAY_URL`` to point the
+client elsewhere: a REST proxy, or the fake Discord the end-to-end tests run on 127.0.0.1. It is
+the only test hook in the bot.
 
-discord.py keeps both addresses in class attributes, so the change is process-wide:
+Why it is process-wide, and stays so: discord.py keeps both addresses in class attributes and
+offers no per-client setting. A per-client override would have to replace discord.py's HTTP
+client and the module-level webhook adapter that answers interactions, i.e. rewrite its
+internals; since one process runs one bot, the entry point sets them once, before the client
+exists, and the bot class itself changes nothing of discord.py (tests that start several clients
+point them all at one fake, and restore the addresses afterwards). What reads them:
 
 - every REST call, the interaction callbacks and followup webhooks included, is built from
   ``discord.http.Route.BASE``;

@@ -1,11 +1,19 @@
-"""The game service: challenges, games and moves, over SQLite storage, knowing nothing of Discord.
+"""The game service: the bot's use cases over the storage, knowing nothing of Discord.
 
->>> service = await GameService.open("data/dvonn.sqlite3")          # doctest: +SKIP
->>> challenge = await service.create_challenge(guild_id=1, channel_id=2, challenger_id=3)
->>> started = await service.accept_challenge(challenge.id, 4)      # doctest: +SKIP
->>> outcome = await service.play(started.game.id, started.game.white_id, "E3")
+Open it over a database file and call its use cases (the tests do exactly this)::
+
+    service = await GameService.open("data/dvonn.sqlite3")
+    challenge = await service.create_challenge(guild_id=1, channel_id=2, challenger_id=3)
+    started = await service.accept_challenge(challenge.id, 4)
+    outcome = await service.play(started.game.id, started.game.white_id, "E3")
+
+Its parts: :mod:`~bot.games.clocks` (deadlines, reminders, vacations),
+:mod:`~bot.games.takebacks`, :mod:`~bot.games.ratings`, :mod:`~bot.games.outbox`; every game
+ends through :mod:`~bot.games.endings`. Errors a player can cause are in
+:mod:`~bot.games.errors`, results in :mod:`~bot.games.results`.
 """
 
+from bot.games.clocks import CLOCK_CHOICES, VACATION_DAYS_PER_YEAR
 from bot.games.errors import (
     AbortTooLate,
     ChallengeAlreadyAccepted,
@@ -36,9 +44,7 @@ from bot.games.errors import (
     SelfChallenge,
     ServiceError,
     TakebackPending,
-    UserMessage,
     VacationNotAllowed,
-    user_message,
 )
 from bot.games.results import (
     AbortOutcome,
@@ -50,12 +56,12 @@ from bot.games.results import (
     PlayedMove,
 )
 from bot.games.service import (
-    CLOCK_CHOICES,
     DEFAULT_CHALLENGE_TTL,
     SERVER_DEFAULT,
     Clock,
     GameService,
     ServerDefault,
+    Sweep,
     utc_now,
 )
 from bot.storage.models import (
@@ -73,6 +79,7 @@ __all__ = [
     "CLOCK_CHOICES",
     "DEFAULT_CHALLENGE_TTL",
     "SERVER_DEFAULT",
+    "VACATION_DAYS_PER_YEAR",
     "AbortOutcome",
     "AbortTooLate",
     "Challenge",
@@ -119,9 +126,8 @@ __all__ = [
     "SelfChallenge",
     "ServerDefault",
     "ServiceError",
+    "Sweep",
     "TakebackPending",
-    "UserMessage",
     "VacationNotAllowed",
-    "user_message",
     "utc_now",
 ]

@@ -3,8 +3,8 @@
 The pattern is the rules' (:mod:`rules.errors`): each error carries data (``NotYourTurn`` knows
 the game, the user and whose turn it is), a stable message-catalogue ``key`` and the ``params``
 that fill its message, and ``str(error)`` is the English default. The Discord layer looks the
-key up in the player's language with the same params; :func:`user_message` does that for the
-service's errors and the rules' alike, so one error handler serves both.
+key up in the player's language with the same params (the bot's one error handler does that
+for the service's errors and the rules' alike).
 
 Rules errors (:class:`rules.InvalidMoveError`, :class:`rules.IllegalMoveError`) are not wrapped:
 the service lets them through unchanged.
@@ -16,11 +16,10 @@ are shown on Discord, and the catalogues may spell them as they like from the sa
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from rules import Colour, RulesError
+from rules import Colour
 
 
 class ServiceError(Exception):
@@ -340,24 +339,3 @@ class ChallengeCancelled(ChallengeClosed):
 class ChallengeExpired(ChallengeClosed):
     key = "challenge.expired"
     template = "This challenge has expired: make a new one to play."
-
-
-# --- one handler for every error a player can cause --------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class UserMessage:
-    """What to tell a player about an error, in catalogue form."""
-
-    key: str
-    """The catalogue key: the service's own keys, or ``"rules."`` + the rules' reason key."""
-    params: Mapping[str, Any]
-    default: str
-    """The English text."""
-
-
-def user_message(error: ServiceError | RulesError) -> UserMessage:
-    """The catalogue key, params and English text of a service or rules error."""
-    if isinstance(error, ServiceError):
-        return UserMessage(error.key, error.params, str(error))
-    return UserMessage(f"rules.{error.reason.key}", error.params, str(error))

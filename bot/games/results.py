@@ -106,8 +106,12 @@ class MoveOutcome:
     before: Position
     moves: tuple[PlayedMove, ...]
     """The player's move, then any PASS recorded automatically for the next player."""
-    game_over: GameOver | None
-    """How the game ended, if this move ended it."""
+    ended: GameEnded | None
+    """How the game ended, if this move ended it, and the announcement of it."""
+
+    @property
+    def game_over(self) -> GameOver | None:
+        return None if self.ended is None else self.ended.over
 
     @property
     def move(self) -> PlayedMove:
@@ -149,23 +153,29 @@ class GameStarted:
 
 @dataclass(frozen=True, slots=True)
 class GameEnded:
-    """A game ended by a player (resignation) or by agreement or a moderator (abort)."""
+    """A game that has just ended, and the announcement of it waiting in the outbox."""
 
     game: Game
     over: GameOver
+    announcement: int
+    """The outbox row announcing the end, leased to the caller (:mod:`bot.games.endings`)."""
 
 
 @dataclass(frozen=True, slots=True)
 class AbortOutcome:
-    """The result of :meth:`GameService.abort`: either the game was aborted, or a player asked
-    for it and the opponent's agreement is awaited."""
+    """The result of :meth:`GameService.abort`: either the game was aborted (``ended``), or a
+    player asked for it and the opponent's agreement is awaited."""
 
     game: Game
     requested_by: UserId
-    aborted: bool
+    ended: GameEnded | None
     by_moderator: bool = False
     waiting_for: UserId | None = None
     """The player whose agreement is needed, when not aborted yet."""
+
+    @property
+    def aborted(self) -> bool:
+        return self.ended is not None
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,9 +1,12 @@
 """The game service: the bot's use cases, in plain async Python, knowing nothing of Discord.
 
-Challenges are made, accepted, declined, cancelled and expired; games are played, resigned and
-aborted; games and records are looked up. Every use case either succeeds completely and durably
-before it returns, or raises one of :mod:`bot.games.errors` (or a rules error, unchanged) and
-changes nothing.
+It is the Discord layer's only door to the data. Challenges are made, accepted, declined,
+cancelled and expired; games are played, resigned and aborted; games and records are looked up.
+Its parts hold the rest: :attr:`GameService.clocks` (deadlines, reminders, vacations),
+:attr:`~GameService.takebacks`, :attr:`~GameService.ratings` and :attr:`~GameService.outbox`
+(announcements to deliver). Every use case either succeeds completely and durably before it
+returns, or raises one of :mod:`bot.games.errors` (or a rules error, unchanged) and changes
+nothing. Every ending goes through :func:`bot.games.endings.finish`.
 
 Time comes from an injected clock (a callable returning an aware datetime), chance from an
 injected :class:`random.Random`, so tests control both.
@@ -16,12 +19,14 @@ import enum
 import logging
 import random
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Final
 
 import rules
-from bot.games import ratings
+from bot.games.clocks import CLOCK_CHOICES, Clocks, Reminder, continued, deadline
+from bot.games.endings import Ending, finish
 from bot.games.errors import (
     AbortTooLate,
     ChallengeAlreadyAccepted,
@@ -46,35 +51,34 @@ from bot.games.errors import (
     PlyOutOfRange,
     SelfChallenge,
 )
+from bot.games.outbox import Outbox
+from bot.games.ratings import Ratings
 from bot.games.results import (
     AbortOutcome,
     GameEnded,
-    GameOver,
     GameRecord,
     GameStarted,
     MoveOutcome,
     PlayedMove,
 )
+from bot.games.takebacks import Takebacks
 from bot.storage import (
     Challenge,
     ChallengeStatus,
     ChannelId,
     Database,
-    EndReason,
     Game,
-    GameStatus,
     GuildId,
     GuildSettings,
     NewChallenge,
     NewGame,
     NewMove,
-    Result,
+    PlayerPrefs,
     Store,
     UserId,
     VersionConflict,
     Writer,
 )
-from bot.storage.correspondence import CorrespondenceStore, RatingRow
 from rules import Colour, Move, Position
 
 log = logging.getLogger(__name__)
@@ -82,8 +86,6 @@ log = logging.getLogger(__name__)
 Clock = Callable[[], datetime]
 """Returns the current time as an aware datetime."""
 
-CLOCK_CHOICES: Final = (1, 2, 3, 5, 7, 14)
-"""The days per move a challenge may choose."""
 DEFAULT_CHALLENGE_TTL: Final = timedelta(days=2)
 """How long a challenge stays open."""
 
@@ -103,6 +105,23 @@ SERVER_DEFAULT: Final = ServerDefault.CLOCK
 """For :meth:`GameService.create_challenge`'s ``clock_days``: use the server's default."""
 
 
+@dataclass(frozen=True, slots=True)
+class Sweep:
+    """What one housekeeping pass did."""
+
+    expired_challenges: int = 0
+    lost_on_time: tuple[GameEnded, ...] = ()
+    rated: int = 0
+    reminders: tuple[Reminder, ...] = ()
+
+    @property
+    def announcements(self) -> tuple[int, ...]:
+        """The outbox rows this pass wrote, leased to its caller to deliver now."""
+        return tuple(e.announcement for e in self.lost_on_time) + tuple(
+            r.announcement for r in self.reminders
+        )
+
+
 class GameService:
     """The use cases. Create it over an open :class:`Store` (or with :meth:`open`)."""
 
@@ -120,11 +139,14 @@ class GameService:
         if default_clock_days is not None:
             _check_clock(default_clock_days)
         self.store = store
-        self.correspondence_store = CorrespondenceStore(store)
         self._clock = clock
         self._rng = rng if rng is not None else random.Random()
         self._challenge_ttl = challenge_ttl
         self._default_clock_days = default_clock_days
+        self.clocks = Clocks(store, self.now)
+        self.takebacks = Takebacks(store, self.now)
+        self.ratings = Ratings(store, self.now)
+        self.outbox = Outbox(store, self.now)
 
     @classmethod
     async def open(
@@ -156,6 +178,16 @@ class GameService:
         if moment.tzinfo is None or moment.utcoffset() is None:
             raise ValueError(f"the service's clock must return aware datetimes, not {moment!r}")
         return moment.astimezone(UTC)
+
+    async def sweep(self) -> Sweep:
+        """One housekeeping pass: expire challenges, end games whose deadline passed, rate what
+        a crash left unrated, queue reminders. The bot runs it every minute, tests after moving
+        the clock."""
+        expired = await self.expire_challenges()
+        lost = await self.clocks.enforce_deadlines()
+        rated = await self.ratings.rate_finished_games()
+        reminders = await self.clocks.queue_reminders()
+        return Sweep(len(expired), tuple(lost), rated, tuple(reminders))
 
     # --- challenges ----------------------------------------------------------------------------
 
@@ -317,7 +349,7 @@ class GameService:
                 black_id=black,
                 position=rules.new_game(),
                 clock_days=challenge.clock_days,
-                deadline_at=_deadline(now, challenge.clock_days),
+                deadline_at=deadline(now, challenge.clock_days),
                 created_at=now,
             )
         )
@@ -443,51 +475,33 @@ class GameService:
             forced = rules.apply(position, rules.PASS)
             played.append(_played(game, forced, now, automatic=True))
             position = forced.after
-        paused_until = None
-        if game.clock_days is not None and not rules.is_over(position):
-            prefs = await self.correspondence_store.prefs(game.player(position.turn))
-            paused_until = prefs.vacation_until
-        updated = self._after_moves(game, position, now, paused_until)
         new_moves = [
             NewMove(m.ply, m.colour, m.player_id, m.move, m.automatic, m.played_at) for m in played
         ]
+        log.info("game %s: %s plays %s", game_id, user_id, parsed)
+        if rules.is_over(position):
+            ended = await self._finish_by_move(game, position, new_moves, now)
+            return MoveOutcome(ended.game, before, tuple(played), ended)
+        paused_until = None
+        if game.clock_days is not None:
+            paused_until = (await self.store.prefs(game.player(position.turn))).vacation_until
+        updated = continued(game, position, now, paused_until)
         try:
             saved = await self.store.save_game(updated, game.version, new_moves)
         except VersionConflict:
             raise GameChanged(game_id, game.version) from None
-        over = None if saved.is_active else GameOver.of(saved)
-        if over is not None:
-            await self.rate_game(saved)
-        log.info("game %s: %s played %s", game_id, user_id, parsed)
-        return MoveOutcome(saved, before, tuple(played), over)
+        return MoveOutcome(saved, before, tuple(played), None)
 
-    def _after_moves(
-        self, game: Game, position: Position, now: datetime, paused_until: datetime | None = None
-    ) -> Game:
-        # A move answers any takeback request: it lapses.
-        outcome = rules.outcome(position)
-        if outcome is None:
-            return dataclasses.replace(
-                game,
-                position=position,
-                updated_at=now,
-                deadline_at=_deadline(now, game.clock_days, paused_until),
-                takeback_requested_by=None,
-                takeback_ply=None,
-            )
-        return dataclasses.replace(
-            game,
-            position=position,
-            updated_at=now,
-            deadline_at=None,
-            takeback_requested_by=None,
-            takeback_ply=None,
-            status=GameStatus.FINISHED,
-            result=Result.won_by(outcome.winner),
-            end_reason=EndReason.SCORE,
-            score=(outcome.white, outcome.black),
-            finished_at=now,
-        )
+    async def _finish_by_move(
+        self, game: Game, position: Position, moves: list[NewMove], now: datetime
+    ) -> GameEnded:
+        try:
+            async with self.store.write() as tx:
+                return await finish(
+                    tx, game, Ending.by_rules(position), now, position=position, moves=moves
+                )
+        except VersionConflict:
+            raise GameChanged(game.id, game.version) from None
 
     async def resign(
         self, game_id: int, user_id: UserId, *, expected_version: int | None = None
@@ -497,23 +511,9 @@ class GameService:
         now = self.now()
         async with self.store.write() as tx:
             game = await self._game_for_action(tx.game, game_id, user_id, expected_version)
-            colour = game.colour_of(user_id)
-            assert colour is not None
-            ended = dataclasses.replace(
-                game,
-                status=GameStatus.FINISHED,
-                result=Result.won_by(colour.opponent),
-                end_reason=EndReason.RESIGNATION,
-                ended_by=user_id,
-                score=rules.score(game.position),
-                deadline_at=None,
-                updated_at=now,
-                finished_at=now,
-            )
-            saved = await tx.save_game(ended, game.version)
-        await self.rate_game(saved)
+            ended = await finish(tx, game, Ending.resignation(game, user_id), now)
         log.info("game %s: %s resigned", game_id, user_id)
-        return GameEnded(saved, GameOver.of(saved))
+        return ended
 
     async def abort(
         self,
@@ -547,57 +547,11 @@ class GameService:
                     asked = dataclasses.replace(game, abort_requested_by=user_id, updated_at=now)
                     saved = await tx.save_game(asked, game.version)
                     log.info("game %s: %s proposes to abort", game_id, user_id)
-                    return AbortOutcome(saved, user_id, aborted=False, waiting_for=opponent)
-            aborted = dataclasses.replace(
-                game,
-                status=GameStatus.ABORTED,
-                end_reason=EndReason.ABORT,
-                ended_by=user_id,
-                score=rules.score(game.position),
-                deadline_at=None,
-                updated_at=now,
-                finished_at=now,
-            )
-            saved = await tx.save_game(aborted, game.version)
+                    return AbortOutcome(saved, user_id, None, waiting_for=opponent)
+            ended = await finish(tx, game, Ending.abort(user_id), now)
         log.info("game %s aborted by %s (moderator: %s)", game_id, user_id, moderator)
         requester = user_id if moderator else (game.abort_requested_by or user_id)
-        return AbortOutcome(saved, requester, aborted=True, by_moderator=moderator)
-
-    async def rate_game(self, game: Game) -> tuple[RatingRow, RatingRow] | None:
-        """Put a finished rated game's result into its server's ratings, exactly once.
-
-        Returns the players' new ratings ``(white, black)``, or ``None`` if there was nothing to
-        do (unrated, not in a server, not finished, or rated already). Safe to call again and
-        from the housekeeping sweep after a crash: the game is claimed in the same transaction.
-        """
-        if not game.rated or game.guild_id is None or game.result is None:
-            return None
-        if game.end_reason is EndReason.ABORT:
-            return None
-        now = self.now()
-        guild = game.guild_id
-        async with self.store.write() as tx:
-            if not await CorrespondenceStore.claim_for_rating(tx, game.id, now):
-                return None
-            white = await CorrespondenceStore.rating_for_update(tx, guild, game.white_id)
-            black = await CorrespondenceStore.rating_for_update(tx, guild, game.black_id)
-            score = {Result.WHITE: 1.0, Result.BLACK: 0.0, Result.DRAW: 0.5}[game.result]
-            new_white, new_black = ratings.rate(
-                white or ratings.new_rating(guild, game.white_id),
-                black or ratings.new_rating(guild, game.black_id),
-                score,
-            )
-            await CorrespondenceStore.save_rating(tx, new_white, now)
-            await CorrespondenceStore.save_rating(tx, new_black, now)
-        log.info(
-            "game %s rated: %s -> %.0f, %s -> %.0f",
-            game.id,
-            game.white_id,
-            new_white.rating,
-            game.black_id,
-            new_black.rating,
-        )
-        return new_white, new_black
+        return AbortOutcome(ended.game, requester, ended, by_moderator=moderator)
 
     async def _game_for_action(
         self,
@@ -634,6 +588,14 @@ class GameService:
             raise NoGameHere(channel_id)
         return game
 
+    async def latest_game_in_channel(self, channel_id: ChannelId) -> Game | None:
+        """The channel's running game, or else the last one played there."""
+        return await self.store.latest_game_in_channel(channel_id)
+
+    async def games_with_computer_to_move(self) -> list[Game]:
+        """Running games against the bot in which it is the bot's turn (after a restart, say)."""
+        return await self.store.games_with_computer_to_move()
+
     async def active_games(self, user_id: UserId) -> list[Game]:
         """The user's running games in every server, the most recently changed first."""
         return await self.store.active_games_of(user_id)
@@ -653,6 +615,19 @@ class GameService:
         if not 0 <= ply <= record.game.ply:
             raise PlyOutOfRange(game_id, ply, record.game.ply)
         return rules.replay([m.move for m in record.moves[:ply]])[-1]
+
+    # --- players ---------------------------------------------------------------------------
+
+    async def prefs(self, user_id: UserId) -> PlayerPrefs:
+        """What the bot remembers of a player: reminders, vacations, language."""
+        return await self.store.prefs(user_id)
+
+    async def remember_locale(self, user_id: UserId, locale: str) -> None:
+        """Keep the language a player uses, for messages sent outside an interaction."""
+        now = self.now()
+        async with self.store.write() as tx:
+            await tx.ensure_players([user_id], now)
+            await tx.save_locale(user_id, locale)
 
     # --- server settings -----------------------------------------------------------------------
 
@@ -675,16 +650,6 @@ class GameService:
 def _check_clock(days: int) -> None:
     if days not in CLOCK_CHOICES:
         raise InvalidClock(days, CLOCK_CHOICES)
-
-
-def _deadline(
-    now: datetime, clock_days: int | None, paused_until: datetime | None = None
-) -> datetime | None:
-    """When the player to move runs out of time; their clock starts after any vacation."""
-    if clock_days is None:
-        return None
-    start = now if paused_until is None else max(now, paused_until)
-    return start + timedelta(days=clock_days)
 
 
 async def _unexpired_challenge(tx: Writer, challenge_id: int, now: datetime) -> Challenge | None:

@@ -8,8 +8,10 @@ that: they are opaque ``int`` ids. Times are aware UTC :class:`~datetime.datetim
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
 import rules
 from rules import Colour, Move, Position
@@ -243,6 +245,54 @@ class GuildSettings:
     def allows(self, channel_id: ChannelId, parent_id: ChannelId | None = None) -> bool:
         """Whether games may start in ``channel_id`` (or in a thread of ``parent_id``)."""
         return not self.channels or channel_id in self.channels or parent_id in self.channels
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerPrefs:
+    """What the bot remembers of a player between games."""
+
+    user_id: UserId
+    notify: bool = True
+    last_reminded_at: datetime | None = None
+    vacation_until: datetime | None = None
+    vacation_year: int | None = None
+    vacation_days_used: int = 0
+    locale: str | None = None
+    """The Discord locale the player last used with the bot."""
+
+    def on_vacation(self, now: datetime) -> bool:
+        return self.vacation_until is not None and self.vacation_until > now
+
+    def days_used_in(self, year: int) -> int:
+        return self.vacation_days_used if self.vacation_year == year else 0
+
+
+@dataclass(frozen=True, slots=True)
+class RatingRow:
+    """A player's Glicko-2 rating in one server, and their record there."""
+
+    guild_id: GuildId
+    user_id: UserId
+    rating: float
+    deviation: float
+    volatility: float
+    games: int = 0
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Notification:
+    """An announcement waiting in the outbox, written with the change it announces."""
+
+    id: int
+    kind: str
+    user_id: UserId | None
+    game_id: int | None
+    payload: Mapping[str, Any]
+    created_at: datetime
+    attempts: int
 
 
 # --- how values are spelled in the database ---------------------------------------------------

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 import logging
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -35,6 +36,9 @@ from bot.storage.models import (
     GameStatus,
     GuildId,
     GuildSettings,
+    Notification,
+    PlayerPrefs,
+    RatingRow,
     RecordedMove,
     Result,
     UserId,
@@ -207,6 +211,46 @@ def _recorded_move(row: aiosqlite.Row) -> RecordedMove:
     )
 
 
+def _prefs(row: aiosqlite.Row | None, user_id: UserId) -> PlayerPrefs:
+    if row is None:
+        return PlayerPrefs(user_id)
+    return PlayerPrefs(
+        user_id=user_id,
+        notify=bool(row["notify"]),
+        last_reminded_at=optional_time(row["last_reminded_at"]),
+        vacation_until=optional_time(row["vacation_until"]),
+        vacation_year=row["vacation_year"],
+        vacation_days_used=row["vacation_days_used"],
+        locale=row["locale"],
+    )
+
+
+def _rating(row: aiosqlite.Row) -> RatingRow:
+    return RatingRow(
+        guild_id=row["guild_id"],
+        user_id=row["user_id"],
+        rating=row["rating"],
+        deviation=row["deviation"],
+        volatility=row["volatility"],
+        games=row["games"],
+        wins=row["wins"],
+        losses=row["losses"],
+        draws=row["draws"],
+    )
+
+
+def _notification(row: aiosqlite.Row) -> Notification:
+    return Notification(
+        id=row["id"],
+        kind=row["kind"],
+        user_id=row["user_id"],
+        game_id=row["game_id"],
+        payload=json.loads(row["payload"]),
+        created_at=text_to_time(row["created_at"]),
+        attempts=row["attempts"],
+    )
+
+
 def _optional_text(moment: datetime | None) -> str | None:
     return None if moment is None else time_to_text(moment)
 
@@ -219,6 +263,14 @@ _SELECT_ACTIVE_IN_CHANNEL: Final = (
 )
 _SELECT_CHALLENGE: Final = f"SELECT {_CHALLENGE_COLUMNS} FROM challenges WHERE id = ?"
 
+_SELECT_PREFS: Final = (
+    "SELECT notify, last_reminded_at, vacation_until, vacation_year, vacation_days_used, locale "
+    "FROM players WHERE user_id = ?"
+)
+_SELECT_RATING: Final = (
+    "SELECT guild_id, user_id, rating, deviation, volatility, games, wins, losses, draws "
+    "FROM ratings WHERE guild_id = ? AND user_id = ?"
+)
 _UPDATE_GAME: Final = """
     UPDATE games SET
         status = ?, result = ?, end_reason = ?, ended_by = ?, score_white = ?, score_black = ?,
@@ -281,14 +333,6 @@ class Writer:
     def __init__(self, conn: aiosqlite.Connection, positions: _PositionCache) -> None:
         self._conn = conn
         self._positions = positions
-
-    @property
-    def connection(self) -> aiosqlite.Connection:
-        """The writer connection inside this transaction (for other storage modules' SQL)."""
-        return self._conn
-
-    def game_from_row(self, row: aiosqlite.Row) -> Game:
-        return _game(row, self._positions)
 
     async def ensure_players(self, user_ids: Iterable[UserId], now: datetime) -> None:
         """Make sure every user has a ``players`` row."""
@@ -431,6 +475,131 @@ class Writer:
         )
         return {Colour(row[0]) for row in rows}
 
+    async def delete_moves_from(self, game_id: int, ply: int) -> None:
+        """Cut a game's record back to its first ``ply`` actions (a takeback)."""
+        await self._conn.execute("DELETE FROM moves WHERE game_id = ? AND ply >= ?", (game_id, ply))
+
+    # players
+
+    async def prefs(self, user_id: UserId) -> PlayerPrefs:
+        """A player's preferences, read inside this transaction (defaults if none are stored)."""
+        return _prefs(await _one(self._conn, _SELECT_PREFS, (user_id,)), user_id)
+
+    async def save_vacation(self, prefs: PlayerPrefs) -> None:
+        await self._conn.execute(
+            "UPDATE players SET vacation_until = ?, vacation_year = ?, vacation_days_used = ? "
+            "WHERE user_id = ?",
+            (
+                _optional_text(prefs.vacation_until),
+                prefs.vacation_year,
+                prefs.vacation_days_used,
+                prefs.user_id,
+            ),
+        )
+
+    async def save_locale(self, user_id: UserId, locale: str) -> None:
+        await self._conn.execute(
+            "UPDATE players SET locale = ? WHERE user_id = ?", (locale, user_id)
+        )
+
+    async def save_notify(self, user_id: UserId, notify: bool) -> None:
+        await self._conn.execute(
+            "UPDATE players SET notify = ? WHERE user_id = ?", (int(notify), user_id)
+        )
+
+    async def mark_reminded(self, user_id: UserId, games: Iterable[Game], now: datetime) -> None:
+        """Remember that ``user_id`` was reminded now, of these games' current deadlines."""
+        await self._conn.execute(
+            "UPDATE players SET last_reminded_at = ? WHERE user_id = ?",
+            (time_to_text(now), user_id),
+        )
+        await self._conn.executemany(
+            "UPDATE games SET reminded_for = deadline_at WHERE id = ? AND deadline_at = ?",
+            [(g.id, time_to_text(g.deadline_at)) for g in games if g.deadline_at is not None],
+        )
+
+    # ratings
+
+    async def rating(self, guild_id: GuildId, user_id: UserId) -> RatingRow | None:
+        row = await _one(self._conn, _SELECT_RATING, (guild_id, user_id))
+        return None if row is None else _rating(row)
+
+    async def save_rating(self, rating: RatingRow, now: datetime) -> None:
+        await self._conn.execute(
+            "INSERT INTO ratings (guild_id, user_id, rating, deviation, volatility, games, wins, "
+            "losses, draws, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (guild_id, user_id) DO UPDATE SET rating = excluded.rating, "
+            "deviation = excluded.deviation, volatility = excluded.volatility, "
+            "games = excluded.games, wins = excluded.wins, losses = excluded.losses, "
+            "draws = excluded.draws, updated_at = excluded.updated_at",
+            (
+                rating.guild_id,
+                rating.user_id,
+                rating.rating,
+                rating.deviation,
+                rating.volatility,
+                rating.games,
+                rating.wins,
+                rating.losses,
+                rating.draws,
+                time_to_text(now),
+            ),
+        )
+
+    async def claim_for_rating(self, game_id: int, now: datetime) -> bool:
+        """Mark a finished rated game as rated; ``False`` if it already was (do nothing)."""
+        cursor = await self._conn.execute(
+            "UPDATE games SET rated_at = ? WHERE id = ? AND status = 'finished' AND rated = 1 "
+            "AND rated_at IS NULL",
+            (time_to_text(now), game_id),
+        )
+        return cursor.rowcount == 1
+
+    # the outbox
+
+    async def enqueue(
+        self,
+        kind: str,
+        now: datetime,
+        *,
+        user_id: UserId | None = None,
+        game_id: int | None = None,
+        payload: Mapping[str, Any] | None = None,
+        leased_until: datetime | None = None,
+    ) -> int:
+        """Write an announcement to send once this transaction commits; returns its id.
+
+        ``leased_until``: the caller delivers it itself right after the commit; the outbox's
+        deliverer takes it only after that time (if it is still unsent then)."""
+        cursor = await self._conn.execute(
+            "INSERT INTO notifications (kind, user_id, game_id, payload, created_at, "
+            "leased_until) VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                kind,
+                user_id,
+                game_id,
+                json.dumps(dict(payload or {})),
+                time_to_text(now),
+                _optional_text(leased_until),
+            ),
+        )
+        assert cursor.lastrowid is not None
+        return cursor.lastrowid
+
+    async def mark_sent(self, notification_id: int, now: datetime) -> None:
+        await self._conn.execute(
+            "UPDATE notifications SET sent_at = ? WHERE id = ? AND sent_at IS NULL",
+            (time_to_text(now), notification_id),
+        )
+
+    async def mark_failed(self, notification_id: int, *, give_up: bool, now: datetime) -> None:
+        """Count a failed delivery; ``give_up``: mark it done (it will not be tried again)."""
+        await self._conn.execute(
+            "UPDATE notifications SET attempts = attempts + 1, leased_until = NULL, "
+            "sent_at = CASE WHEN ? THEN ? ELSE sent_at END WHERE id = ?",
+            (int(give_up), time_to_text(now), notification_id),
+        )
+
     # settings
 
     async def save_guild_settings(self, settings: GuildSettings, now: datetime) -> None:
@@ -529,6 +698,95 @@ class Store:
             )
         return _game(row, self._positions), [_recorded_move(r) for r in rows]
 
+    async def latest_game_in_channel(self, channel_id: ChannelId) -> Game | None:
+        """The channel's running game, or else the last one played there."""
+        row = await self.db.fetch_one(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE channel_id = ? "
+            "ORDER BY status = 'active' DESC, id DESC LIMIT 1",
+            (channel_id,),
+        )
+        return None if row is None else _game(row, self._positions)
+
+    async def games_past_deadline(self, now: datetime) -> list[Game]:
+        """Running games whose player to move let the deadline pass."""
+        rows = await self.db.fetch_all(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'active' "
+            "AND deadline_at IS NOT NULL AND deadline_at <= ? ORDER BY deadline_at",
+            (time_to_text(now),),
+        )
+        return [_game(row, self._positions) for row in rows]
+
+    async def games_to_rate(self) -> list[Game]:
+        """Finished rated games not rated yet (a crash came between)."""
+        rows = await self.db.fetch_all(
+            f"SELECT {GAME_COLUMNS} FROM games "
+            "WHERE status = 'finished' AND rated = 1 AND rated_at IS NULL ORDER BY id"
+        )
+        return [_game(row, self._positions) for row in rows]
+
+    async def games_near_deadline(self, now: datetime, until: datetime) -> list[Game]:
+        """Running games whose deadline falls in ``(now, until]`` and whose player to move has
+        not been reminded of that deadline yet."""
+        rows = await self.db.fetch_all(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'active' "
+            "AND deadline_at > ? AND deadline_at <= ? "
+            "AND (reminded_for IS NULL OR reminded_for <> deadline_at) ORDER BY deadline_at",
+            (time_to_text(now), time_to_text(until)),
+        )
+        return [_game(row, self._positions) for row in rows]
+
+    async def games_with_computer_to_move(self) -> list[Game]:
+        """Running games against the bot in which it is the bot's turn."""
+        rows = await self.db.fetch_all(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'active' AND computer_id IS NOT NULL"
+        )
+        games = [_game(row, self._positions) for row in rows]
+        return [game for game in games if game.computer_to_move]
+
+    async def prefs(self, user_id: UserId) -> PlayerPrefs:
+        """A player's preferences (defaults if none are stored)."""
+        return _prefs(await self.db.fetch_one(_SELECT_PREFS, (user_id,)), user_id)
+
+    async def rating(self, guild_id: GuildId, user_id: UserId) -> RatingRow | None:
+        row = await self.db.fetch_one(_SELECT_RATING, (guild_id, user_id))
+        return None if row is None else _rating(row)
+
+    async def leaderboard(
+        self, guild_id: GuildId, *, min_games: int, limit: int
+    ) -> list[RatingRow]:
+        rows = await self.db.fetch_all(
+            "SELECT guild_id, user_id, rating, deviation, volatility, games, wins, losses, draws "
+            "FROM ratings WHERE guild_id = ? AND games >= ? "
+            "ORDER BY rating DESC, games DESC LIMIT ?",
+            (guild_id, min_games, limit),
+        )
+        return [_rating(row) for row in rows]
+
+    async def pending_notifications(self, now: datetime, limit: int = 50) -> list[Notification]:
+        """Unsent announcements, oldest first, but for those still leased to their writer."""
+        rows = await self.db.fetch_all(
+            "SELECT id, kind, user_id, game_id, payload, created_at, attempts FROM notifications "
+            "WHERE sent_at IS NULL AND (leased_until IS NULL OR leased_until <= ?) "
+            "ORDER BY id LIMIT ?",
+            (time_to_text(now), limit),
+        )
+        return [_notification(row) for row in rows]
+
+    async def notification(self, notification_id: int) -> Notification | None:
+        """An announcement by id, if it is still unsent."""
+        row = await self.db.fetch_one(
+            "SELECT id, kind, user_id, game_id, payload, created_at, attempts FROM notifications "
+            "WHERE id = ? AND sent_at IS NULL",
+            (notification_id,),
+        )
+        return None if row is None else _notification(row)
+
+    async def sent_notifications(self) -> int:
+        row = await self.db.fetch_one(
+            "SELECT count(*) FROM notifications WHERE sent_at IS NOT NULL"
+        )
+        return 0 if row is None else int(row[0])
+
     async def challenge(self, challenge_id: int) -> Challenge | None:
         """A challenge by id, or ``None``."""
         row = await self.db.fetch_one(_SELECT_CHALLENGE, (challenge_id,))
@@ -543,9 +801,6 @@ class Store:
             (channel_id,),
         )
         return [_challenge(row) for row in rows]
-
-    def game_from_row(self, row: aiosqlite.Row) -> Game:
-        return _game(row, self._positions)
 
     async def guild_settings(self, guild_id: GuildId) -> GuildSettings:
         """A server's settings; the defaults if it has none stored."""

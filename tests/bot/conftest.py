@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from bot.games import GameService
-from bot.games.testing import ManualClock
 from bot.storage import Database, Store
+from tests.bot.clock import ManualClock
 
 
 @pytest.fixture

@@ -1,6 +1,6 @@
 """The message catalogues: complete for the code as it is, consistent, and within Discord's limits.
 
-When a test here fails after a code change, run ``.venv/bin/python -m bot.i18n_tools update``
+When a test here fails after a code change, run ``.venv/bin/python -m bot.i18n.tools update``
 and translate what it reports (the failure message says which messages, where).
 """
 
@@ -17,10 +17,10 @@ from discord import app_commands
 from discord.app_commands import TranslationContext, TranslationContextLocation, locale_str
 
 import rules
-from bot.cogs.dvonn import HELP_TEXT, RULES_TEXT
+from bot.exts.help import HELP_TEXT, RULES_TEXT
 from bot.games.errors import InvalidClock, ServiceError
 from bot.i18n import ENGLISH, PLURAL_VARIANTS, Catalogues, Text, n_
-from bot.i18n_tools import (
+from bot.i18n.tools import (
     COMMAND_COMMENT,
     LANGUAGES,
     TEMPLATE,
@@ -37,8 +37,8 @@ from bot.i18n_tools import (
     update,
     write_catalogue,
 )
-from bot.presenter import IMAGE_LABELS, image_labels
-from bot.translator import CatalogueTranslator
+from bot.i18n.translator import CatalogueTranslator
+from bot.posting.texts import IMAGE_LABELS, image_labels
 
 EMBED_DESCRIPTION_LIMIT = 4096
 SPOKEN = ("ru", "ko", "pl", "fr")
@@ -311,7 +311,7 @@ def test_a_message_added_in_one_language_only_is_reported(small: tuple[Catalog, 
     _edit(directory, "ru", lambda c: c.add("Goodbye", "Пока"))
     problems = check(template, ["ru", "fr"], directory)
     assert _whats(problems) == [("ru", "Goodbye", "extra")]
-    assert "bot.i18n_tools update" in report(problems)
+    assert "bot.i18n.tools update" in report(problems)
 
 
 def test_a_new_message_in_the_code_is_missing_everywhere(small: tuple[Catalog, Path]) -> None:

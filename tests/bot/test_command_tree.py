@@ -11,14 +11,13 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import tempfile
 from pathlib import Path
 from typing import Any
 
-from bot.client import DvonnBot
-from bot.cogs.dvonn import DvonnCog
-from bot.components import COMPONENTS
-from bot.settings import Secret, Settings
-from bot.translator import CatalogueTranslator
+from bot.app import DvonnBot
+from bot.config import Secret, Settings
+from bot.i18n.translator import CatalogueTranslator
 
 RECORDED = Path(__file__).parent / "data" / "commands.json"
 BUTTON_IDS = {
@@ -32,28 +31,56 @@ BUTTON_IDS = {
 }
 
 
-async def synced_payload(tmp: Path = Path("/nonexistent/dvonn.sqlite3")) -> list[dict[str, Any]]:
-    """What the bot sends Discord when it syncs its commands (no database is opened)."""
-    bot = DvonnBot(Settings(token=Secret("x"), database=tmp, render_processes=0))
-    await bot.add_cog(DvonnCog(bot))
+async def loaded_bot(database: Path) -> DvonnBot:
+    """A bot with every feature loaded, not connected (its service opens on ``database``)."""
+    bot = DvonnBot(Settings(token=Secret("x"), database=database, render_processes=0))
+    await bot.setup_hook()
+    return bot
+
+
+async def synced_payload(bot: DvonnBot) -> list[dict[str, Any]]:
+    """What the bot sends Discord when it syncs its commands (subcommands in name order:
+    Discord lists them so)."""
     translator = CatalogueTranslator(bot.catalogues)
-    return [
+    payload = [
         await command.get_translated_payload(bot.tree, translator)
         for command in bot.tree.get_commands()
     ]
+    for command in payload:
+        command.get("options", []).sort(key=lambda option: option["name"])
+    return payload
 
 
-async def test_the_synced_commands_are_the_recorded_ones() -> None:
-    recorded = json.loads(RECORDED.read_text(encoding="utf-8"))
-    assert await synced_payload() == recorded
+async def test_the_synced_commands_are_the_recorded_ones(tmp_path: Path) -> None:
+    bot = await loaded_bot(tmp_path / "dvonn.sqlite3")
+    try:
+        recorded = json.loads(RECORDED.read_text(encoding="utf-8"))
+        assert await synced_payload(bot) == recorded
+    finally:
+        await bot.close()
 
 
-def test_every_button_id_posted_before_still_finds_its_button() -> None:
-    templates = [item.__discord_ui_compiled_template__ for item in COMPONENTS]
+async def test_every_button_id_posted_before_still_finds_its_button(tmp_path: Path) -> None:
+    bot = await loaded_bot(tmp_path / "dvonn.sqlite3")
+    try:
+        # What discord.py matches a click's custom_id against (it has no public accessor).
+        templates = list(bot._connection._view_store._dynamic_items)
+    finally:
+        await bot.close()
     for custom_id in BUTTON_IDS:
         matches = [t for t in templates if re.fullmatch(t, custom_id)]
         assert len(matches) == 1, custom_id
 
 
+async def _main() -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        bot = await loaded_bot(Path(folder) / "dvonn.sqlite3")
+        try:
+            payload = await synced_payload(bot)
+        finally:
+            await bot.close()
+    print(json.dumps(payload, indent=1, sort_keys=True, ensure_ascii=False))
+
+
 if __name__ == "__main__":
-    print(json.dumps(asyncio.run(synced_payload()), indent=1, sort_keys=True, ensure_ascii=False))
+    asyncio.run(_main())

@@ -11,11 +11,7 @@ import pytest
 
 import rules
 from bot.games import EndReason, GameFinished, GameService, GuildSettings, Result
-from bot.games.correspondence import (
-    LEADERBOARD_MIN_GAMES,
-    VACATION_DAYS_PER_YEAR,
-    Correspondence,
-)
+from bot.games.clocks import VACATION_DAYS_PER_YEAR
 from bot.games.errors import (
     ChannelNotAllowed,
     NoTakebackRequested,
@@ -24,42 +20,40 @@ from bot.games.errors import (
     TakebackPending,
     VacationNotAllowed,
 )
-from bot.games.testing import ManualClock
+from bot.games.ratings import LEADERBOARD_MIN_GAMES
+from bot.games.takebacks import TakebackAnswer
 from bot.storage import Database, Store
+from tests.bot.clock import ManualClock
 from tests.bot.test_service import ALICE, BOB, CAROL, CHANNEL, GUILD, start_game
 
 
-@pytest.fixture
-def post(service: GameService) -> Correspondence:
-    return Correspondence(service)
-
-
-async def pending(post: Correspondence, kind: str) -> list[dict[str, object]]:
-    return [
-        {"user": n.user_id, "game": n.game_id, **n.payload}
-        for n in await post.queries.pending_notifications()
-        if n.kind == kind
-    ]
+async def pending(service: GameService, kind: str) -> list[dict[str, object]]:
+    """The unsent announcements of ``kind`` (leased ones too)."""
+    rows = await service.store.db.fetch_all(
+        "SELECT id FROM notifications WHERE sent_at IS NULL AND kind = ? ORDER BY id", (kind,)
+    )
+    found = [await service.outbox.get(row["id"]) for row in rows]
+    return [{"user": n.user_id, "game": n.game_id, **n.payload} for n in found if n is not None]
 
 
 # --- deadlines ---------------------------------------------------------------------------------
 
 
 async def test_a_missed_deadline_loses_on_time_once(
-    service: GameService, post: Correspondence, clock: ManualClock
+    service: GameService, clock: ManualClock
 ) -> None:
     game = await start_game(service, clock_days=2)
     assert game.deadline_at == clock.now + timedelta(days=2)
     clock.advance(days=1, hours=23)
-    assert (await post.sweep()).lost_on_time == ()
+    assert (await service.sweep()).lost_on_time == ()
     clock.advance(hours=2)
-    first = await post.sweep()
+    first = await service.sweep()
     (ended,) = first.lost_on_time
     assert ended.game.end_reason is EndReason.TIME
     assert ended.game.result is Result.BLACK  # White was to move and let the clock run out
     assert ended.over.winner_id == BOB
-    assert (await post.sweep()).lost_on_time == ()  # once
-    assert len(await pending(post, "game_ended")) == 1
+    assert (await service.sweep()).lost_on_time == ()  # once
+    assert len(await pending(service, "game_ended")) == 1
     with pytest.raises(GameFinished):
         await service.play(game.id, ALICE, "E3")
 
@@ -74,126 +68,121 @@ async def test_a_deadline_missed_while_the_bot_was_down_is_enforced_after_restar
     clock.advance(days=3)  # the bot was down all along
     second = GameService(Store(await Database.open(path)), clock=clock)
     try:
-        sweep = await Correspondence(second).sweep()
+        sweep = await second.sweep()
         assert [e.game.id for e in sweep.lost_on_time] == [game.id]
-        assert (await Correspondence(second).sweep()).lost_on_time == ()
+        assert (await second.sweep()).lost_on_time == ()
     finally:
         await second.close()
 
 
 async def test_each_move_restarts_the_opponents_clock(
-    service: GameService, post: Correspondence, clock: ManualClock
+    service: GameService, clock: ManualClock
 ) -> None:
     game = await start_game(service, clock_days=1)
     clock.advance(hours=20)
     moved = await service.play(game.id, ALICE, "E3")
     assert moved.game.deadline_at == clock.now + timedelta(days=1)
     clock.advance(hours=20)
-    assert (await post.sweep()).lost_on_time == ()
+    assert (await service.sweep()).lost_on_time == ()
 
 
 # --- reminders ---------------------------------------------------------------------------------
 
 
 async def test_reminders_are_batched_per_player_at_most_twice_a_day(
-    service: GameService, post: Correspondence, clock: ManualClock
+    service: GameService, clock: ManualClock
 ) -> None:
     one = await start_game(service, ALICE, BOB, channel=1, clock_days=2)
     two = await start_game(service, ALICE, CAROL, channel=2, clock_days=2)
     three = await start_game(service, BOB, CAROL, channel=3, clock_days=2)
-    assert (await post.sweep()).reminders == ()  # two days left: too early
+    assert (await service.sweep()).reminders == ()  # two days left: too early
     clock.advance(days=1, hours=1)
-    reminders = {r.user_id: set(r.game_ids) for r in (await post.sweep()).reminders}
+    reminders = {r.user_id: set(r.game_ids) for r in (await service.sweep()).reminders}
     assert reminders == {ALICE: {one.id, two.id}, BOB: {three.id}}  # one message per player
     clock.advance(hours=1)
-    assert (await post.sweep()).reminders == ()  # the same deadlines: not again
+    assert (await service.sweep()).reminders == ()  # the same deadlines: not again
     await service.play(one.id, ALICE, "E3")  # Bob's turn in game one: a new deadline
     clock.advance(days=1, hours=1)  # within 24 h of Bob's new deadline, 24 h after his reminder
-    again = (await post.sweep()).reminders
+    again = (await service.sweep()).reminders
     assert {r.user_id for r in again} == {BOB}
-    assert len(await pending(post, "reminder")) == 3
+    assert len(await pending(service, "reminder")) == 3
 
 
 async def test_a_second_reminder_waits_twelve_hours(
-    service: GameService, post: Correspondence, clock: ManualClock
+    service: GameService, clock: ManualClock
 ) -> None:
     one = await start_game(service, ALICE, BOB, channel=1, clock_days=1)
     clock.advance(hours=1)
-    assert [r.user_id for r in (await post.sweep()).reminders] == [ALICE]
+    assert [r.user_id for r in (await service.sweep()).reminders] == [ALICE]
     await service.play(one.id, ALICE, "E3")
     await service.play(one.id, BOB, "F3")  # Alice again, a new deadline within 24 h
     clock.advance(hours=6)
-    assert (await post.sweep()).reminders == ()  # reminded 6 h ago: wait
+    assert (await service.sweep()).reminders == ()  # reminded 6 h ago: wait
     clock.advance(hours=7)
-    assert [r.user_id for r in (await post.sweep()).reminders] == [ALICE]
+    assert [r.user_id for r in (await service.sweep()).reminders] == [ALICE]
 
 
-async def test_players_can_turn_reminders_off(
-    service: GameService, post: Correspondence, clock: ManualClock
-) -> None:
+async def test_players_can_turn_reminders_off(service: GameService, clock: ManualClock) -> None:
     await start_game(service, clock_days=1)
-    await post.set_notify(ALICE, False)
+    await service.clocks.set_notify(ALICE, False)
     clock.advance(hours=2)
-    assert (await post.sweep()).reminders == ()
-    await post.set_notify(ALICE, True)
-    assert [r.user_id for r in (await post.sweep()).reminders] == [ALICE]
+    assert (await service.sweep()).reminders == ()
+    await service.clocks.set_notify(ALICE, True)
+    assert [r.user_id for r in (await service.sweep()).reminders] == [ALICE]
 
 
 # --- vacations ---------------------------------------------------------------------------------
 
 
 async def test_a_vacation_pauses_the_players_clocks_and_tells_the_opponents(
-    service: GameService, post: Correspondence, clock: ManualClock
+    service: GameService, clock: ManualClock
 ) -> None:
     mine = await start_game(service, ALICE, BOB, channel=1, clock_days=2)  # Alice to move
     theirs = await start_game(service, CAROL, ALICE, channel=2, clock_days=2)  # Carol to move
     assert mine.deadline_at is not None
-    vacation = await post.start_vacation(ALICE, 5)
+    vacation = await service.clocks.start_vacation(ALICE, 5)
     assert vacation.until == clock.now + timedelta(days=5)
     assert vacation.days_left == VACATION_DAYS_PER_YEAR - 5
     assert (await service.get_game(mine.id)).deadline_at == mine.deadline_at + timedelta(days=5)
     assert (await service.get_game(theirs.id)).deadline_at == theirs.deadline_at  # Carol's clock
-    told = await pending(post, "vacation")
+    told = await pending(service, "vacation")
     assert {n["game"] for n in told} == {mine.id, theirs.id}
     # Carol moves during the vacation: Alice's clock starts when she is back.
     clock.advance(days=1)
     moved = await service.play(theirs.id, CAROL, "E3")
     assert moved.game.deadline_at == vacation.until + timedelta(days=2)
     clock.advance(days=5)
-    assert (await post.sweep()).lost_on_time == ()
+    assert (await service.sweep()).lost_on_time == ()
 
 
-async def test_vacation_days_are_limited_per_year(
-    service: GameService, post: Correspondence
-) -> None:
-    await post.start_vacation(ALICE, 10)
+async def test_vacation_days_are_limited_per_year(service: GameService) -> None:
+    await service.clocks.start_vacation(ALICE, 10)
     with pytest.raises(VacationNotAllowed) as caught:
-        await post.start_vacation(ALICE, 5)
+        await service.clocks.start_vacation(ALICE, 5)
     assert "4 vacation days left" in str(caught.value)
-    extended = await post.start_vacation(ALICE, 4)  # extends the running vacation
+    extended = await service.clocks.start_vacation(ALICE, 4)  # extends the running vacation
     assert extended.days_left == 0
     with pytest.raises(VacationNotAllowed):
-        await post.start_vacation(BOB, 0)
+        await service.clocks.start_vacation(BOB, 0)
 
 
 # --- takebacks ---------------------------------------------------------------------------------
 
 
-async def test_a_takeback_accepted_undoes_exactly_that_move(
-    service: GameService, post: Correspondence
-) -> None:
+async def test_a_takeback_accepted_undoes_exactly_that_move(service: GameService) -> None:
     game = await start_game(service)
     await service.play(game.id, ALICE, "E3")
     await service.play(game.id, BOB, "F3")
     with pytest.raises(NothingToTakeBack):
-        await post.request_takeback(game.id, ALICE)  # Bob moved last
-    asked = await post.request_takeback(game.id, BOB)
+        await service.takebacks.request(game.id, ALICE)  # Bob moved last
+    asked = await service.takebacks.request(game.id, BOB)
+    assert not isinstance(asked, TakebackAnswer)  # a person is asked, not the bot
     assert asked.takeback_requested_by == BOB
     with pytest.raises(TakebackPending):
-        await post.request_takeback(game.id, BOB)
+        await service.takebacks.request(game.id, BOB)
     with pytest.raises(OwnTakeback):
-        await post.answer_takeback(game.id, BOB, True)
-    answer = await post.answer_takeback(game.id, ALICE, True)
+        await service.takebacks.answer(game.id, BOB, True)
+    answer = await service.takebacks.answer(game.id, ALICE, True)
     assert answer.accepted and answer.undone == ("F3",)
     restored = await service.get_game(game.id)
     assert restored.position.ply == 1 and restored.to_move_id == BOB
@@ -201,23 +190,21 @@ async def test_a_takeback_accepted_undoes_exactly_that_move(
     await service.play(game.id, BOB, "G3")  # the game goes on from there
 
 
-async def test_a_takeback_declined_or_overtaken_changes_nothing(
-    service: GameService, post: Correspondence
-) -> None:
+async def test_a_takeback_declined_or_overtaken_changes_nothing(service: GameService) -> None:
     game = await start_game(service)
     await service.play(game.id, ALICE, "E3")
-    await post.request_takeback(game.id, ALICE)
-    declined = await post.answer_takeback(game.id, BOB, False)
+    await service.takebacks.request(game.id, ALICE)
+    declined = await service.takebacks.answer(game.id, BOB, False)
     assert not declined.accepted and declined.game.position.ply == 1
-    await post.request_takeback(game.id, ALICE)
+    await service.takebacks.request(game.id, ALICE)
     await service.play(game.id, BOB, "F3")  # Bob plays on instead of answering: it lapses
     with pytest.raises(NoTakebackRequested):
-        await post.answer_takeback(game.id, BOB, True)
+        await service.takebacks.answer(game.id, BOB, True)
     assert (await service.get_game(game.id)).position.ply == 2
 
 
 async def test_a_takeback_also_undoes_the_automatic_passes_after_the_move(
-    service: GameService, post: Correspondence, shared_dir: Path
+    service: GameService, shared_dir: Path
 ) -> None:
     import json
 
@@ -233,8 +220,8 @@ async def test_a_takeback_also_undoes_the_automatic_passes_after_the_move(
     assert current.to_move_id == BOB
     black_move = next(str(m) for m in rules.legal_moves(current.position))
     outcome = await service.play(game.id, BOB, black_move)
-    await post.request_takeback(game.id, BOB)
-    answer = await post.answer_takeback(game.id, ALICE, True)
+    await service.takebacks.request(game.id, BOB)
+    answer = await service.takebacks.answer(game.id, ALICE, True)
     undone = (black_move, *[str(m.move) for m in outcome.automatic_passes])
     assert answer.undone == undone
     assert (await service.get_game(game.id)).to_move_id == BOB
@@ -244,40 +231,40 @@ async def test_a_takeback_also_undoes_the_automatic_passes_after_the_move(
 
 
 async def test_ratings_change_exactly_once_per_rated_game(
-    service: GameService, post: Correspondence, clock: ManualClock
+    service: GameService, clock: ManualClock
 ) -> None:
     game = await start_game(service, clock_days=1)
     await service.resign(game.id, ALICE)
-    alice = await post.queries.rating(GUILD, ALICE)
-    bob = await post.queries.rating(GUILD, BOB)
+    alice = await service.ratings.rating(GUILD, ALICE)
+    bob = await service.ratings.rating(GUILD, BOB)
     assert alice is not None and bob is not None
     assert (alice.games, alice.losses, bob.wins) == (1, 1, 1)
     assert alice.rating < 1500 < bob.rating
-    assert await post.rate_finished_games() == 0  # already rated
-    assert await service.rate_game(await service.get_game(game.id)) is None
+    assert await service.ratings.rate_finished_games() == 0  # already rated
+    assert await service.ratings.rate_game(await service.get_game(game.id)) is None
     # A loss on time counts; an abort does not.
     timed = await start_game(service, channel=CHANNEL + 1, clock_days=1)
     clock.advance(days=2)
-    await post.sweep()
+    await service.sweep()
     aborted = await start_game(service, channel=CHANNEL + 2)
     await service.abort(aborted.id, ALICE, moderator=True)
-    bob_after = await post.queries.rating(GUILD, BOB)
+    bob_after = await service.ratings.rating(GUILD, BOB)
     assert bob_after is not None and bob_after.games == 2 and bob_after.wins == 2
     assert timed.id != aborted.id
 
 
-async def test_profile_and_leaderboard(service: GameService, post: Correspondence) -> None:
+async def test_profile_and_leaderboard(service: GameService) -> None:
     for n in range(LEADERBOARD_MIN_GAMES):
         game = await start_game(service, ALICE, BOB, channel=100 + n)
         await service.resign(game.id, BOB)
     running = await start_game(service, ALICE, CAROL, channel=200)
-    profile = await post.profile(GUILD, ALICE)
+    profile = await service.ratings.profile(GUILD, ALICE)
     assert profile.rating is not None and profile.rating.wins == LEADERBOARD_MIN_GAMES
     assert [g.id for g in profile.active] == [running.id]
-    board = await post.leaderboard(GUILD)
+    board = await service.ratings.leaderboard(GUILD)
     assert [r.user_id for r in board] == [ALICE, BOB]
     assert board[0].rating > board[1].rating
-    assert await post.leaderboard(GUILD + 1) == []
+    assert await service.ratings.leaderboard(GUILD + 1) == []
 
 
 # --- server settings ---------------------------------------------------------------------------

@@ -6,7 +6,7 @@ import random
 
 import render
 import rules
-from bot.rendering import Renderer
+from bot.posting.renderer import Renderer
 
 
 def _position(plies: int) -> tuple[rules.Position, rules.MoveResult]:

@@ -38,8 +38,8 @@ from bot.games import (
     Result,
     SelfChallenge,
 )
-from bot.games.testing import ManualClock
 from rules import Colour
+from tests.bot.clock import ManualClock
 from tests.conftest import SHARED
 
 GUILD, CHANNEL = 500, 600

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from pathlib import Path
 
 import pytest
 
 from ai import Level
-from bot.client import DvonnBot
-from bot.computer import BUDGETS
-from bot.settings import PERMISSIONS, Secret, Settings, SettingsError, invite_url
+from bot.app import DvonnBot
+from bot.config import PERMISSIONS, Secret, Settings, SettingsError, invite_url
+from bot.exts.computer.player import BUDGETS, ComputerPlayer
 
 
 def test_defaults_without_anything() -> None:
@@ -89,9 +90,21 @@ def test_the_computer_opponent_can_be_given_processes_and_a_time_cap() -> None:
     assert settings.ai_processes == 3 and settings.ai_seconds == 1.5
 
 
-def test_the_time_cap_limits_every_level_but_never_raises_one() -> None:
-    bot = DvonnBot(Settings.from_env({"DVONN_AI_SECONDS": "1.5"}, env_file=None))
-    assert bot.computer.budget(Level.STRONGEST) == 1.5
-    assert bot.computer.budget(Level.BEGINNER) == BUDGETS[Level.BEGINNER] < 1.5
-    uncapped = DvonnBot(Settings.from_env({}, env_file=None))
-    assert uncapped.computer.budget(Level.STRONGEST) == BUDGETS[Level.STRONGEST]
+async def _computer_player(environ: dict[str, str], folder: Path) -> ComputerPlayer:
+    settings = Settings.from_env(environ | {"DVONN_RENDER_PROCESSES": "0"}, env_file=None)
+    bot = DvonnBot(dataclasses.replace(settings, database=folder / "dvonn.sqlite3"))
+    await bot.setup_hook()  # loads the features, the computer opponent's among them
+    computer = bot.get_cog("Computer")
+    await bot.close()  # (the features are unloaded: take the cog before)
+    # Not isinstance: unloading an extension drops its modules, so each load has new classes.
+    assert type(computer).__name__ == "Computer"
+    player: ComputerPlayer = getattr(computer, "player")  # noqa: B009 - see above
+    return player
+
+
+async def test_the_time_cap_limits_every_level_but_never_raises_one(tmp_path: Path) -> None:
+    capped = await _computer_player({"DVONN_AI_SECONDS": "1.5"}, tmp_path)
+    assert capped.budget(Level.STRONGEST) == 1.5
+    assert capped.budget(Level.BEGINNER) == BUDGETS[Level.BEGINNER] < 1.5
+    uncapped = await _computer_player({}, tmp_path)
+    assert uncapped.budget(Level.STRONGEST) == BUDGETS[Level.STRONGEST]

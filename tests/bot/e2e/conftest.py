@@ -10,13 +10,14 @@ from typing import Any
 
 import pytest
 
-from bot.client import DvonnBot
-from bot.settings import Secret, Settings
+from bot.app import DvonnBot
+from bot.config import Secret, Settings
+from bot.exts.computer.player import ComputerPlayer
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeUser, Permission
 from tests.fakediscord.fixtures import discord_fake
-from tests.fakediscord.harness import running
+from tests.fakediscord.harness import discord_endpoints, running
 
-__all__ = ["BotRunner", "Table", "bot_runner", "discord_fake", "table"]
+__all__ = ["BotRunner", "Table", "bot_runner", "computer_player", "discord_fake", "table"]
 
 
 @dataclass(frozen=True)
@@ -66,9 +67,10 @@ class BotRunner:
 
     @contextlib.asynccontextmanager
     async def run(self, *, sync: bool = True, **options: Any) -> AsyncIterator[DvonnBot]:
-        bot = DvonnBot(self.settings, sync_commands=sync, **options)
-        async with running(bot, self.table.fake) as started:
-            yield started
+        with discord_endpoints(self.table.fake):  # as the process's entry point does
+            bot = DvonnBot(self.settings, sync_commands=sync, **options)
+            async with running(bot, self.table.fake) as started:
+                yield started
 
 
 @pytest.fixture
@@ -80,6 +82,12 @@ def bot_runner(table: Table, tmp_path: Path) -> BotRunner:
 async def bot(bot_runner: BotRunner) -> AsyncIterator[DvonnBot]:
     async with bot_runner.run() as started:
         yield started
+
+
+def computer_player(bot: DvonnBot) -> ComputerPlayer:
+    """The computer opponent of a running bot (its feature's cog holds it)."""
+    player: ComputerPlayer = getattr(bot.get_cog("Computer"), "player")  # noqa: B009
+    return player
 
 
 def option_values(**values: str) -> Callable[[], dict[str, str]]:

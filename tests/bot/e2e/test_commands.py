@@ -7,7 +7,7 @@ import random
 import time
 
 import rules
-from bot.client import DvonnBot
+from bot.app import DvonnBot
 from tests.bot.e2e.conftest import Table
 from tests.bot.e2e.helpers import board_image, play_turn
 from tests.bot.e2e.test_game import accept, start_game

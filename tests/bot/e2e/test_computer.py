@@ -8,9 +8,9 @@ import random
 import pytest
 
 import rules
-from bot.client import DvonnBot
+from bot.app import DvonnBot
 from bot.storage.models import Game
-from tests.bot.e2e.conftest import BotRunner, Table
+from tests.bot.e2e.conftest import BotRunner, Table, computer_player
 from tests.bot.e2e.helpers import play_turn
 from tests.fakediscord import FakeChannel
 
@@ -21,7 +21,7 @@ async def after_the_bot(bot: DvonnBot, game_id: int) -> Game:
     """The game once the bot has played its turn (it starts thinking after the human's post)."""
     async with asyncio.timeout(30):
         while True:
-            await bot.computer.wait_idle()
+            await computer_player(bot).wait_idle()
             game = await bot.service.get_game(game_id)
             if not game.computer_to_move:
                 return game
@@ -41,7 +41,7 @@ async def start(table: Table, bot: DvonnBot, options: dict[str, object]) -> Fake
     reply = await table.fake.run_command(table.alice, table.games, "dvonn play-bot", options)
     assert not reply.ephemeral, reply.content
     thread = await game_thread(table)
-    await bot.computer.wait_idle()
+    await computer_player(bot).wait_idle()
     return thread
 
 
@@ -63,7 +63,7 @@ async def test_a_whole_game_against_the_bot(table: Table, bot_runner: BotRunner)
                 last = fake.last_message(thread)
                 assert last is not None and last.pinged_user_ids == {table.alice.id}
         assert game.score is not None
-        assert await bot.correspondence.queries.rating(table.guild.id, table.alice.id) is None
+        assert await bot.service.ratings.rating(table.guild.id, table.alice.id) is None
 
 
 async def test_the_bot_moves_first_as_white_and_after_a_restart(
@@ -72,7 +72,7 @@ async def test_the_bot_moves_first_as_white_and_after_a_restart(
     fake = table.fake
     async with bot_runner.run(ai_budget=QUICK) as bot:
         # As if the bot went down before it could think: its turn is only in the database.
-        monkeypatch.setattr(type(bot.computer), "play_if_its_turn", lambda self, game: None)
+        monkeypatch.setattr(type(computer_player(bot)), "play_if_its_turn", lambda self, game: None)
         reply = await fake.run_command(
             table.alice, table.games, "dvonn play-bot", {"level": "strong", "colour": "B"}
         )
@@ -82,7 +82,7 @@ async def test_the_bot_moves_first_as_white_and_after_a_restart(
         assert game is not None and game.computer_to_move
     monkeypatch.undo()
     async with bot_runner.run(sync=False, ai_budget=QUICK) as bot:
-        await bot.computer.wait_idle()
+        await computer_player(bot).wait_idle()
         game = await bot.service.get_game(game.id)
         assert game.position.ply == 1 and game.to_move_id == table.alice.id
         post = fake.last_message(thread)

@@ -9,8 +9,8 @@ import pytest
 from PIL import Image
 
 import rules
-from bot.games.testing import ManualClock
 from bot.i18n import n_
+from tests.bot.clock import ManualClock
 from tests.bot.e2e.conftest import BotRunner, Table
 from tests.bot.e2e.helpers import board_image, play_turn
 from tests.bot.e2e.test_game import accept

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import rules
-from bot.client import DvonnBot
+from bot.app import DvonnBot
 from tests.bot.e2e.conftest import Table
 from tests.bot.e2e.helpers import board_image, play_turn, send_move
 from tests.fakediscord import FakeChannel, FakeUser, RecordedMessage, ResponseType

@@ -20,10 +20,10 @@ import pytest
 from PIL import Image, ImageDraw
 
 import rules
-from bot.cogs.dvonn import HELP_TEXT, RULES_TEXT
+from bot.exts.help import HELP_TEXT, RULES_TEXT
 from bot.i18n import ENGLISH, Catalogues, Text, _, rules_error_text
-from bot.i18n_tools import LANGUAGES
-from bot.presenter import image_labels
+from bot.i18n.tools import LANGUAGES
+from bot.posting.texts import image_labels
 from render import DEFAULT_FONTS
 from render import fonts as F
 from tests.bot.e2e.conftest import BotRunner, Table

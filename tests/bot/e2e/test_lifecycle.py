@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 import rules
-from bot.client import DvonnBot
+from bot.app import DvonnBot
 from tests.bot.e2e.conftest import BotRunner, Table
 from tests.bot.e2e.helpers import play_turn
 from tests.bot.e2e.test_game import accept

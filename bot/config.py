@@ -1,4 +1,5 @@
-"""The bot's configuration, from the environment and an optional ``.env`` file.
+"""The bot's configuration (the operator's, not a server's: that is ``/dvonn settings``), from
+the environment and an optional ``.env`` file.
 
 One frozen :class:`Settings` object; the token is a :class:`Secret` whose ``repr`` and ``str``
 never show it, so it cannot reach a log line by accident.

@@ -1,4 +1,4 @@
-"""Drawing boards away from the bot's process.
+"""Drawing boards and replays away from the bot's event loop, in worker processes.
 
 Pillow and the drawing code hold Python's GIL for much of a render, so rendering in a thread
 slows every other thread of the bot (the database's included) while it runs: under load, reads

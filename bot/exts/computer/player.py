@@ -9,20 +9,18 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 import discord
 
 import ai
 from ai.engine import Engine
-from bot.games.errors import GameChanged, GameFinished
+from bot.games import Game, GameChanged, GameFinished, GameService
 from bot.i18n import _
-from bot.posting import Publisher
-from bot.presenter import turn_post
-from bot.storage.models import Game
-
-if TYPE_CHECKING:
-    from bot.client import DvonnBot
+from bot.interactions.inflight import InFlight
+from bot.posting.outbox import Deliverer
+from bot.posting.publisher import Publisher
+from bot.posting.texts import turn_post
 
 log = logging.getLogger(__name__)
 
@@ -44,13 +42,19 @@ class ComputerPlayer:
 
     def __init__(
         self,
-        bot: DvonnBot,
+        service: GameService,
+        publisher: Publisher,
+        deliverer: Deliverer,
+        inflight: InFlight,
         *,
         workers: int = 1,
         budget: float | None = None,
         longest: float | None = None,
     ) -> None:
-        self._bot = bot
+        self._service = service
+        self._publisher = publisher
+        self._deliverer = deliverer
+        self._inflight = inflight
         self._workers = workers
         self._budget = budget  # overrides the levels' budgets (tests think briefly)
         self._longest = longest  # the operator's cap (DVONN_AI_SECONDS)
@@ -82,7 +86,7 @@ class ComputerPlayer:
 
     async def resume(self) -> int:
         """After a (re)start: think in every game where the bot is to move."""
-        games = await self._bot.correspondence.queries.games_with_computer_to_move()
+        games = await self._service.games_with_computer_to_move()
         for game in games:
             self.play_if_its_turn(game)
         return len(games)
@@ -102,12 +106,12 @@ class ComputerPlayer:
         return str(move)
 
     async def _turn(self, game: Game) -> None:
-        async with self._bot.inflight.track():
+        async with self._inflight.track():
             try:
                 await self._play(game)
             except (GameChanged, GameFinished):
                 log.info("game %s changed while the bot was thinking; it looks again", game.id)
-                fresh = await self._bot.service.get_game(game.id)
+                fresh = await self._service.get_game(game.id)
                 if fresh.computer_to_move:
                     asyncio.get_running_loop().call_soon(self.play_if_its_turn, fresh)
             except Exception:
@@ -134,21 +138,20 @@ class ComputerPlayer:
         if not done:
             await self._say_thinking(game)
         move = await thinking
-        outcome = await self._bot.service.play(
+        outcome = await self._service.play(
             game.id, game.computer_id, move, expected_version=game.version
         )
-        publisher = Publisher(self._bot)
-        players = await publisher.players(outcome.game)
+        players = await self._publisher.players(outcome.game)
         post = turn_post(outcome.game, players, outcome.moves, outcome.game_over)
-        await publisher.send_to_game(outcome.game, post, players=players)
+        await self._publisher.send_to_game(outcome.game, post, players=players)
+        if outcome.ended is not None:  # the turn's post announced the end
+            await self._deliverer.settle(outcome.ended.announcement)
         return outcome.game
 
     async def _say_thinking(self, game: Game) -> None:
-        publisher = Publisher(self._bot)
-        reader = await publisher.public_reader(game.guild_id)
-        channel = self._bot.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
+        reader = await self._publisher.public_reader(game.guild_id)
         try:
-            await channel.send(reader(_("Thinking…")), silent=True)
+            await self._publisher.send_text(game, reader(_("Thinking…")), silent=True)
         except discord.HTTPException:
             log.warning("could not say the bot is thinking in game %s", game.id, exc_info=True)
 

@@ -1,7 +1,8 @@
 """What the bot says about games, as catalogue texts: pure, no Discord, no I/O.
 
-The cog turns these into embeds and messages in the reader's language. Names are the players'
-display names (user content, never translated); mentions are Discord's ``<@id>`` syntax.
+The publisher (:mod:`bot.posting.publisher`) turns these into embeds and messages in the
+reader's language. Names are the players' display names (user content, never translated);
+mentions are Discord's ``<@id>`` syntax.
 """
 
 from __future__ import annotations

@@ -1,26 +1,24 @@
-"""Turning presenter posts into Discord messages: embed, board image, allowed mentions.
+"""Turning posts (:mod:`bot.posting.texts`) into Discord messages: embed, board image,
+allowed mentions, in the reader's language; and sending them where the game is played.
 
-The board is rendered off the event loop (``asyncio.to_thread``): Pillow work would otherwise
-stall every other game's commands.
+The board is drawn off the event loop, in the :class:`~bot.posting.renderer.Renderer`'s worker
+processes: Pillow work would otherwise stall every other game's commands.
 """
 
 from __future__ import annotations
 
 import io
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 import discord
 
 import rules
-from bot.games.results import GameRecord
+from bot.games import Game, GameRecord, GameService
 from bot.i18n import Catalogues, Locale
-from bot.presenter import GamePost, Players, image_labels, image_status
-from bot.rendering import Renderer
-from bot.storage.models import Game
-
-if TYPE_CHECKING:
-    from bot.client import DvonnBot
+from bot.posting.names import Names
+from bot.posting.renderer import Renderer
+from bot.posting.texts import GamePost, Players, image_labels, image_status
 
 BOARD_FILENAME: Final = "board.png"
 EMBED_COLOUR: Final = discord.Colour(0xC8A165)  # the board's wood
@@ -40,7 +38,7 @@ class Reader:
 async def board_png(
     renderer: Renderer, position: rules.Position, post: GamePost, players: Players, reader: Reader
 ) -> bytes:
-    """The post's board image, drawn off the event loop (see :mod:`bot.rendering`)."""
+    """The post's board image, drawn off the event loop."""
     labels = image_labels(reader.catalogues, reader.locale)
     status = image_status(post.ending, reader.catalogues, reader.locale) if post.ending else None
     return await renderer.board_png(
@@ -86,11 +84,27 @@ async def message(
 class Publisher:
     """Posts about games: names, the server's language, and where the game lives."""
 
-    def __init__(self, bot: DvonnBot) -> None:
-        self._bot = bot
+    def __init__(
+        self,
+        client: discord.Client,
+        service: GameService,
+        *,
+        names: Names,
+        renderer: Renderer,
+        catalogues: Catalogues,
+    ) -> None:
+        self._client = client
+        self._service = service
+        self.names = names
+        self.renderer = renderer
+        self.catalogues = catalogues
+
+    async def game(self, game_id: int) -> Game:
+        """A game by id, as stored now."""
+        return await self._service.get_game(game_id)
 
     async def players(self, game: Game) -> Players:
-        names = self._bot.names
+        names = self.names
         return Players(white=await names.get(game.white_id), black=await names.get(game.black_id))
 
     async def public_reader(
@@ -100,26 +114,30 @@ class Publisher:
         server's Discord language, else the language of whoever triggered the post."""
         locale: Locale = None
         if guild_id is not None:
-            settings = await self._bot.service.guild_settings(guild_id)
+            settings = await self._service.guild_settings(guild_id)
             locale = settings.locale
             if locale is None:
                 if interaction is not None and interaction.guild_locale is not None:
                     locale = interaction.guild_locale
-                elif (guild := self._bot.get_guild(guild_id)) is not None:
+                elif (guild := self._client.get_guild(guild_id)) is not None:
                     locale = guild.preferred_locale
         if locale is None and interaction is not None:
             locale = interaction.locale
-        return Reader(self._bot.catalogues, locale)
+        return Reader(self.catalogues, locale)
 
     def private_reader(self, interaction: discord.Interaction[Any]) -> Reader:
         """The language of the user who will read an ephemeral reply."""
-        return Reader(self._bot.catalogues, interaction.locale)
+        return Reader(self.catalogues, interaction.locale)
+
+    def reader(self, locale: Locale) -> Reader:
+        """A reader of ``locale`` (a player's own language, say)."""
+        return Reader(self.catalogues, locale)
 
     async def message(
         self, game: Game, post: GamePost, reader: Reader, players: Players | None = None
     ) -> dict[str, Any]:
         players = players or await self.players(game)
-        return await message(self._bot.renderer, game.position, post, players, reader)
+        return await message(self.renderer, game.position, post, players, reader)
 
     @staticmethod
     def transcript_file(record: GameRecord, players: Players) -> discord.File:
@@ -130,6 +148,10 @@ class Publisher:
         )
         return discord.File(io.BytesIO(transcript.encode()), filename=f"dvonn-{game.id}.txt")
 
+    def channel(self, game: Game) -> discord.PartialMessageable:
+        """Where ``game`` is played: its thread, or its channel."""
+        return self._client.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
+
     async def send_to_game(
         self,
         game: Game,
@@ -139,5 +161,25 @@ class Publisher:
     ) -> discord.Message:
         """Post in the game's own thread or channel, as a new message (so its pings ring)."""
         reader = await self.public_reader(game.guild_id, interaction)
-        channel = self._bot.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
-        return await channel.send(**await self.message(game, post, reader, players))
+        return await self.channel(game).send(**await self.message(game, post, reader, players))
+
+    async def send_text(
+        self, game: Game, content: str, *, ping: tuple[int, ...] = (), silent: bool = False
+    ) -> discord.Message:
+        """A line of text in the game's thread or channel, notifying only ``ping``."""
+        return await self.channel(game).send(
+            content,
+            allowed_mentions=discord.AllowedMentions(
+                everyone=False, roles=False, users=[discord.Object(user) for user in ping]
+            ),
+            silent=silent,
+        )
+
+    async def direct_message(self, user_id: int, content: str) -> bool:
+        """Send ``content`` to a user's DMs; ``False`` if they cannot be reached there."""
+        try:
+            user = await self._client.fetch_user(user_id)
+            await user.send(content)
+        except discord.HTTPException:
+            return False
+        return True

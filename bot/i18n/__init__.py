@@ -6,15 +6,17 @@ in gettext; the Discord adapter renders it for the reader's locale with
 :meth:`Catalogues.render`. So one reply can be rendered in Russian for the player who typed the
 command and in the server's language for the game thread.
 
-Catalogues are gettext ``.po`` files, ``bot/locales/<language>/LC_MESSAGES/dvonn.po``, read once
-at start and compiled in memory by Babel (no ``.mo`` build step). English needs no catalogue.
-After changing any message, ``python -m bot.i18n_tools update`` extracts them all (these calls,
-``locale_str``, and the rules' and the service's error templates) and updates every language's
-catalogue; then translate what it reports (:mod:`bot.i18n_tools`).
+Catalogues are gettext ``.po`` files, ``bot/i18n/locales/<language>/LC_MESSAGES/dvonn.po``,
+read once at start and compiled in memory by Babel (no ``.mo`` build step). English needs no
+catalogue. After changing any message, ``python -m bot.i18n.tools update`` extracts them all
+(these calls, ``locale_str``, and the rules' and the service's error templates) and updates
+every language's catalogue; then translate what it reports (:mod:`bot.i18n.tools`).
 
-The rules' and the service's errors are English templates with numbers in them ("is {height}
-high, so it moves exactly {height} cells"); a few need plural forms to read well in every
-language, so :data:`PLURAL_VARIANTS` renders those few as plural messages instead.
+The rules' errors are English templates with numbers in them ("is {height} high, so it moves
+exactly {height} cells"); a few need plural forms to read well in every language, so
+:data:`PLURAL_VARIANTS` renders those few as plural messages instead.
+
+This package imports nothing else of the bot: every room of the Discord layer uses it.
 """
 
 from __future__ import annotations
@@ -32,7 +34,6 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
 import rules
-from bot.games.errors import InvalidClock
 from rules import IllegalReason
 
 log = logging.getLogger(__name__)
@@ -40,6 +41,14 @@ log = logging.getLogger(__name__)
 DOMAIN: Final = "dvonn"
 LOCALE_DIR: Final = Path(__file__).resolve().parent / "locales"
 DEFAULT_LANGUAGE: Final = "en"
+LANGUAGE_NAMES: Final = {
+    "en": "English",
+    "ru": "Русский",
+    "ko": "한국어",
+    "pl": "Polski",
+    "fr": "Français",
+}
+"""The languages the bot speaks, each by its own name (as language menus show them)."""
 
 Locale = str | enum.Enum | None
 """A Discord locale (``discord.Locale`` or its code such as ``"en-US"``); ``None``: English."""
@@ -138,23 +147,12 @@ def _pass_not_allowed(params: Mapping[str, object]) -> Text:
     )
 
 
-def _invalid_clock(params: Mapping[str, object]) -> Text:
-    return n_(
-        "{count} day per move is not a clock you can choose: pick {choices} days per move, "
-        "or no clock.",
-        "{count} days per move is not a clock you can choose: pick {choices} days per move, "
-        "or no clock.",
-        _count(params, "days"),
-        choices=params["choices"],
-    )
-
-
 PLURAL_VARIANTS: Final[Mapping[str, PluralVariant]] = {
     IllegalReason.WRONG_DISTANCE.value: _wrong_distance,
     IllegalReason.PASS_NOT_ALLOWED.value: _pass_not_allowed,
-    InvalidClock.template: _invalid_clock,
 }
-"""Error templates (msgids) shown as plural messages instead, keyed by the template."""
+"""The rules' error templates (msgids) shown as plural messages instead, keyed by the
+template."""
 
 
 def _plural_variant(text: Text) -> Text:

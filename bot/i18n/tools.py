@@ -2,12 +2,12 @@
 
 After adding or changing any text a player sees, run::
 
-    python -m bot.i18n_tools update     # extract every message, update each language's .po
-    python -m bot.i18n_tools check      # what is missing, extra, untranslated or inconsistent
+    python -m bot.i18n.tools update     # extract every message, update each language's .po
+    python -m bot.i18n.tools check      # what is missing, extra, untranslated or inconsistent
 
-``update`` writes ``bot/locales/dvonn.pot`` and adds the new messages to every
-``bot/locales/<language>/LC_MESSAGES/dvonn.po`` untranslated (or marked fuzzy, with a guess from
-a similar old message), and drops the messages the code no longer has. Then translate, remove
+``update`` writes ``bot/i18n/locales/dvonn.pot`` and adds the new messages to every
+``bot/i18n/locales/<language>/LC_MESSAGES/dvonn.po`` untranslated (or marked fuzzy, with a guess
+from a similar old message), and drops the messages the code no longer has. Then translate, remove
 the fuzzy marks, and run ``check`` (the test suite runs the same check). ``init LANGUAGE`` starts
 a new language; ``extract`` only writes the template.
 
@@ -37,15 +37,15 @@ from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po, write_po
 
 from bot.games.errors import ServiceError
-from bot.i18n import DOMAIN, LOCALE_DIR
+from bot.i18n import DEFAULT_LANGUAGE, DOMAIN, LANGUAGE_NAMES, LOCALE_DIR
 from rules import IllegalReason, InvalidReason, TranscriptReason
 
-PROJECT_ROOT: Final = Path(__file__).resolve().parent.parent
+PROJECT_ROOT: Final = Path(__file__).resolve().parents[2]
 BOT_DIR: Final = PROJECT_ROOT / "bot"
 TEMPLATE: Final = LOCALE_DIR / f"{DOMAIN}.pot"
-LANGUAGES: Final = ("fr", "ko", "pl", "ru")
+LANGUAGES: Final = tuple(sorted(set(LANGUAGE_NAMES) - {DEFAULT_LANGUAGE}))
 """The languages the bot speaks besides English (its msgids)."""
-UPDATE_COMMAND: Final = ".venv/bin/python -m bot.i18n_tools update"
+UPDATE_COMMAND: Final = ".venv/bin/python -m bot.i18n.tools update"
 
 # Babel keyword specs: n_(singular, plural, count), p_(context, msgid).
 KEYWORDS: Final = {"_": None, "n_": (1, 2), "p_": ((1, "c"), 2), "locale_str": None}
@@ -347,11 +347,11 @@ def _commands(text: str) -> set[str]:
 
 def report(problems: Sequence[Problem]) -> str:
     """The problems, grouped by language, and what to do about them."""
-    lines = [f"{len(problems)} problems in the message catalogues (bot/locales):"]
+    lines = [f"{len(problems)} problems in the message catalogues (bot/i18n/locales):"]
     lines += [f"  {problem}" for problem in problems]
     lines.append(
         f"Run `{UPDATE_COMMAND}` to add new messages to every catalogue and drop old ones, then "
-        "translate the empty and fuzzy entries in bot/locales/<language>/LC_MESSAGES/dvonn.po "
+        "translate the empty and fuzzy entries in bot/i18n/locales/<language>/LC_MESSAGES/dvonn.po "
         "(keep every {placeholder}, ** and ` as in the English)."
     )
     return "\n".join(lines)
@@ -368,7 +368,7 @@ class Command(enum.Enum):
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bot.i18n_tools", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m bot.i18n.tools", description=__doc__)
     parser.add_argument("command", choices=[c.value for c in Command])
     parser.add_argument("language", nargs="?", help="for init: a language code such as de")
     args = parser.parse_args(argv)

@@ -1,0 +1,245 @@
+"""The composition root: the bot, its services, and the features it loads.
+
+It only wires. :class:`DvonnBot` builds the services once (the game service over the
+database, the catalogues, the renderer, the publisher and the outbox's deliverer, the error
+handler) and loads every feature in :data:`EXTENSIONS` by name, as a discord.py extension; each
+feature's ``setup(bot)`` takes from the bot the services it needs and adds its cog with
+:meth:`DvonnBot.add_feature`. It imports no feature, so no feature can import it back into a
+cycle (features name it only for type checking).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Final, TypeAlias
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str
+from discord.ext import commands
+
+from bot.config import Settings, invite_url
+from bot.games import Clock, GameService, utc_now
+from bot.i18n import Catalogues
+from bot.i18n.translator import CatalogueTranslator
+from bot.interactions.errors import RESTARTING, ErrorHandler
+from bot.interactions.inflight import InFlight
+from bot.posting.names import Names
+from bot.posting.outbox import Deliverer
+from bot.posting.publisher import Publisher
+from bot.posting.renderer import Renderer
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS: Final = (
+    "bot.exts.lobby",
+    "bot.exts.play",
+    "bot.exts.computer",
+    "bot.exts.clocks",
+    "bot.exts.takebacks",
+    "bot.exts.records",
+    "bot.exts.server_settings",
+    "bot.exts.help",
+)
+"""The features, loaded in this order."""
+HOUSEKEEPING_INTERVAL: Final = 60.0
+"""Seconds between two housekeeping passes (deadlines, reminders, the outbox)."""
+
+HousekeepingJob = Callable[[], Awaitable[object]]
+
+
+class DvonnTree(app_commands.CommandTree["DvonnBot"]):
+    """The slash-command tree: refuses work while shutting down, and answers every error."""
+
+    async def interaction_check(self, interaction: discord.Interaction[DvonnBot]) -> bool:
+        bot = interaction.client
+        bot.names.remember(interaction.user)
+        bot.remember_locale(interaction.user.id, str(interaction.locale))
+        if bot.accepting:
+            return True
+        if interaction.type is discord.InteractionType.autocomplete:
+            return False
+        await bot.errors.reply(interaction, RESTARTING)
+        return False
+
+    async def on_error(
+        self, interaction: discord.Interaction[DvonnBot], error: app_commands.AppCommandError
+    ) -> None:
+        await interaction.client.errors.report(interaction, error)
+
+
+class DvonnBot(commands.Bot):
+    """dvonn-bot: a correspondence DVONN server for Discord."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        service: GameService | None = None,
+        catalogues: Catalogues | None = None,
+        sync_commands: bool = False,
+        shutdown_grace: float = 10.0,
+        clock: Clock = utc_now,
+        housekeeping_interval: float = HOUSEKEEPING_INTERVAL,
+        ai_budget: float | None = None,
+    ) -> None:
+        """``clock``, ``housekeeping_interval`` (``0``: never by itself) and ``ai_budget`` (the
+        computer opponent's seconds per move) are for tests, which move time by hand, call
+        :meth:`housekeeping` when they want, and let the bot think briefly."""
+        # Slash commands need no privileged intents: not members, not message content.
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.default(),
+            tree_cls=DvonnTree,
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        self.settings = settings
+        self.ai_budget = ai_budget
+        self.catalogues = catalogues or Catalogues()
+        self.names = Names(self)
+        self.renderer = Renderer(settings.render_processes)
+        self.inflight = InFlight()
+        self.errors = ErrorHandler(self.catalogues)
+        self.accepting = True
+        self.dvonn = app_commands.Group(name="dvonn", description=locale_str("Play DVONN"))
+        """The one slash command: every feature's commands are its subcommands."""
+        self.tree.add_command(self.dvonn)
+        self._service = service
+        self._publisher: Publisher | None = None
+        self._deliverer: Deliverer | None = None
+        self._sync_commands = sync_commands
+        self._shutdown_grace = shutdown_grace
+        self._clock = clock
+        self._housekeeping_interval = housekeeping_interval
+        self._housekeeping_jobs: list[HousekeepingJob] = []
+        self._housekeeper: asyncio.Task[None] | None = None
+        self._locales: dict[int, str] = {}
+        self._background: set[asyncio.Task[None]] = set()
+
+    # --- the services, open from setup_hook on ------------------------------------------------
+
+    @property
+    def service(self) -> GameService:
+        if self._service is None:
+            raise RuntimeError("the game service opens in setup_hook")
+        return self._service
+
+    @property
+    def publisher(self) -> Publisher:
+        if self._publisher is None:
+            raise RuntimeError("the publisher is built in setup_hook")
+        return self._publisher
+
+    @property
+    def deliverer(self) -> Deliverer:
+        if self._deliverer is None:
+            raise RuntimeError("the outbox's deliverer is built in setup_hook")
+        return self._deliverer
+
+    async def setup_hook(self) -> None:
+        if self._service is None:
+            self._service = await GameService.open(self.settings.database, clock=self._clock)
+        await self.renderer.start()
+        self._publisher = Publisher(
+            self,
+            self.service,
+            names=self.names,
+            renderer=self.renderer,
+            catalogues=self.catalogues,
+        )
+        self._deliverer = Deliverer(self.service.outbox, self._publisher)
+        await self.load_features()
+        if self._housekeeping_interval > 0:
+            self._housekeeper = asyncio.create_task(self._housekeep_forever(), name="housekeeping")
+        await self.tree.set_translator(CatalogueTranslator(self.catalogues))
+        if self._sync_commands:
+            await self.sync_commands()
+        if self.application_id is not None:
+            log.info("invite link: %s", invite_url(self.application_id))
+
+    # --- features ------------------------------------------------------------------------------
+
+    async def load_features(self) -> None:
+        """Load every feature in :data:`EXTENSIONS`."""
+        for name in EXTENSIONS:
+            await self.load_extension(name)
+
+    async def add_feature(self, cog: commands.Cog) -> None:
+        """Add a feature's cog; its slash commands become subcommands of ``/dvonn``."""
+        await self.add_cog(cog)
+        for command in cog.get_app_commands():
+            # add_cog registered them at the top level; each belongs in the one group.
+            self.tree.remove_command(command.name)
+            self.dvonn.add_command(command)
+
+    def add_housekeeping(self, job: HousekeepingJob) -> None:
+        """Run ``job`` on every housekeeping pass (every minute), in the order added."""
+        self._housekeeping_jobs.append(job)
+
+    async def sync_commands(self) -> list[app_commands.AppCommand]:
+        """Register the slash commands with Discord: in the development server at once if one
+        is set, else globally (Discord allows 200 command creations a day: do it on purpose)."""
+        guild_id = self.settings.dev_guild
+        if guild_id is not None:
+            guild = discord.Object(guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to server %s", len(synced), guild_id)
+        else:
+            synced = await self.tree.sync()
+            log.info("synced %d commands globally", len(synced))
+        return synced
+
+    # --- background work -----------------------------------------------------------------------
+
+    def remember_locale(self, user_id: int, locale: str) -> None:
+        """Store a user's Discord language when it is new or changed (reminder DMs use it)."""
+        if self._locales.get(user_id) == locale or self._service is None:
+            return
+        self._locales[user_id] = locale
+        task = asyncio.create_task(self._service.remember_locale(user_id, locale))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def housekeeping(self) -> None:
+        """One pass of every feature's housekeeping job, then the outbox's delivery of whatever
+        is left (what a crash or a refusal left unsent)."""
+        for job in self._housekeeping_jobs:
+            await job()
+        await self.deliverer.deliver_pending()
+
+    async def _housekeep_forever(self) -> None:
+        await self.wait_until_ready()
+        while True:
+            async with self.inflight.track():
+                try:
+                    await self.housekeeping()
+                except Exception:
+                    log.exception("housekeeping failed; trying again in a minute")
+            await asyncio.sleep(self._housekeeping_interval)
+
+    async def close(self) -> None:
+        """Stop taking commands, let those in flight finish, stop the features, close the
+        database, log out."""
+        if self.accepting:
+            self.accepting = False
+            if self._housekeeper is not None:
+                self._housekeeper.cancel()
+            if not await self.inflight.wait_idle(self._shutdown_grace):
+                log.warning("shutting down with %d interactions unfinished", self.inflight.busy)
+            for name in list(self.extensions):
+                await self.unload_extension(name)
+            await asyncio.gather(*self._background, return_exceptions=True)
+            if self._service is not None:
+                await self._service.close()
+            log.info("database closed")
+            await asyncio.to_thread(self.renderer.close)
+        await super().close()
+
+
+Interaction: TypeAlias = discord.Interaction[DvonnBot]
+"""An interaction with this bot (features annotate their callbacks with it)."""
+__all__ = ["EXTENSIONS", "DvonnBot", "Interaction"]

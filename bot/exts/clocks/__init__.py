@@ -1,0 +1,22 @@
+"""Clocks: losses on time and deadline reminders (the housekeeping pass runs them every
+minute), ``/dvonn vacation`` and ``/dvonn notify``, and the posts announcing reminders and
+vacations."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bot.exts.clocks.announcements import Announcements
+from bot.exts.clocks.commands import Clocks
+from bot.games.clocks import REMINDER, VACATION
+
+if TYPE_CHECKING:
+    from bot.app import DvonnBot
+
+
+async def setup(bot: DvonnBot) -> None:
+    announcements = Announcements(bot.service, bot.publisher)
+    bot.deliverer.handle(REMINDER, announcements.reminder)
+    bot.deliverer.handle(VACATION, announcements.vacation)
+    await bot.add_feature(Clocks(bot.service, bot.publisher, bot.deliverer, bot.inflight))
+    bot.add_housekeeping(Clocks.sweep_job(bot.service, bot.deliverer))

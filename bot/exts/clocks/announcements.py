@@ -1,0 +1,81 @@
+"""Posting the clocks' announcements: a reminder of near deadlines (by DM, or in the game
+threads when DMs are closed), and a vacation notice for the opponents."""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+
+from bot.games import GameService
+from bot.i18n import Text, _, n_
+from bot.posting.publisher import Publisher
+from bot.posting.texts import discord_time, mention
+from bot.storage import Notification
+
+log = logging.getLogger(__name__)
+
+
+class Announcements:
+    def __init__(self, service: GameService, publisher: Publisher) -> None:
+        self._service = service
+        self._publisher = publisher
+
+    async def reminder(self, notification: Notification) -> None:
+        user_id = notification.user_id
+        assert user_id is not None
+        game_ids = [int(g) for g in notification.payload.get("games", [])]
+        games = [
+            g
+            for g in [await self._service.get_game(i) for i in game_ids]
+            if g.to_move_id == user_id
+        ]
+        if not games:
+            return  # they moved in the meantime
+        prefs = await self._service.prefs(user_id)
+        reader = await self._publisher.public_reader(games[0].guild_id)
+        if prefs.locale is not None:  # the language the player uses, not the server's
+            reader = self._publisher.reader(prefs.locale)
+        lines: list[Text] = [
+            n_(
+                "Your move in {count} DVONN game before the deadline:",
+                "Your move in {count} DVONN games before their deadlines:",
+                len(games),
+            )
+        ]
+        for game in games:
+            opponent = await self._publisher.names.get(game.opponent_of(user_id))
+            assert game.deadline_at is not None
+            lines.append(
+                _(
+                    "#{game} vs {opponent} in <#{channel}>: {deadline}",
+                    game=game.id,
+                    opponent=opponent,
+                    channel=game.channel_id,
+                    deadline=discord_time(game.deadline_at),
+                )
+            )
+        lines.append(_("(Turn these reminders off with /dvonn notify.)"))
+        text = "\n".join(reader(line) for line in lines)
+        if await self._publisher.direct_message(user_id, text):
+            return
+        log.info("cannot DM %s: reminding in the game threads instead", user_id)
+        for game in games:
+            await self._publisher.send_text(game, f"{mention(user_id)} {text}", ping=(user_id,))
+
+    async def vacation(self, notification: Notification) -> None:
+        assert notification.game_id is not None and notification.user_id is not None
+        user_id = notification.user_id
+        until = datetime.fromisoformat(str(notification.payload["until"]))
+        game = await self._service.get_game(notification.game_id)
+        if not game.is_active:
+            return
+        reader = await self._publisher.public_reader(game.guild_id)
+        opponent = game.opponent_of(user_id)
+        player = await self._publisher.names.get(user_id)
+        text = _(
+            "{opponent}: {player} is on vacation until {until}; their clock is paused until then.",
+            opponent=mention(opponent),
+            player=player,
+            until=discord_time(until, "f"),
+        )
+        await self._publisher.send_text(game, reader(text), ping=(opponent,))

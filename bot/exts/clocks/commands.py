@@ -1,0 +1,84 @@
+"""``/dvonn vacation`` and ``/dvonn notify``, and the clocks' housekeeping job."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
+from discord import app_commands
+from discord.app_commands import locale_str
+from discord.ext import commands
+
+from bot.games import VACATION_DAYS_PER_YEAR, GameService
+from bot.i18n import _, n_
+from bot.interactions.inflight import InFlight
+from bot.posting.outbox import Deliverer
+from bot.posting.publisher import Publisher
+from bot.posting.texts import discord_time
+
+if TYPE_CHECKING:
+    from bot.app import Interaction
+
+
+class Clocks(commands.Cog):
+    def __init__(
+        self,
+        service: GameService,
+        publisher: Publisher,
+        deliverer: Deliverer,
+        inflight: InFlight,
+    ) -> None:
+        self.service = service
+        self.publisher = publisher
+        self.deliverer = deliverer
+        self.inflight = inflight
+
+    @staticmethod
+    def sweep_job(service: GameService, deliverer: Deliverer) -> Callable[[], Awaitable[None]]:
+        """Expire challenges, end games on time, queue reminders; then post what it wrote."""
+
+        async def sweep() -> None:
+            done = await service.sweep()
+            await deliverer.deliver(done.announcements)
+
+        return sweep
+
+    @app_commands.command(
+        name="vacation", description=locale_str("Pause your clocks in all your games for some days")
+    )
+    @app_commands.describe(days=locale_str("How many days (14 a year)"))
+    async def vacation(
+        self, interaction: Interaction, days: app_commands.Range[int, 1, VACATION_DAYS_PER_YEAR]
+    ) -> None:
+        async with self.inflight.track():
+            vacation = await self.service.clocks.start_vacation(interaction.user.id, days)
+            reader = self.publisher.private_reader(interaction)
+            await interaction.response.send_message(
+                reader(
+                    n_(
+                        "Your clock is paused until {until} in your {count} running game.",
+                        "Your clocks are paused until {until} in your {count} running games.",
+                        len(vacation.game_ids),
+                        until=discord_time(vacation.until, "f"),
+                    )
+                )
+                + " "
+                + reader(_("Vacation days left this year: {left}.", left=vacation.days_left)),
+                ephemeral=True,
+            )
+            await self.deliverer.deliver(vacation.announcements)  # tell the opponents now
+
+    @app_commands.command(
+        name="notify", description=locale_str("Turn deadline reminders on or off")
+    )
+    @app_commands.describe(enabled=locale_str("Whether the bot reminds you before a deadline"))
+    async def notify(self, interaction: Interaction, enabled: bool) -> None:
+        async with self.inflight.track():
+            await self.service.clocks.set_notify(interaction.user.id, enabled)
+            reader = self.publisher.private_reader(interaction)
+            text = (
+                _("You will be reminded (by DM where you allow it) when a deadline draws near.")
+                if enabled
+                else _("You will not be reminded of deadlines any more.")
+            )
+            await interaction.response.send_message(reader(text), ephemeral=True)

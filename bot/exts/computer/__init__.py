@@ -1,0 +1,26 @@
+"""The computer opponent: the bot's own turns (thought out in worker processes, started when a
+game moves on, and again after a restart), and ``/dvonn hint``."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bot.exts.computer.commands import Computer
+from bot.exts.computer.player import ComputerPlayer
+
+if TYPE_CHECKING:
+    from bot.app import DvonnBot
+
+
+async def setup(bot: DvonnBot) -> None:
+    player = ComputerPlayer(
+        bot.service,
+        bot.publisher,
+        bot.deliverer,
+        bot.inflight,
+        workers=bot.settings.ai_processes,
+        budget=bot.ai_budget,
+        longest=bot.settings.ai_seconds,
+    )
+    await bot.add_feature(Computer(player, bot.service, bot.publisher, bot.inflight))
+    bot.add_housekeeping(player.resume)  # in case a turn of the bot was lost to an error

@@ -1,0 +1,97 @@
+"""Help: ``/dvonn rules`` and ``/dvonn help``, each with a picture naming every cell."""
+
+from __future__ import annotations
+
+import io
+from typing import TYPE_CHECKING, Final
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str
+from discord.ext import commands
+
+import rules
+from bot.i18n import Text, _
+from bot.interactions.inflight import InFlight
+from bot.posting.publisher import Publisher, Reader
+from bot.posting.texts import image_labels
+
+if TYPE_CHECKING:
+    from bot.app import DvonnBot, Interaction
+
+
+async def setup(bot: DvonnBot) -> None:
+    await bot.add_feature(Help(bot.publisher, bot.inflight))
+
+
+class Help(commands.Cog):
+    def __init__(self, publisher: Publisher, inflight: InFlight) -> None:
+        self.publisher = publisher
+        self.inflight = inflight
+
+    @app_commands.command(name="rules", description=locale_str("How to play DVONN, in brief"))
+    async def rules_(self, interaction: Interaction) -> None:
+        await self._explain(interaction, RULES_TEXT)
+
+    @app_commands.command(name="help", description=locale_str("The bot's commands"))
+    async def help(self, interaction: Interaction) -> None:
+        await self._explain(interaction, HELP_TEXT)
+
+    async def _explain(self, interaction: Interaction, texts: tuple[Text, ...]) -> None:
+        async with self.inflight.track():
+            reader = self.publisher.private_reader(interaction)
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            png = await _cell_names_png(self.publisher, reader)
+            embed = discord.Embed(description="\n\n".join(reader(t) for t in texts))
+            embed.set_image(url="attachment://cells.png")
+            await interaction.followup.send(
+                embed=embed,
+                file=discord.File(io.BytesIO(png), filename="cells.png"),
+                ephemeral=True,
+            )
+
+
+async def _cell_names_png(publisher: Publisher, reader: Reader) -> bytes:
+    labels = image_labels(reader.catalogues, reader.locale)
+    names = (labels.white, labels.black)
+    return await publisher.renderer.board_png(rules.new_game(), players=names, labels=labels)
+
+
+RULES_TEXT: Final = (
+    _(
+        "**DVONN** is played on 49 cells. White has 23 white pieces and 2 red DVONN pieces, "
+        "Black 23 black pieces and 1 DVONN piece."
+    ),
+    _(
+        "**1. Placing.** In turn, place one piece on any empty cell: White, Black and White "
+        "place the three DVONN pieces first, then Black and White their own pieces, until the "
+        "board is full (`/dvonn place`)."
+    ),
+    _(
+        "**2. Moving.** White moves first. Move a piece or stack you control (your colour on "
+        "top) in a straight line exactly as many cells as it is high, onto another piece or "
+        "stack (`/dvonn move`). Empty cells may be jumped. A stack surrounded on all six sides "
+        "cannot move; a lone DVONN piece never moves."
+    ),
+    _(
+        "**Losing pieces.** After every move, pieces no longer linked to a DVONN piece through "
+        "a chain of pieces are removed at once."
+    ),
+    _(
+        "**End.** If you cannot move, you pass. When nobody can move, each player counts the "
+        "pieces in the stacks they control: the higher count wins. The picture names every "
+        "cell: a letter and a row number, such as E3."
+    ),
+)
+
+HELP_TEXT: Final = (
+    _(
+        "`/dvonn challenge` someone (or anyone here) · `/dvonn place` a piece · `/dvonn move` "
+        "a stack (from, to) · `/dvonn play` a move in notation (E3, E3F4, PASS)"
+    ),
+    _(
+        "`/dvonn board` shows the game · `/dvonn games` lists yours · `/dvonn history` gives "
+        "the record · `/dvonn resign` · `/dvonn abort` (by agreement, or a moderator) · "
+        "`/dvonn rules`"
+    ),
+)

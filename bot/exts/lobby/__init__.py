@@ -1,0 +1,18 @@
+"""Starting games: ``/dvonn challenge`` with its Accept, Decline and Cancel buttons, and
+``/dvonn play-bot`` (a challenge to the bot itself is the same). Each game gets its own thread
+when the server and the bot's permissions allow."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bot.exts.lobby.buttons import ChallengeButton
+from bot.exts.lobby.commands import Lobby
+
+if TYPE_CHECKING:
+    from bot.app import DvonnBot
+
+
+async def setup(bot: DvonnBot) -> None:
+    bot.add_dynamic_items(ChallengeButton)
+    await bot.add_feature(Lobby(bot.service, bot.publisher, bot.inflight))

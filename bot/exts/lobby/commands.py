@@ -1,0 +1,150 @@
+"""``/dvonn challenge`` and ``/dvonn play-bot``."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str
+from discord.ext import commands
+
+import ai
+import rules
+from bot.exts.lobby.buttons import challenge_view
+from bot.exts.lobby.texts import LEVEL_NAMES, challenge_text
+from bot.exts.lobby.threads import game_thread
+from bot.games import SERVER_DEFAULT, ChannelBusy, GameService
+from bot.i18n import _
+from bot.interactions import choices, events
+from bot.interactions.errors import UserError
+from bot.interactions.inflight import InFlight
+from bot.posting.publisher import Publisher
+from bot.posting.texts import start_post
+
+if TYPE_CHECKING:
+    from bot.app import Interaction
+
+
+class Lobby(commands.Cog):
+    def __init__(self, service: GameService, publisher: Publisher, inflight: InFlight) -> None:
+        self.service = service
+        self.publisher = publisher
+        self.inflight = inflight
+
+    @app_commands.command(
+        name="challenge", description=locale_str("Challenge someone to a game of DVONN")
+    )
+    @app_commands.describe(
+        opponent=locale_str("Who to play (leave empty: anyone in this channel may accept)"),
+        colour=locale_str("Your colour (default: drawn at random)"),
+        clock=locale_str("Days per move before a player loses on time (default: the server's)"),
+    )
+    @app_commands.choices(colour=choices.COLOURS)
+    @app_commands.choices(clock=choices.CLOCKS)
+    @app_commands.guild_only()
+    async def challenge(
+        self,
+        interaction: Interaction,
+        opponent: discord.User | None = None,
+        colour: str | None = None,
+        clock: int | None = None,
+    ) -> None:
+        async with self.inflight.track():
+            me = interaction.client.user
+            if opponent is not None and me is not None and opponent.id == me.id:
+                await self._start_computer_game(
+                    interaction, ai.Level.MEDIUM, choices.colour(colour)
+                )
+                return
+            if opponent is not None and opponent.bot:
+                raise UserError(_("Bots cannot accept challenges: challenge a person."))
+            assert interaction.channel_id is not None
+            days: Any = (
+                SERVER_DEFAULT if clock is None else (None if clock == choices.NO_CLOCK else clock)
+            )
+            challenge = await self.service.create_challenge(
+                guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id,
+                challenger_id=interaction.user.id,
+                opponent_id=None if opponent is None else opponent.id,
+                colour=choices.colour(colour),
+                clock_days=days,
+            )
+            if opponent is not None:
+                self.publisher.names.remember(opponent)
+            reader = await self.publisher.public_reader(interaction.guild_id, interaction)
+            await interaction.response.send_message(
+                reader(challenge_text(challenge, interaction.user.display_name)),
+                view=challenge_view(challenge, reader),
+                allowed_mentions=discord.AllowedMentions(
+                    users=[discord.Object(opponent.id)] if opponent is not None else []
+                ),
+            )
+
+    @app_commands.command(name="play-bot", description=locale_str("Play a game against the bot"))
+    @app_commands.describe(
+        level=locale_str("How strongly the bot plays"),
+        colour=locale_str("Your colour (default: drawn at random)"),
+    )
+    @app_commands.choices(
+        level=[
+            app_commands.Choice(name=locale_str("Beginner"), value=ai.Level.BEGINNER.value),
+            app_commands.Choice(name=locale_str("Easy"), value=ai.Level.EASY.value),
+            app_commands.Choice(name=locale_str("Medium"), value=ai.Level.MEDIUM.value),
+            app_commands.Choice(name=locale_str("Strong"), value=ai.Level.STRONG.value),
+            app_commands.Choice(name=locale_str("Strongest"), value=ai.Level.STRONGEST.value),
+        ],
+        colour=choices.COLOURS,
+    )
+    @app_commands.guild_only()
+    async def play_bot(
+        self,
+        interaction: Interaction,
+        level: str = ai.Level.MEDIUM.value,
+        colour: str | None = None,
+    ) -> None:
+        async with self.inflight.track():
+            await self._start_computer_game(
+                interaction, ai.Level.parse(level), choices.colour(colour)
+            )
+
+    async def _start_computer_game(
+        self, interaction: Interaction, level: ai.Level, colour: rules.Colour | None
+    ) -> None:
+        me = interaction.client.user
+        assert me is not None and interaction.channel_id is not None
+        busy = await self.service.game_in_channel(interaction.channel_id)
+        if busy is not None and not isinstance(interaction.channel, discord.TextChannel):
+            raise ChannelBusy(busy.id, interaction.channel_id)
+        reader = await self.publisher.public_reader(interaction.guild_id, interaction)
+        await interaction.response.send_message(
+            reader(
+                _(
+                    "{player} starts a game against the bot ({level}).",
+                    player=interaction.user.display_name,
+                    level=LEVEL_NAMES[level],
+                )
+            )
+        )
+        message = await interaction.original_response()
+        name = reader(_("DVONN: {player} vs the bot", player=interaction.user.display_name))
+        thread = await game_thread(self.service, interaction, message, interaction.guild_id, name)
+        try:
+            game = await self.service.start_computer_game(
+                guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id,
+                human_id=interaction.user.id,
+                computer_id=me.id,
+                level=level.value,
+                human_colour=colour,
+                thread_id=None if thread is None else thread.id,
+            )
+        except Exception:
+            if thread is not None:
+                await thread.delete()
+            raise
+        self.publisher.names.remember(me)
+        players = await self.publisher.players(game)
+        await self.publisher.send_to_game(game, start_post(game, players), interaction, players)
+        interaction.client.dispatch(events.TURN, game)

@@ -1,0 +1,49 @@
+"""What the lobby says."""
+
+from __future__ import annotations
+
+from typing import Final
+
+import ai
+from bot.games import Challenge
+from bot.i18n import COLOUR_NAMES, Text, _, n_
+from bot.posting.texts import mention
+
+LEVEL_NAMES: Final[dict[ai.Level, Text]] = {
+    ai.Level.BEGINNER: _("beginner"),
+    ai.Level.EASY: _("easy"),
+    ai.Level.MEDIUM: _("medium"),
+    ai.Level.STRONG: _("strong"),
+    ai.Level.STRONGEST: _("strongest"),
+}
+
+
+def challenge_text(challenge: Challenge, challenger_name: str) -> Text:
+    clock = (
+        _("no clock")
+        if challenge.clock_days is None
+        else n_("{count} day per move", "{count} days per move", challenge.clock_days)
+    )
+    colour = (
+        _("colours drawn at random")
+        if challenge.challenger_colour is None
+        else _(
+            "{player} plays {colour}",
+            player=challenger_name,
+            colour=COLOUR_NAMES[challenge.challenger_colour],
+        )
+    )
+    if challenge.opponent_id is None:
+        return _(
+            "{player} is looking for a DVONN opponent ({clock}, {colour}): anyone here may accept.",
+            player=challenger_name,
+            clock=clock,
+            colour=colour,
+        )
+    return _(
+        "{opponent}, {player} challenges you to a game of DVONN ({clock}, {colour}).",
+        opponent=mention(challenge.opponent_id),
+        player=challenger_name,
+        clock=clock,
+        colour=colour,
+    )

@@ -1,0 +1,275 @@
+"""The commands of a game in progress.
+
+Each command parses the interaction, calls the game service, and turns the result into a
+reply. Errors from the rules and the service propagate to the one error handler, which answers
+privately in the user's language. Commands that draw a board answer within Discord's three
+seconds: the move is committed first (milliseconds), then the reply is deferred while the board
+renders.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final
+
+import discord
+from discord import app_commands
+from discord.app_commands import Choice, locale_str
+from discord.ext import commands
+
+import rules
+from bot.exts.play.buttons import AbortAgreeButton, ResignButton
+from bot.games import GameService
+from bot.i18n import COLOUR_NAMES, Text, _, n_
+from bot.interactions import events
+from bot.interactions.errors import UserError
+from bot.interactions.inflight import InFlight
+from bot.interactions.lookup import game_for_record, game_here
+from bot.posting.outbox import Deliverer
+from bot.posting.publisher import Publisher
+from bot.posting.texts import board_post, mention, turn_post
+
+if TYPE_CHECKING:
+    from bot.app import Interaction
+
+MAX_CHOICES: Final = 25  # Discord's limit for autocomplete answers
+
+
+def _upper(text: str) -> str:
+    return text.strip().upper().replace(" ", "").replace("-", "")
+
+
+class Play(commands.Cog):
+    def __init__(
+        self,
+        service: GameService,
+        publisher: Publisher,
+        deliverer: Deliverer,
+        inflight: InFlight,
+    ) -> None:
+        self.service = service
+        self.publisher = publisher
+        self.deliverer = deliverer
+        self.inflight = inflight
+
+    # --- moves ---------------------------------------------------------------------------------
+
+    @app_commands.command(
+        name="place", description=locale_str("Place your next piece on an empty cell")
+    )
+    @app_commands.describe(cell=locale_str("An empty cell, such as E3"))
+    async def place(self, interaction: Interaction, cell: str) -> None:
+        await self._play(interaction, cell)
+
+    @app_commands.command(name="move", description=locale_str("Move one of your stacks"))
+    @app_commands.rename(source="from", target="to")
+    @app_commands.describe(
+        source=locale_str("The cell of your stack, such as E3"),
+        target=locale_str("Where it lands: as many cells away as the stack is high"),
+    )
+    async def move(self, interaction: Interaction, source: str, target: str) -> None:
+        await self._play(interaction, f"{source.strip()}{target.strip()}")
+
+    @app_commands.command(
+        name="play", description=locale_str("Play a move written in notation: E3, E3F4 or PASS")
+    )
+    @app_commands.describe(
+        move=locale_str("A cell to place on (E3), two cells to move (E3F4), or PASS")
+    )
+    async def play(self, interaction: Interaction, move: str) -> None:
+        await self._play(interaction, move)
+
+    async def _play(self, interaction: Interaction, text: str) -> None:
+        async with self.inflight.track():
+            game = await game_here(self.service, interaction)
+            outcome = await self.service.play(game.id, interaction.user.id, text)
+            # Committed. Now the slow part: defer so Discord's 3 seconds cannot run out. The
+            # turn is posted as a new message, because Discord pings nobody for mentions that
+            # a followup edits into a deferred reply, and the next player must be pinged.
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            saved = outcome.game
+            players = await self.publisher.players(saved)
+            post = turn_post(saved, players, outcome.moves, outcome.game_over)
+            sent = await self.publisher.send_to_game(saved, post, interaction, players)
+            if outcome.ended is not None:  # the turn's post announced the end
+                await self.deliverer.settle(outcome.ended.announcement)
+            interaction.client.dispatch(events.TURN, saved)
+            reader = self.publisher.private_reader(interaction)
+            await interaction.edit_original_response(
+                content=reader(
+                    _("You played {move}: {link}", move=outcome.move.text, link=sent.jump_url)
+                )
+            )
+
+    # --- autocomplete --------------------------------------------------------------------------
+
+    async def _my_position(self, interaction: Interaction) -> rules.Position | None:
+        """The position of the user's game here, if it is the user's turn."""
+        if interaction.channel_id is None:
+            return None
+        game = await self.service.game_in_channel(interaction.channel_id)
+        if game is None or game.to_move_id != interaction.user.id:
+            return None
+        position: rules.Position = game.position
+        return position
+
+    @place.autocomplete("cell")
+    async def place_cell_choices(self, interaction: Interaction, current: str) -> list[Choice[str]]:
+        position = await self._my_position(interaction)
+        if position is None or not position.is_placement:
+            return []
+        typed = _upper(current)
+        names = [rules.CELL_NAMES[c] for c in rules.empty_cells(position)]
+        return [Choice(name=n, value=n) for n in names if n.startswith(typed)][:MAX_CHOICES]
+
+    @move.autocomplete("source")
+    async def move_from_choices(self, interaction: Interaction, current: str) -> list[Choice[str]]:
+        position = await self._my_position(interaction)
+        if position is None or position.is_placement:
+            return []
+        reader = self.publisher.private_reader(interaction)
+        typed = _upper(current)
+        choices = []
+        for cell in rules.movable_cells(position):
+            name = rules.CELL_NAMES[cell]
+            if name.startswith(typed):
+                height = len(position.stacks[cell])
+                label = n_(
+                    "{cell}: a single piece", "{cell}: a stack of {count}", height, cell=name
+                )
+                choices.append(Choice(name=reader(label), value=name))
+        return choices[:MAX_CHOICES]
+
+    @move.autocomplete("target")
+    async def move_to_choices(self, interaction: Interaction, current: str) -> list[Choice[str]]:
+        position = await self._my_position(interaction)
+        source = rules.lookup_cell(str(getattr(interaction.namespace, "from", "") or ""))
+        if position is None or position.is_placement or source is None:
+            return []
+        reader = self.publisher.private_reader(interaction)
+        typed = _upper(current)
+        choices = []
+        for target in rules.destinations(position, source):
+            name = rules.CELL_NAMES[target]
+            if not name.startswith(typed):
+                continue
+            cut = rules.apply(position, rules.jump(source, target)).pieces_removed
+            label: Text | str = name
+            if cut:
+                label = n_(
+                    "{cell}: cuts off {count} piece",
+                    "{cell}: cuts off {count} pieces",
+                    cut,
+                    cell=name,
+                )
+            choices.append(Choice(name=reader(label), value=name))
+        return choices[:MAX_CHOICES]
+
+    @play.autocomplete("move")
+    async def play_move_choices(self, interaction: Interaction, current: str) -> list[Choice[str]]:
+        position = await self._my_position(interaction)
+        if position is None:
+            return []
+        typed = _upper(current)
+        texts = [str(m) for m in rules.legal_moves(position)]
+        return [Choice(name=t, value=t) for t in texts if t.startswith(typed)][:MAX_CHOICES]
+
+    # --- the game as a whole -------------------------------------------------------------------
+
+    @app_commands.command(name="board", description=locale_str("Show the board of the game here"))
+    @app_commands.describe(game=locale_str("A game number (default: the game in this channel)"))
+    async def board(self, interaction: Interaction, game: int | None = None) -> None:
+        async with self.inflight.track():
+            found = await game_for_record(self.service, interaction, game)
+            await interaction.response.defer(thinking=True)
+            players = await self.publisher.players(found)
+            reader = await self.publisher.public_reader(found.guild_id, interaction)
+            kwargs = await self.publisher.message(
+                found, board_post(found, players), reader, players
+            )
+            await interaction.followup.send(**kwargs)
+
+    @app_commands.command(
+        name="resign", description=locale_str("Give up the game here (asks first)")
+    )
+    async def resign(self, interaction: Interaction) -> None:
+        async with self.inflight.track():
+            game = await game_here(self.service, interaction)
+            if not game.is_player(interaction.user.id):
+                raise UserError(_("This is not your game: only its two players can resign it."))
+            reader = self.publisher.private_reader(interaction)
+            view = discord.ui.View(timeout=None)
+            view.add_item(ResignButton(game.id, reader))
+            await interaction.response.send_message(
+                reader(_("Really resign game #{game}? Your opponent will win.", game=game.id)),
+                view=view,
+                ephemeral=True,
+            )
+
+    @app_commands.command(
+        name="abort", description=locale_str("Call the game here off without a result")
+    )
+    async def abort(self, interaction: Interaction) -> None:
+        async with self.inflight.track():
+            game = await game_here(self.service, interaction)
+            player = game.is_player(interaction.user.id)
+            moderator = bool(interaction.permissions.manage_threads) and not player
+            outcome = await self.service.abort(game.id, interaction.user.id, moderator=moderator)
+            reader = await self.publisher.public_reader(game.guild_id, interaction)
+            if outcome.ended is not None:
+                await interaction.response.send_message(
+                    reader(_("Game #{game} was called off.", game=game.id))
+                )
+                await self.deliverer.deliver([outcome.ended.announcement])
+                return
+            view = discord.ui.View(timeout=None)
+            view.add_item(AbortAgreeButton(game.id, reader))
+            assert outcome.waiting_for is not None
+            await interaction.response.send_message(
+                reader(
+                    _(
+                        "{player} proposes to call game #{game} off without a result. "
+                        "{opponent}, do you agree?",
+                        player=interaction.user.display_name,
+                        game=game.id,
+                        opponent=mention(outcome.waiting_for),
+                    )
+                ),
+                view=view,
+                allowed_mentions=discord.AllowedMentions(
+                    users=[discord.Object(outcome.waiting_for)]
+                ),
+            )
+
+    @app_commands.command(name="games", description=locale_str("List your running games"))
+    async def games(self, interaction: Interaction) -> None:
+        async with self.inflight.track():
+            reader = self.publisher.private_reader(interaction)
+            games = await self.service.active_games(interaction.user.id)
+            if not games:
+                await interaction.response.send_message(
+                    reader(_("You have no running games. Start one with /dvonn challenge.")),
+                    ephemeral=True,
+                )
+                return
+            lines = [reader(_("Your running games:"))]
+            for game in games:
+                opponent = await self.publisher.names.get(game.opponent_of(interaction.user.id))
+                colour = game.colour_of(interaction.user.id)
+                turn = (
+                    _("your turn")
+                    if game.to_move_id == interaction.user.id
+                    else _("{player}'s turn", player=opponent)
+                )
+                lines.append(
+                    reader(
+                        _(
+                            "#{game} vs {opponent} ({colour}) in <#{channel}>: {turn}",
+                            game=game.id,
+                            opponent=opponent,
+                            colour=COLOUR_NAMES[colour] if colour else "",
+                            channel=game.channel_id,
+                            turn=turn,
+                        )
+                    )
+                )
+            await interaction.response.send_message("\n".join(lines), ephemeral=True)

@@ -1,0 +1,249 @@
+"""The records: ``/dvonn history``, ``replay`` and ``export`` of a game, ``import`` of a
+Little Golem transcript as an analysis board, and the ratings: ``profile`` and
+``leaderboard``."""
+
+from __future__ import annotations
+
+import io
+from typing import TYPE_CHECKING, Final
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str
+from discord.ext import commands
+
+import rules
+from bot.games import GameService
+from bot.games.ratings import LEADERBOARD_MIN_GAMES
+from bot.i18n import COLOUR_NAMES, Text, _, n_, transcript_error_text
+from bot.interactions.errors import UserError
+from bot.interactions.inflight import InFlight
+from bot.interactions.lookup import game_for_record
+from bot.posting.publisher import Publisher
+from bot.posting.texts import image_labels
+
+if TYPE_CHECKING:
+    from bot.app import DvonnBot, Interaction
+
+MAX_TRANSCRIPT_BYTES: Final = 64 * 1024
+
+
+async def setup(bot: DvonnBot) -> None:
+    await bot.add_feature(Records(bot.service, bot.publisher, bot.inflight))
+
+
+class Records(commands.Cog):
+    def __init__(self, service: GameService, publisher: Publisher, inflight: InFlight) -> None:
+        self.service = service
+        self.publisher = publisher
+        self.inflight = inflight
+
+    @app_commands.command(
+        name="history", description=locale_str("The game's record, and a Little Golem transcript")
+    )
+    @app_commands.describe(game=locale_str("A game number (default: the game in this channel)"))
+    async def history(self, interaction: Interaction, game: int | None = None) -> None:
+        async with self.inflight.track():
+            found = await game_for_record(self.service, interaction, game)
+            record = await self.service.record(found.id)
+            players = await self.publisher.players(found)
+            reader = self.publisher.private_reader(interaction)
+            body = record.text or reader(_("(no moves yet)"))
+            await interaction.response.send_message(
+                reader(_("Record of game #{game}:", game=found.id)) + f"\n```\n{body}\n```"[:1900],
+                file=self.publisher.transcript_file(record, players),
+                ephemeral=True,
+            )
+
+    @app_commands.command(name="replay", description=locale_str("An animated replay of a game"))
+    @app_commands.describe(game=locale_str("A game number (default: the last game here)"))
+    async def replay(self, interaction: Interaction, game: int | None = None) -> None:
+        async with self.inflight.track():
+            found = await game_for_record(self.service, interaction, game)
+            await interaction.response.defer(thinking=True)
+            record = await self.service.record(found.id)
+            players = await self.publisher.players(found)
+            reader = await self.publisher.public_reader(found.guild_id, interaction)
+            gif = await self.publisher.renderer.replay_gif(
+                [m.move for m in record.moves],
+                players=players.as_tuple(),
+                labels=image_labels(reader.catalogues, reader.locale),
+            )
+            await interaction.followup.send(
+                reader(
+                    n_(
+                        "Game #{game}: {white} vs {black}, {count} action.",
+                        "Game #{game}: {white} vs {black}, {count} actions.",
+                        len(record.moves),
+                        game=found.id,
+                        white=players.white,
+                        black=players.black,
+                    )
+                )
+                + f"\n```\n{record.text or '-'}\n```"[:1800],
+                file=discord.File(io.BytesIO(gif), filename=f"dvonn-{found.id}.gif"),
+            )
+
+    @app_commands.command(
+        name="export", description=locale_str("A game as a Little Golem transcript")
+    )
+    @app_commands.describe(game=locale_str("A game number (default: the last game here)"))
+    async def export(self, interaction: Interaction, game: int | None = None) -> None:
+        async with self.inflight.track():
+            found = await game_for_record(self.service, interaction, game)
+            record = await self.service.record(found.id)
+            players = await self.publisher.players(found)
+            reader = self.publisher.private_reader(interaction)
+            await interaction.response.send_message(
+                reader(_("Game #{game} as a Little Golem transcript:", game=found.id)),
+                file=self.publisher.transcript_file(record, players),
+                ephemeral=True,
+            )
+
+    @app_commands.command(
+        name="import", description=locale_str("Look at a Little Golem transcript on a board")
+    )
+    @app_commands.describe(
+        transcript=locale_str("A .txt file with the transcript"),
+        ply=locale_str("Show the position after this many actions (default: the end)"),
+    )
+    async def import_(
+        self,
+        interaction: Interaction,
+        transcript: discord.Attachment,
+        ply: app_commands.Range[int, 0, 200] | None = None,
+    ) -> None:
+        async with self.inflight.track():
+            if transcript.size > MAX_TRANSCRIPT_BYTES:
+                raise UserError(_("That file is too big to be a DVONN transcript."))
+            raw = await transcript.read()
+            try:
+                parsed = rules.parse_little_golem(raw.decode("utf-8", errors="replace"))
+            except rules.TranscriptError as error:
+                text = _(
+                    "This is not a transcript I can read: {error}",
+                    error=transcript_error_text(error),
+                )
+                raise UserError(text) from error
+            moves = list(parsed.moves)
+            upto = len(moves) if ply is None else min(ply, len(moves))
+            positions = rules.replay(moves[:upto])
+            await interaction.response.defer(thinking=True)
+            result = rules.apply(positions[-2], moves[upto - 1]) if upto else None
+            reader = self.publisher.private_reader(interaction)
+            labels = image_labels(reader.catalogues, reader.locale)
+            white = parsed.headers.get("White") or labels.white
+            black = parsed.headers.get("Black") or labels.black
+
+            png = await self.publisher.renderer.board_png(
+                positions[-1],
+                last_move=None if result is None else result.move,
+                removed=None if result is None else result.removed,
+                players=(white, black),
+                labels=labels,
+            )
+            await interaction.followup.send(
+                reader(
+                    n_(
+                        "Analysis board (not a game): {white} vs {black} after {ply} of "
+                        "{count} action.",
+                        "Analysis board (not a game): {white} vs {black} after {ply} of "
+                        "{count} actions.",
+                        len(moves),
+                        white=white,
+                        black=black,
+                        ply=upto,
+                    )
+                ),
+                file=discord.File(io.BytesIO(png), filename="board.png"),
+            )
+
+    # --- the server's settings -----------------------------------------------------------------
+    @app_commands.command(
+        name="profile", description=locale_str("A player's rating and games here")
+    )
+    @app_commands.describe(user=locale_str("Whose profile (default: yours)"))
+    @app_commands.guild_only()
+    async def profile(self, interaction: Interaction, user: discord.User | None = None) -> None:
+        async with self.inflight.track():
+            who = user or interaction.user
+            self.publisher.names.remember(who)
+            assert interaction.guild_id is not None
+            profile = await self.service.ratings.profile(interaction.guild_id, who.id)
+            reader = self.publisher.private_reader(interaction)
+            lines: list[Text] = [_("**{player}**", player=who.display_name)]
+            rating = profile.rating
+            if rating is None:
+                lines.append(_("No rated games on this server yet."))
+            else:
+                lines.append(
+                    n_(
+                        "Rating {rating} (± {deviation}) · {count} game: {wins} won, "
+                        "{losses} lost, {draws} drawn",
+                        "Rating {rating} (± {deviation}) · {count} games: {wins} won, "
+                        "{losses} lost, {draws} drawn",
+                        rating.games,
+                        rating=round(rating.rating),
+                        deviation=round(2 * rating.deviation),
+                        wins=rating.wins,
+                        losses=rating.losses,
+                        draws=rating.draws,
+                    )
+                )
+            for game in profile.active:
+                opponent = await self.publisher.names.get(game.opponent_of(who.id))
+                colour = game.colour_of(who.id)
+                lines.append(
+                    _(
+                        "Playing #{game} vs {opponent} ({colour}) in <#{channel}>",
+                        game=game.id,
+                        opponent=opponent,
+                        colour=COLOUR_NAMES[colour] if colour else "",
+                        channel=game.channel_id,
+                    )
+                )
+            await interaction.response.send_message(
+                "\n".join(reader(line) for line in lines), ephemeral=True
+            )
+
+    @app_commands.command(name="leaderboard", description=locale_str("The server's best players"))
+    @app_commands.guild_only()
+    async def leaderboard(self, interaction: Interaction) -> None:
+        async with self.inflight.track():
+            assert interaction.guild_id is not None
+            board = await self.service.ratings.leaderboard(interaction.guild_id)
+            reader = self.publisher.private_reader(interaction)
+            if not board:
+                text = n_(
+                    "Nobody has played {count} rated game here yet.",
+                    "Nobody has played {count} rated games here yet.",
+                    LEADERBOARD_MIN_GAMES,
+                )
+                await interaction.response.send_message(reader(text), ephemeral=True)
+                return
+            lines = [
+                reader(
+                    n_(
+                        "Ratings on this server (at least {count} game):",
+                        "Ratings on this server (at least {count} games):",
+                        LEADERBOARD_MIN_GAMES,
+                    )
+                )
+            ]
+            for place, row in enumerate(board, start=1):
+                name = await self.publisher.names.get(row.user_id)
+                lines.append(
+                    reader(
+                        n_(
+                            "{place}. {player}: {rating} ({count} game)",
+                            "{place}. {player}: {rating} ({count} games)",
+                            row.games,
+                            place=place,
+                            player=name,
+                            rating=round(row.rating),
+                        )
+                    )
+                )
+            await interaction.response.send_message("\n".join(lines), ephemeral=True)
+
+    # --- records -------------------------------------------------------------------------------

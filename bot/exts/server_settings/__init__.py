@@ -1,0 +1,116 @@
+"""``/dvonn settings``: a server's default clock, threads, the language of game posts, and the
+channels where games may start (changes need Manage Server)."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING, Any, Final
+
+import discord
+from discord import app_commands
+from discord.app_commands import Choice, locale_str
+from discord.ext import commands
+
+from bot.games import GameService, GuildSettings
+from bot.i18n import LANGUAGE_NAMES, Text, _, n_
+from bot.interactions import choices
+from bot.interactions.errors import UserError
+from bot.interactions.inflight import InFlight
+from bot.posting.publisher import Publisher
+
+if TYPE_CHECKING:
+    from bot.app import DvonnBot, Interaction
+
+AUTOMATIC: Final = "auto"
+LANGUAGES: Final = [
+    Choice(name=locale_str("Automatic (the server's language)"), value=AUTOMATIC),
+    *(Choice(name=name, value=code) for code, name in LANGUAGE_NAMES.items()),
+]
+
+
+async def setup(bot: DvonnBot) -> None:
+    await bot.add_feature(ServerSettings(bot.service, bot.publisher, bot.inflight))
+
+
+class ServerSettings(commands.Cog):
+    def __init__(self, service: GameService, publisher: Publisher, inflight: InFlight) -> None:
+        self.service = service
+        self.publisher = publisher
+        self.inflight = inflight
+
+    @app_commands.command(
+        name="settings", description=locale_str("The server's DVONN settings (Manage Server)")
+    )
+    @app_commands.describe(
+        clock=locale_str("Default clock for new challenges"),
+        threads=locale_str("Whether each game gets its own thread"),
+        language=locale_str("Language of game posts (auto: the server's)"),
+        allow=locale_str("Add a channel where games may start"),
+        disallow=locale_str("Remove a channel from that list"),
+    )
+    @app_commands.choices(clock=choices.CLOCKS)
+    @app_commands.choices(language=LANGUAGES)
+    @app_commands.guild_only()
+    async def settings(  # noqa: PLR0917 - a slash command's options are its parameters
+        self,
+        interaction: Interaction,
+        clock: int | None = None,
+        threads: bool | None = None,
+        language: str | None = None,
+        allow: discord.TextChannel | None = None,
+        disallow: discord.TextChannel | None = None,
+    ) -> None:
+        async with self.inflight.track():
+            assert interaction.guild_id is not None
+            changes: dict[str, Any] = {}
+            if clock is not None:
+                changes["default_clock_days"] = clock
+            if threads is not None:
+                changes["use_threads"] = threads
+            if language is not None:
+                changes["locale"] = None if language == AUTOMATIC else language
+            current = await self.service.guild_settings(interaction.guild_id)
+            channels = set(current.channels)
+            if allow is not None:
+                channels.add(allow.id)
+            if disallow is not None:
+                channels.discard(disallow.id)
+            if channels != current.channels:
+                changes["channels"] = frozenset(channels)
+            if changes and not interaction.permissions.manage_guild:
+                raise UserError(
+                    _("Only members who may manage the server can change its settings.")
+                )
+            if changes:
+                current = await self.service.save_guild_settings(
+                    dataclasses.replace(current, **changes)
+                )
+            reader = self.publisher.private_reader(interaction)
+            await interaction.response.send_message(
+                "\n".join(reader(line) for line in settings_lines(current, bool(changes))),
+                ephemeral=True,
+            )
+
+
+def settings_lines(settings: GuildSettings, changed: bool) -> list[Text]:
+    days = settings.default_clock_days
+    clock: Text = (
+        _("not set (no clock)")
+        if days is None
+        else _("no clock")
+        if days == 0
+        else n_("{count} day per move", "{count} days per move", days)
+    )
+    channels = ", ".join(f"<#{c}>" for c in sorted(settings.channels))
+    return [
+        _("Settings saved.") if changed else _("This server's settings:"),
+        _("Default clock: {clock}", clock=clock),
+        _("Threads for games: {answer}", answer=_("yes") if settings.use_threads else _("no")),
+        _(
+            "Language of game posts: {language}",
+            language=LANGUAGE_NAMES.get(settings.locale, settings.locale)
+            if settings.locale
+            else _("automatic"),
+        ),
+        _("Games may start in: {channels}", channels=channels or _("any channel")),
+    ]

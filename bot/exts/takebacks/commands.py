@@ -1,0 +1,108 @@
+"""``/dvonn takeback`` and the opponent's answer buttons."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, Final
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str
+from discord.ext import commands
+
+from bot.games import GameService
+from bot.games.takebacks import TakebackAnswer
+from bot.i18n import _
+from bot.interactions.buttons import BotButton, label
+from bot.interactions.inflight import InFlight
+from bot.interactions.lookup import game_here
+from bot.posting.publisher import Publisher, Reader
+from bot.posting.texts import mention, takeback_post
+
+if TYPE_CHECKING:
+    from bot.app import Interaction
+
+
+class Takebacks(commands.Cog):
+    def __init__(self, service: GameService, publisher: Publisher, inflight: InFlight) -> None:
+        self.service = service
+        self.publisher = publisher
+        self.inflight = inflight
+
+    @app_commands.command(
+        name="takeback", description=locale_str("Ask your opponent to undo your last move")
+    )
+    async def takeback(self, interaction: Interaction) -> None:
+        async with self.inflight.track():
+            game = await game_here(self.service, interaction)
+            asked = await self.service.takebacks.request(game.id, interaction.user.id)
+            if isinstance(asked, TakebackAnswer):  # the bot is a patient opponent
+                await interaction.response.defer(ephemeral=True, thinking=True)
+                await _post_takeback(self.publisher, asked, interaction)
+                reader = self.publisher.private_reader(interaction)
+                await interaction.edit_original_response(
+                    content=reader(_("The bot let you take it back."))
+                )
+                return
+            opponent = asked.opponent_of(interaction.user.id)
+            reader = await self.publisher.public_reader(game.guild_id, interaction)
+            view = discord.ui.View(timeout=None)
+            view.add_item(TakebackButton(game.id, "accept", reader))
+            view.add_item(TakebackButton(game.id, "decline", reader))
+            await interaction.response.send_message(
+                reader(
+                    _(
+                        "{player} asks to take back their last move. {opponent}, do you accept?",
+                        player=interaction.user.display_name,
+                        opponent=mention(opponent),
+                    )
+                ),
+                view=view,
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(opponent)]),
+            )
+
+
+async def _post_takeback(
+    publisher: Publisher, answer: TakebackAnswer, interaction: Interaction
+) -> None:
+    """The board after an accepted takeback, pinging who is to move again."""
+    players = await publisher.players(answer.game)
+    post = takeback_post(answer.game, players, answer.undone)
+    await publisher.send_to_game(answer.game, post, interaction, players)
+
+
+class TakebackButton(BotButton, template=r"dvonn:takeback:(?P<id>\d+):(?P<answer>accept|decline)"):
+    LABELS: Final = {"accept": _("Accept the takeback"), "decline": _("Decline")}
+
+    def __init__(self, game_id: int, answer: str, reader: Reader | None = None) -> None:
+        self.game_id = game_id
+        self.answer = answer
+        style = discord.ButtonStyle.success if answer == "accept" else discord.ButtonStyle.secondary
+        super().__init__(
+            discord.ui.Button(
+                label=label(reader, self.LABELS[answer]),
+                style=style,
+                custom_id=f"dvonn:takeback:{game_id}:{answer}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(  # type: ignore[override]
+        cls, interaction: Interaction, item: discord.ui.Button[Any], match: re.Match[str], /
+    ) -> TakebackButton:
+        return cls(int(match["id"]), match["answer"])
+
+    async def run(self, interaction: Interaction) -> None:
+        accept = self.answer == "accept"
+        bot = interaction.client
+        answer = await bot.service.takebacks.answer(self.game_id, interaction.user.id, accept)
+        reader = await bot.publisher.public_reader(answer.game.guild_id, interaction)
+        name = interaction.user.display_name
+        text = (
+            _("{player} accepted the takeback.", player=name)
+            if accept
+            else _("{player} declined the takeback: the game goes on.", player=name)
+        )
+        await interaction.response.edit_message(content=reader(text), view=None)
+        if accept:
+            await _post_takeback(bot.publisher, answer, interaction)

@@ -1,0 +1,108 @@
+"""The errors users cause, and the one handler that answers every error of every command and
+button: a friendly private sentence in the user's language for what the user can fix, an
+apology with an incident id (logged with its traceback) for a bug."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import secrets
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.games import InvalidClock, ServiceError
+from bot.i18n import Catalogues, Text, _, n_
+from rules import RulesError
+from rules.errors import InvalidMoveError
+
+log = logging.getLogger(__name__)
+
+RESTARTING = _("The bot is restarting: try again in a minute. Nothing was lost.")
+
+
+class UserError(Exception):
+    """A refusal a user caused in the Discord layer (not the service's or the rules'), as a
+    text to show them."""
+
+    def __init__(self, text: Text) -> None:
+        self.text = text
+        super().__init__(text.english())
+
+
+def error_text(error: BaseException) -> Text | None:
+    """What to tell the user about ``error``; ``None`` if it is a bug (then: apologise)."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    if isinstance(error, UserError):
+        return error.text
+    if isinstance(error, InvalidClock):
+        # One English template whatever the number; other languages need plural forms.
+        return n_(
+            "{count} day per move is not a clock you can choose: pick {choices} days per move, "
+            "or no clock.",
+            "{count} days per move is not a clock you can choose: pick {choices} days per move, "
+            "or no clock.",
+            int(error.params["days"]),
+            choices=error.params["choices"],
+        )
+    if isinstance(error, ServiceError):
+        return Text(error.template, dict(error.params))
+    if isinstance(error, RulesError):
+        return Text(error.reason.value, dict(error.params))
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return _("This command works only in a server.")
+    if isinstance(error, app_commands.CommandOnCooldown):
+        return n_(
+            "Slow down a little: try again in {count} second.",
+            "Slow down a little: try again in {count} seconds.",
+            max(1, round(error.retry_after)),
+        )
+    return None
+
+
+class ErrorHandler:
+    """Answers users privately, in their language, when nothing happened and why."""
+
+    def __init__(self, catalogues: Catalogues) -> None:
+        self._catalogues = catalogues
+
+    async def reply(self, interaction: discord.Interaction[Any], text: Text) -> None:
+        """Tell the user, ephemerally and in their language, why nothing happened."""
+        content = self._catalogues.render(text, interaction.locale)
+        with contextlib.suppress(discord.HTTPException):
+            if interaction.response.is_done():
+                await interaction.followup.send(content, ephemeral=True)
+            else:
+                await interaction.response.send_message(content, ephemeral=True)
+
+    async def report(self, interaction: discord.Interaction[Any], error: BaseException) -> None:
+        """The one error handler: a friendly sentence for user errors, an apology for bugs."""
+        text = error_text(error)
+        if text is None:
+            incident = secrets.token_hex(4)
+            original = getattr(error, "original", error)
+            log.error(
+                "incident %s in %s by %s",
+                incident,
+                interaction_name(interaction),
+                interaction.user.id,
+                exc_info=(type(original), original, original.__traceback__),
+            )
+            text = _(
+                "Sorry, something went wrong on our side (incident {incident}). Nothing you did "
+                "was lost; please try again, and quote the incident if it happens again.",
+                incident=incident,
+            )
+        elif isinstance(getattr(error, "original", error), InvalidMoveError):
+            log.debug("invalid move text from %s: %s", interaction.user.id, error)
+        await self.reply(interaction, text)
+
+
+def interaction_name(interaction: discord.Interaction[Any]) -> str:
+    """The command (``/dvonn move``) or the button's id an interaction came from, for logs."""
+    if interaction.command is not None:
+        return f"/{interaction.command.qualified_name}"
+    data: dict[str, Any] = dict(interaction.data or {})
+    return str(data.get("custom_id", interaction.type.name))
