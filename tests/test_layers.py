@@ -1,9 +1,18 @@
-"""The packages' layering, checked on the source: rules imports nothing of ours, render and ai
-import rules only, the game service and storage know nothing of Discord, nothing imports bot."""
+"""The packages' layering, checked on the source.
+
+Between packages: rules imports nothing of ours, render and ai import rules only, nothing
+imports bot. Inside bot (the rooms of README's Layout): storage knows nothing of the rest, the
+game service only storage, i18n nothing of the bot; the shared rooms (interactions, posting)
+import no feature and not the composition root; no feature imports another; nothing imports a
+feature (the root loads them by name); and no module imports back into a cycle.
+"""
 
 from __future__ import annotations
 
 import ast
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -19,15 +28,80 @@ ALLOWED = {
 }
 
 
+@dataclass(frozen=True)
+class Import:
+    module: str
+    """The module imported, as written (``bot.games.errors``)."""
+    typing_only: bool
+    """Inside ``if TYPE_CHECKING:``: for the type checker only, never run."""
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def imports_in(path: Path) -> Iterator[Import]:
+    """Every absolute import of one file, told apart by whether it runs."""
+
+    def walk(node: ast.AST, typing_only: bool) -> Iterator[Import]:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and _is_type_checking(child.test):
+                for statement in child.body:
+                    yield from walk_one(statement, True)
+                for statement in child.orelse:
+                    yield from walk_one(statement, typing_only)
+            else:
+                yield from walk_one(child, typing_only)
+
+    def walk_one(node: ast.AST, typing_only: bool) -> Iterator[Import]:
+        if isinstance(node, ast.Import):
+            yield from (Import(alias.name, typing_only) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            yield Import(node.module, typing_only)
+            # ``from bot.exts import lobby`` imports the module bot.exts.lobby
+            yield from (Import(f"{node.module}.{alias.name}", typing_only) for alias in node.names)
+        else:
+            yield from walk(node, typing_only)
+
+    yield from walk(ast.parse(path.read_text(encoding="utf-8")), False)
+
+
 def imports_of(path: Path) -> set[str]:
     """Top-level package names imported by one file (absolute imports only)."""
-    names: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            names.update(alias.name.split(".")[0] for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            names.add(node.module.split(".")[0])
-    return names
+    return {i.module.split(".")[0] for i in imports_in(path)}
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(REPO_ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def bot_modules() -> dict[str, Path]:
+    return {module_name(p): p for p in sorted((REPO_ROOT / "bot").rglob("*.py"))}
+
+
+def bot_imports(*, typing_too: bool) -> dict[str, set[str]]:
+    """For each module of bot, the modules of bot it imports (that exist as modules)."""
+    modules = bot_modules()
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        graph[name] = {
+            i.module
+            for i in imports_in(path)
+            if i.module in modules and i.module != name and (typing_too or not i.typing_only)
+        }
+    return graph
+
+
+def room(module: str) -> str:
+    """The room a module of bot lives in: ``bot.exts.play`` for ``bot.exts.play.commands``,
+    ``bot.games`` for ``bot.games.service``, ``bot.app`` for itself."""
+    parts = module.split(".")
+    if len(parts) > 2 and parts[1] == "exts":
+        return ".".join(parts[:3])
+    return ".".join(parts[:2])
 
 
 @pytest.mark.parametrize("package", sorted(ALLOWED))
@@ -44,8 +118,74 @@ def test_the_game_service_knows_nothing_of_discord(folder: str) -> None:
 
 
 def test_the_rules_use_the_standard_library_only() -> None:
-    import sys
-
     for path in sorted((REPO_ROOT / "rules").rglob("*.py")):
         foreign = {m for m in imports_of(path) if m not in sys.stdlib_module_names} - {"rules"}
         assert not foreign, f"{path.relative_to(REPO_ROOT)} imports {sorted(foreign)}"
+
+
+# Inside bot: which rooms each room may import (itself always), type-checking imports included.
+BOT_ROOMS = {
+    "bot.storage": set(),
+    "bot.games": {"bot.storage"},
+    "bot.i18n": set(),
+    "bot.config": {"bot.i18n"},
+    "bot.endpoints": set(),
+    "bot.posting": {"bot.storage", "bot.games", "bot.i18n"},
+    "bot.interactions": {"bot.storage", "bot.games", "bot.i18n", "bot.posting"},
+}
+FEATURE_MAY_IMPORT = {*BOT_ROOMS, "bot.app"}
+EXCEPTIONS = {
+    # The catalogue tool extracts the service's error templates as messages too.
+    ("bot.i18n.tools", "bot.games.errors"),
+}
+
+
+def test_each_room_of_bot_imports_only_what_it_may() -> None:
+    for module, imported in bot_imports(typing_too=True).items():
+        home = room(module)
+        for target in imported:
+            there = room(target)
+            if there == home or (module, target) in EXCEPTIONS:
+                continue
+            if home.startswith("bot.exts."):
+                allowed = FEATURE_MAY_IMPORT
+            elif home in BOT_ROOMS:
+                allowed = BOT_ROOMS[home]
+            else:  # the composition root and the entry point: everything but the features
+                allowed = {*BOT_ROOMS, "bot.app"}
+            assert there in allowed, f"{module} imports {target} ({home} may not use {there})"
+
+
+def test_no_feature_imports_another_and_nothing_imports_a_feature() -> None:
+    for module, imported in bot_imports(typing_too=True).items():
+        for target in imported:
+            if room(target).startswith("bot.exts.") and room(target) != room(module):
+                pytest.fail(f"{module} imports the feature {target}")
+
+
+def test_features_name_the_composition_root_for_types_only() -> None:
+    running = bot_imports(typing_too=False)
+    importers = {m for m, imported in running.items() if "bot.app" in imported}
+    assert importers == {"bot.__main__"}
+
+
+def test_no_module_of_bot_imports_back_into_a_cycle() -> None:
+    graph = bot_imports(typing_too=True)
+    state: dict[str, int] = {}  # 1: on the path being walked, 2: done
+
+    def visit(module: str, path: list[str]) -> None:
+        state[module] = 1
+        for target in sorted(graph.get(module, ())):
+            # A package's __init__ is imported with its modules: not a cycle by itself.
+            if module.startswith(f"{target}."):
+                continue
+            if state.get(target) == 1:
+                cycle = [*path[path.index(target) :], target]
+                pytest.fail("import cycle: " + " -> ".join(cycle))
+            if target not in state:
+                visit(target, [*path, target])
+        state[module] = 2
+
+    for module in sorted(graph):
+        if module not in state:
+            visit(module, [module])
