@@ -1,7 +1,8 @@
 """Thinking off the event loop: a process pool that serves several games fairly.
 
->>> async def bot_turn(engine: Engine, game_id: int, pos: Position) -> Move:
-...     return await engine.choose(pos.to_text(), Level.STRONG, 2.0, game=game_id)
+Within a coroutine (the bot's turn)::
+
+    move = await engine.choose(position.to_text(), Level.STRONG, 2.0, game=game_id)
 
 Requests wait in one queue per game and are handed to the workers round-robin across games, so
 a game that asks for many moves (hints, say) cannot starve the others. Positions cross the

@@ -40,9 +40,11 @@ MINIMUM_SQLITE = (3, 35, 0)
 class Database:
     """An open dvonn-bot database file. Create it with :meth:`open`; close it with :meth:`close`.
 
-    >>> db = await Database.open("data/dvonn.sqlite3")   # doctest: +SKIP
-    >>> async with db.transaction() as conn:             # doctest: +SKIP
-    ...     await conn.execute("UPDATE ...")
+    Within a coroutine::
+
+        db = await Database.open("data/dvonn.sqlite3")
+        async with db.transaction() as conn:
+            await conn.execute("UPDATE ...")
     """
 
     def __init__(

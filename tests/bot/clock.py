@@ -1,8 +1,9 @@
 """Helpers for tests of code that uses the game service: a clock that moves only when told.
 
+Give it to the service (``GameService(store, clock=clock)``), then move time by hand:
+
 >>> clock = ManualClock()
->>> service = GameService(store, clock=clock)    # doctest: +SKIP
->>> clock.advance(days=3)                        # a deadline passes, without sleeping
+>>> clock.advance(days=3)  # a deadline passes, without sleeping
 datetime.datetime(2025, 1, 4, 12, 0, tzinfo=datetime.timezone.utc)
 """
 
