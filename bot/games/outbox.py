@@ -45,7 +45,3 @@ class Outbox:
         async with self._store.write() as tx:
             await tx.mark_failed(notification.id, give_up=give_up, now=now)
         return give_up
-
-    async def sent_count(self) -> int:
-        """How many announcements have been delivered (for tests and health checks)."""
-        return await self._store.sent_notifications()

@@ -781,12 +781,6 @@ class Store:
         )
         return None if row is None else _notification(row)
 
-    async def sent_notifications(self) -> int:
-        row = await self.db.fetch_one(
-            "SELECT count(*) FROM notifications WHERE sent_at IS NOT NULL"
-        )
-        return 0 if row is None else int(row[0])
-
     async def challenge(self, challenge_id: int) -> Challenge | None:
         """A challenge by id, or ``None``."""
         row = await self.db.fetch_one(_SELECT_CHALLENGE, (challenge_id,))
