@@ -18,13 +18,14 @@ import dataclasses
 import enum
 import logging
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Final
 
 import rules
+from bot.games.checks import check_running, game_for_action
 from bot.games.clocks import CLOCK_CHOICES, Clocks, Reminder, continued, deadline
 from bot.games.endings import Ending, finish
 from bot.games.errors import (
@@ -510,7 +511,7 @@ class GameService:
         :class:`NotAPlayer`, :class:`GameFinished`, :class:`GameChanged`."""
         now = self.now()
         async with self.store.write() as tx:
-            game = await self._game_for_action(tx.game, game_id, user_id, expected_version)
+            game = await game_for_action(tx.game, game_id, user_id, expected_version)
             ended = await finish(tx, game, Ending.resignation(game, user_id), now)
         log.info("game %s: %s resigned", game_id, user_id)
         return ended
@@ -537,9 +538,9 @@ class GameService:
                 game = await tx.game(game_id)
                 if game is None:
                     raise GameNotFound(game_id)
-                _check_running(game, expected_version)
+                check_running(game, expected_version)
             else:
-                game = await self._game_for_action(tx.game, game_id, user_id, expected_version)
+                game = await game_for_action(tx.game, game_id, user_id, expected_version)
                 if len(await tx.phase_two_movers(game_id)) == 2:
                     raise AbortTooLate(game_id)
                 opponent = game.opponent_of(user_id)
@@ -552,21 +553,6 @@ class GameService:
         log.info("game %s aborted by %s (moderator: %s)", game_id, user_id, moderator)
         requester = user_id if moderator else (game.abort_requested_by or user_id)
         return AbortOutcome(ended.game, requester, ended, by_moderator=moderator)
-
-    async def _game_for_action(
-        self,
-        load: Callable[[int], Awaitable[Game | None]],
-        game_id: int,
-        user_id: UserId,
-        expected_version: int | None,
-    ) -> Game:
-        game = await load(game_id)
-        if game is None:
-            raise GameNotFound(game_id)
-        if not game.is_player(user_id):
-            raise NotAPlayer(game_id, user_id)
-        _check_running(game, expected_version)
-        return game
 
     # --- queries -------------------------------------------------------------------------------
 
@@ -673,13 +659,6 @@ def _check_open(challenge: Challenge) -> None:
     }
     if challenge.status in closed:
         raise closed[challenge.status](challenge.id)
-
-
-def _check_running(game: Game, expected_version: int | None) -> None:
-    if not game.is_active:
-        raise GameFinished(game.id)
-    if expected_version is not None and expected_version != game.version:
-        raise GameChanged(game.id, expected_version)
 
 
 def _played(game: Game, result: rules.MoveResult, now: datetime, *, automatic: bool) -> PlayedMove:

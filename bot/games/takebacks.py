@@ -7,17 +7,15 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
 import rules
+from bot.games.checks import game_for_action
 from bot.games.clocks import continued
 from bot.games.errors import (
-    GameFinished,
-    GameNotFound,
     NoTakebackRequested,
-    NotAPlayer,
     NothingToTakeBack,
     OwnTakeback,
     TakebackPending,
@@ -52,7 +50,7 @@ class Takebacks:
         bot's replies to it."""
         now = self._now()
         async with self._store.write() as tx:
-            game = await _running(tx.game, game_id, user_id)
+            game = await game_for_action(tx.game, game_id, user_id)
             if game.takeback_requested_by is not None:
                 raise TakebackPending(game_id)
             moves = await self._store.moves(game_id)
@@ -76,7 +74,7 @@ class Takebacks:
         requester is to move again) or declines. A move played meanwhile has voided the request."""
         now = self._now()
         async with self._store.write() as tx:
-            game = await _running(tx.game, game_id, user_id)
+            game = await game_for_action(tx.game, game_id, user_id)
             requester = game.takeback_requested_by
             if requester is None or game.takeback_ply is None:
                 raise NoTakebackRequested(game_id)
@@ -102,16 +100,3 @@ class Takebacks:
         restored = continued(game, position, now, prefs.vacation_until)
         await tx.delete_moves_from(game.id, ply)
         return TakebackAnswer(await tx.save_game(restored, game.version), True, undone)
-
-
-async def _running(
-    load: Callable[[int], Awaitable[Game | None]], game_id: int, user_id: UserId
-) -> Game:
-    game = await load(game_id)
-    if game is None:
-        raise GameNotFound(game_id)
-    if not game.is_player(user_id):
-        raise NotAPlayer(game_id, user_id)
-    if not game.is_active:
-        raise GameFinished(game_id)
-    return game

@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING
 
 from discord import app_commands
 from discord.app_commands import locale_str
-from discord.ext import commands
 
 from bot.games import VACATION_DAYS_PER_YEAR, GameService
 from bot.i18n import _, n_
+from bot.interactions.feature import Feature
 from bot.interactions.inflight import InFlight
 from bot.posting.outbox import Deliverer
 from bot.posting.publisher import Publisher
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from bot.app import Interaction
 
 
-class Clocks(commands.Cog):
+class Clocks(Feature):
     def __init__(
         self,
         service: GameService,
@@ -28,10 +28,8 @@ class Clocks(commands.Cog):
         deliverer: Deliverer,
         inflight: InFlight,
     ) -> None:
-        self.service = service
-        self.publisher = publisher
+        super().__init__(service, publisher, inflight)
         self.deliverer = deliverer
-        self.inflight = inflight
 
     @staticmethod
     def sweep_job(service: GameService, deliverer: Deliverer) -> Callable[[], Awaitable[None]]:

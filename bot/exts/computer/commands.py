@@ -13,6 +13,7 @@ from bot.games import Game, GameService
 from bot.i18n import _
 from bot.interactions import events
 from bot.interactions.errors import UserError
+from bot.interactions.feature import Feature
 from bot.interactions.inflight import InFlight
 from bot.interactions.lookup import game_here
 from bot.posting.publisher import Publisher
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
     from bot.app import Interaction
 
 
-class Computer(commands.Cog):
+class Computer(Feature):
     def __init__(
         self,
         player: ComputerPlayer,
@@ -29,10 +30,8 @@ class Computer(commands.Cog):
         publisher: Publisher,
         inflight: InFlight,
     ) -> None:
+        super().__init__(service, publisher, inflight)
         self.player = player
-        self.service = service
-        self.publisher = publisher
-        self.inflight = inflight
 
     async def cog_load(self) -> None:
         await self.player.resume()  # the bot's turns left waiting by a restart

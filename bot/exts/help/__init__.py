@@ -8,11 +8,10 @@ from typing import TYPE_CHECKING, Final
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str
-from discord.ext import commands
 
 import rules
 from bot.i18n import Text, _
-from bot.interactions.inflight import InFlight
+from bot.interactions.feature import Feature
 from bot.posting.publisher import Publisher, Reader
 from bot.posting.texts import image_labels
 
@@ -21,14 +20,10 @@ if TYPE_CHECKING:
 
 
 async def setup(bot: DvonnBot) -> None:
-    await bot.add_feature(Help(bot.publisher, bot.inflight))
+    await bot.add_feature(Help(bot.service, bot.publisher, bot.inflight))
 
 
-class Help(commands.Cog):
-    def __init__(self, publisher: Publisher, inflight: InFlight) -> None:
-        self.publisher = publisher
-        self.inflight = inflight
-
+class Help(Feature):
     @app_commands.command(name="rules", description=locale_str("How to play DVONN, in brief"))
     async def rules_(self, interaction: Interaction) -> None:
         await self._explain(interaction, RULES_TEXT)

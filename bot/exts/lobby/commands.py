@@ -7,31 +7,24 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str
-from discord.ext import commands
 
 import ai
 import rules
 from bot.exts.lobby.buttons import challenge_view
 from bot.exts.lobby.texts import LEVEL_NAMES, challenge_text
 from bot.exts.lobby.threads import game_thread
-from bot.games import SERVER_DEFAULT, ChannelBusy, GameService
+from bot.games import SERVER_DEFAULT, ChannelBusy
 from bot.i18n import _
 from bot.interactions import choices, events
 from bot.interactions.errors import UserError
-from bot.interactions.inflight import InFlight
-from bot.posting.publisher import Publisher
+from bot.interactions.feature import Feature
 from bot.posting.texts import start_post
 
 if TYPE_CHECKING:
     from bot.app import Interaction
 
 
-class Lobby(commands.Cog):
-    def __init__(self, service: GameService, publisher: Publisher, inflight: InFlight) -> None:
-        self.service = service
-        self.publisher = publisher
-        self.inflight = inflight
-
+class Lobby(Feature):
     @app_commands.command(
         name="challenge", description=locale_str("Challenge someone to a game of DVONN")
     )

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Final
 import discord
 from discord import app_commands
 from discord.app_commands import Choice, locale_str
-from discord.ext import commands
 
 import rules
 from bot.exts.play.buttons import AbortAgreeButton, ResignButton
@@ -22,6 +21,7 @@ from bot.games import GameService
 from bot.i18n import COLOUR_NAMES, Text, _, n_
 from bot.interactions import events
 from bot.interactions.errors import UserError
+from bot.interactions.feature import Feature
 from bot.interactions.inflight import InFlight
 from bot.interactions.lookup import game_for_record, game_here
 from bot.posting.outbox import Deliverer
@@ -38,7 +38,7 @@ def _upper(text: str) -> str:
     return text.strip().upper().replace(" ", "").replace("-", "")
 
 
-class Play(commands.Cog):
+class Play(Feature):
     def __init__(
         self,
         service: GameService,
@@ -46,10 +46,8 @@ class Play(commands.Cog):
         deliverer: Deliverer,
         inflight: InFlight,
     ) -> None:
-        self.service = service
-        self.publisher = publisher
+        super().__init__(service, publisher, inflight)
         self.deliverer = deliverer
-        self.inflight = inflight
 
     # --- moves ---------------------------------------------------------------------------------
 

@@ -10,16 +10,13 @@ from typing import TYPE_CHECKING, Final
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str
-from discord.ext import commands
 
 import rules
-from bot.games import GameService
 from bot.games.ratings import LEADERBOARD_MIN_GAMES
 from bot.i18n import COLOUR_NAMES, Text, _, n_, transcript_error_text
 from bot.interactions.errors import UserError
-from bot.interactions.inflight import InFlight
+from bot.interactions.feature import Feature
 from bot.interactions.lookup import game_for_record
-from bot.posting.publisher import Publisher
 from bot.posting.texts import image_labels
 
 if TYPE_CHECKING:
@@ -32,12 +29,7 @@ async def setup(bot: DvonnBot) -> None:
     await bot.add_feature(Records(bot.service, bot.publisher, bot.inflight))
 
 
-class Records(commands.Cog):
-    def __init__(self, service: GameService, publisher: Publisher, inflight: InFlight) -> None:
-        self.service = service
-        self.publisher = publisher
-        self.inflight = inflight
-
+class Records(Feature):
     @app_commands.command(
         name="history", description=locale_str("The game's record, and a Little Golem transcript")
     )

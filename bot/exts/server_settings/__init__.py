@@ -9,14 +9,12 @@ from typing import TYPE_CHECKING, Any, Final
 import discord
 from discord import app_commands
 from discord.app_commands import Choice, locale_str
-from discord.ext import commands
 
-from bot.games import GameService, GuildSettings
+from bot.games import GuildSettings
 from bot.i18n import LANGUAGE_NAMES, Text, _, n_
 from bot.interactions import choices
 from bot.interactions.errors import UserError
-from bot.interactions.inflight import InFlight
-from bot.posting.publisher import Publisher
+from bot.interactions.feature import Feature
 
 if TYPE_CHECKING:
     from bot.app import DvonnBot, Interaction
@@ -32,12 +30,7 @@ async def setup(bot: DvonnBot) -> None:
     await bot.add_feature(ServerSettings(bot.service, bot.publisher, bot.inflight))
 
 
-class ServerSettings(commands.Cog):
-    def __init__(self, service: GameService, publisher: Publisher, inflight: InFlight) -> None:
-        self.service = service
-        self.publisher = publisher
-        self.inflight = inflight
-
+class ServerSettings(Feature):
     @app_commands.command(
         name="settings", description=locale_str("The server's DVONN settings (Manage Server)")
     )

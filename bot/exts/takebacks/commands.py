@@ -8,13 +8,11 @@ from typing import TYPE_CHECKING, Any, Final
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str
-from discord.ext import commands
 
-from bot.games import GameService
 from bot.games.takebacks import TakebackAnswer
 from bot.i18n import _
 from bot.interactions.buttons import BotButton, label
-from bot.interactions.inflight import InFlight
+from bot.interactions.feature import Feature
 from bot.interactions.lookup import game_here
 from bot.posting.publisher import Publisher, Reader
 from bot.posting.texts import mention, takeback_post
@@ -23,12 +21,7 @@ if TYPE_CHECKING:
     from bot.app import Interaction
 
 
-class Takebacks(commands.Cog):
-    def __init__(self, service: GameService, publisher: Publisher, inflight: InFlight) -> None:
-        self.service = service
-        self.publisher = publisher
-        self.inflight = inflight
-
+class Takebacks(Feature):
     @app_commands.command(
         name="takeback", description=locale_str("Ask your opponent to undo your last move")
     )
