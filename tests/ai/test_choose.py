@@ -25,6 +25,7 @@ levels = st.sampled_from(list(Level))
 
 @settings(max_examples=60, deadline=None)
 @given(live_positions(), levels, st.integers(min_value=0, max_value=10**6))
+@pytest.mark.slow
 def test_every_level_plays_a_legal_move_in_every_phase(
     pos: rules.Position, level: Level, seed: int
 ) -> None:
@@ -33,6 +34,7 @@ def test_every_level_plays_a_legal_move_in_every_phase(
     rules.play(pos, move)
 
 
+@pytest.mark.slow
 def test_every_level_plays_whole_games_legally() -> None:
     # One game per pair of neighbouring levels, to the end: every phase, passes included.
     for weaker, stronger in itertools.pairwise(Level):
@@ -72,6 +74,7 @@ def test_without_a_clock_the_same_seed_gives_the_same_move(level: Level) -> None
         assert choose_move(pos, level=level, seed=seed) is first
 
 
+@pytest.mark.slow
 def test_without_a_clock_the_strongest_level_is_deterministic_too() -> None:
     pos = position_at(9, 0.7)
     assert len(rules.legal_moves(pos)) > 1
@@ -112,6 +115,7 @@ def test_the_budget_is_kept_on_the_real_clock(budget: float) -> None:
         assert time.perf_counter() - started < budget + 0.25
 
 
+@pytest.mark.slow
 def test_strongest_uses_its_time_and_searches_deeper_than_medium() -> None:
     pos = position_at(8, 0.75)
     assert not pos.is_placement and len(rules.legal_moves(pos)) > 1

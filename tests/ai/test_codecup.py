@@ -32,6 +32,7 @@ def test_the_prefix_names_an_external_program() -> None:
 
 
 @pytest.mark.parametrize("index", [0, 1], ids=["external-black", "external-white"])
+@pytest.mark.slow
 def test_whole_games_against_an_external_program(index: int) -> None:
     settings = MatchSettings("greedy", f"codecup:{command('--seed', '{seed}')}", None, 3, 0)
     result = play_game(settings, index)
@@ -72,6 +73,7 @@ def test_it_must_see_the_game_from_the_start() -> None:
         play_game(settings, 1)
 
 
+@pytest.mark.slow
 def test_the_command_line_plays_it(capsys: pytest.CaptureFixture[str]) -> None:
     main(["--a", "easy", "--b", f"codecup:{command()}", "--games", "2", "--progress", "0"])
     assert "2 games" in capsys.readouterr().out

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 
 import rules
@@ -54,6 +55,7 @@ def reference_movement(pos: rules.Position, w: MovementWeights) -> int:
 
 @settings(max_examples=150, deadline=None)
 @given(movement_positions())
+@pytest.mark.slow
 def test_movement_value_matches_the_slow_count(pos: rules.Position) -> None:
     value, exact = movement_value(pos, WEIGHTS)
     assert exact == rules.is_over(pos)

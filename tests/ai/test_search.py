@@ -48,6 +48,7 @@ def small_endgame(seed: int) -> tuple[rules.Position, int]:
 
 @settings(max_examples=40, deadline=None)
 @given(seeds, st.integers(min_value=0, max_value=1000))
+@pytest.mark.slow
 def test_the_search_solves_small_endgames_exactly(seed: int, rng_seed: int) -> None:
     pos, value = small_endgame(seed)
     result = Searcher().iterate(pos, rng=random.Random(rng_seed), max_depth=60)

@@ -19,7 +19,7 @@ from discord.app_commands import TranslationContext, TranslationContextLocation,
 import rules
 from bot.exts.help import HELP_TEXT, RULES_TEXT
 from bot.games.errors import InvalidClock, ServiceError
-from bot.i18n import ENGLISH, PLURAL_VARIANTS, Catalogues, Text, n_
+from bot.i18n import ENGLISH, LOCALE_DIR, PLURAL_VARIANTS, Catalogues, Text, n_
 from bot.i18n.tools import (
     COMMAND_COMMENT,
     LANGUAGES,
@@ -421,9 +421,8 @@ def test_a_missing_language_is_reported(small: tuple[Catalog, Path]) -> None:
     assert _whats(check(template, ["ru", "fr", "de"], directory)) == [("de", "", "no catalogue")]
 
 
+@pytest.mark.slow
 def test_update_leaves_the_real_catalogues_alone_when_nothing_changed(tmp_path: Path) -> None:
-    from bot.i18n import LOCALE_DIR
-
     copy = tmp_path / "locales"
     shutil.copytree(LOCALE_DIR, copy)
     template = extract()

@@ -3,6 +3,7 @@ ratings. No test sleeps: time moves when the test says so."""
 
 from __future__ import annotations
 
+import json
 import random
 from datetime import timedelta
 from pathlib import Path
@@ -206,8 +207,6 @@ async def test_a_takeback_declined_or_overtaken_changes_nothing(service: GameSer
 async def test_a_takeback_also_undoes_the_automatic_passes_after_the_move(
     service: GameService, shared_dir: Path
 ) -> None:
-    import json
-
     line = (shared_dir / "oracle" / "edge_games.jsonl").open().readline()
     record = json.loads(line)  # White is blocked at its first move and must pass
     game = await start_game(service)

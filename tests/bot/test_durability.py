@@ -17,11 +17,16 @@ import signal
 import sys
 from pathlib import Path
 
+import pytest
+
 import rules
 from bot.games import GameService
 from bot.storage import Database, Store
 from rules import Colour
 from tests.conftest import REPO_ROOT
+
+# Starts and SIGKILLs child processes for a whole game (about 1 s).
+pytestmark = pytest.mark.slow
 
 ALICE, BOB = 11, 22
 ROUNDS = 30

@@ -59,6 +59,7 @@ async def test_an_empty_file_gets_the_whole_schema(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("start", range(SCHEMA_VERSION))
+@pytest.mark.slow
 async def test_every_older_version_migrates_to_the_same_schema(tmp_path: Path, start: int) -> None:
     fresh = tmp_path / "fresh.sqlite3"
     await (await Database.open(fresh)).close()

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 import render
 import rules
 from bot.posting.renderer import Renderer
@@ -20,6 +22,7 @@ def _position(plies: int) -> tuple[rules.Position, rules.MoveResult]:
     return pos, result
 
 
+@pytest.mark.slow
 async def test_worker_processes_draw_the_same_png() -> None:
     pos, last = _position(60)
     expected = render.board_png(pos, last_move=last.move, removed=last.removed, players=("a", "б"))

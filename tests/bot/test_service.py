@@ -89,6 +89,7 @@ def _oracle_games(name: str) -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.slow
 async def test_a_random_game_from_challenge_to_the_end(service: GameService, seed: int) -> None:
     game = await start_game(service)
     assert (game.status, game.ply, game.version) == (GameStatus.ACTIVE, 0, 0)
@@ -136,6 +137,7 @@ async def test_a_random_game_from_challenge_to_the_end(service: GameService, see
     ],
     ids=lambda g: g["id"],
 )
+@pytest.mark.slow
 async def test_forced_passes_are_recorded_automatically(
     service: GameService, oracle: dict[str, Any], shared_dir: Path
 ) -> None:
@@ -386,6 +388,7 @@ async def test_abort_by_agreement_early_in_the_game(service: GameService) -> Non
     assert done.game.end_reason is EndReason.ABORT and done.game.ended_by == BOB
 
 
+@pytest.mark.slow
 async def test_abort_by_agreement_is_refused_once_both_have_moved(
     service: GameService, shared_dir: Path
 ) -> None:
@@ -425,6 +428,7 @@ async def test_games_by_channel_and_by_user_across_servers(service: GameService)
     assert await service.active_games(12345) == []
 
 
+@pytest.mark.slow
 async def test_record_and_positions_at_every_ply(service: GameService, shared_dir: Path) -> None:
     (oracle,) = [g for g in _oracle_games("random_games_sample.jsonl") if g["id"] == "random-2"]
     actions = [p["action"] for p in oracle["positions"]][:60]

@@ -120,6 +120,7 @@ async def test_a_move_racing_a_resignation_is_never_lost(service: GameService, g
         assert stored.ply == 1 and stored.version == game.version + 2
 
 
+@pytest.mark.slow
 async def test_a_whole_game_played_by_duplicated_clients(
     service: GameService, game: Game, db_path: Path
 ) -> None:
@@ -166,6 +167,7 @@ async def test_a_whole_game_played_by_duplicated_clients(
     assert sorted(applied) == [m.ply for m in record.moves if not m.automatic]
 
 
+@pytest.mark.slow
 async def test_identical_moves_from_separate_processes(
     service: GameService, game: Game, db_path: Path, tmp_path: Path
 ) -> None:

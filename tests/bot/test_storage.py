@@ -189,6 +189,7 @@ async def test_giving_up_while_waiting_for_the_lock_leaves_the_writer_usable(
         await other.close()
 
 
+@pytest.mark.slow
 async def test_writes_from_two_connections_wait_for_each_other(tmp_path: Path) -> None:
     path = tmp_path / "dvonn.sqlite3"
     first, second = Store(await Database.open(path)), Store(await Database.open(path))

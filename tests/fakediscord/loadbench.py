@@ -37,6 +37,7 @@ from tests.fakediscord.harness import discord_endpoints, running
 from tests.fakediscord.interactions import InteractionResult
 from tests.fakediscord.messages import RecordedMessage
 from tests.fakediscord.models import FakeChannel, FakeGuild, FakeUser
+from tests.fakediscord.sample_bot import SampleBot
 from tests.fakediscord.server import FakeDiscord
 
 
@@ -108,8 +109,6 @@ def in_process(make_client: Callable[[FakeGuild], discord.Client]) -> BotRunner:
 
 
 def sample_client(guild: FakeGuild) -> discord.Client:
-    from tests.fakediscord.sample_bot import SampleBot
-
     return SampleBot(guild_id=guild.id)
 
 

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import asyncio
 import io
+import os
 import re
+import signal
 from typing import Any
 
 import discord
 from discord import app_commands
 
+from bot.endpoints import use_discord_endpoints
 from tests.fakediscord.harness import png_bytes
 
 CELLS = [f"{col}{row}" for row in range(1, 6) for col in "ABCDEFGHIJK"][:49]
@@ -252,11 +255,6 @@ def main() -> None:
     ``DISCORD_TOKEN``, ``DISCORD_API_BASE``, ``DISCORD_GATEWAY_URL`` and ``SAMPLE_GUILD_ID``
     (commands are synced to that guild). Stops cleanly on SIGTERM.
     """
-    import os
-    import signal
-
-    from bot.endpoints import use_discord_endpoints
-
     use_discord_endpoints(os.environ.get("DISCORD_API_BASE"), os.environ.get("DISCORD_GATEWAY_URL"))
     guild = os.environ.get("SAMPLE_GUILD_ID")
     client = SampleBot(guild_id=int(guild) if guild else None)

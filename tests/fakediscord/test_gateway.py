@@ -144,6 +144,7 @@ async def test_interactions_need_a_bot_session(scene: Scene) -> None:
         fake.send_command(scene.alice, scene.games, "ping")
 
 
+@pytest.mark.slow
 async def test_nobody_answers_after_the_bot_stopped(scene: Scene) -> None:
     fake = scene.fake
     async with running(SampleBot(guild_id=scene.guild.id), fake):

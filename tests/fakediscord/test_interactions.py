@@ -89,6 +89,7 @@ async def test_autocomplete_offers_choices_that_depend_on_other_options(
     assert record.latency is not None and record.latency < 0.5
 
 
+@pytest.mark.slow
 async def test_more_than_25_choices_are_refused_as_on_discord(
     scene: Scene, sample_bot: SampleBot
 ) -> None:
@@ -211,6 +212,7 @@ async def test_no_thread_where_the_bot_may_not_create_one(
     assert fake.threads_in(scene.no_threads) == []
 
 
+@pytest.mark.slow
 async def test_late_response_fails_with_unknown_interaction(
     scene: Scene, sample_bot: SampleBot
 ) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import sys
 
+import pytest
+
 from tests.conftest import REPO_ROOT
 from tests.fakediscord import ResponseType
 from tests.fakediscord.conftest import Scene
@@ -21,6 +23,7 @@ async def test_a_small_benchmark_runs() -> None:
     assert "p99" in report.render()
 
 
+@pytest.mark.slow
 async def test_a_bot_process_survives_a_restart(scene: Scene) -> None:
     fake = scene.fake
     bot = bot_process(SAMPLE_BOT_PROCESS, SAMPLE_BOT_ENV)

@@ -217,6 +217,7 @@ def test_the_same_input_gives_the_same_bytes_even_with_cold_caches() -> None:
     assert render.board_png(pos, **options) == first  # type: ignore[arg-type]
 
 
+@pytest.mark.slow
 def test_renders_in_parallel_threads_match_serial_ones() -> None:
     samples = render.samples.samples()
     serial = [s.png(size=500) for s in samples]

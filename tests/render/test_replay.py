@@ -37,6 +37,7 @@ def gif(long_game: list[rules.Move]) -> bytes:
     return replay_gif(long_game, players=("Alice", "Борис"))
 
 
+@pytest.mark.slow
 def test_one_frame_per_action(gif: bytes, long_game: list[rules.Move]) -> None:
     image = Image.open(io.BytesIO(gif))
     assert image.format == "GIF"
@@ -46,6 +47,7 @@ def test_one_frame_per_action(gif: bytes, long_game: list[rules.Move]) -> None:
     assert image.info.get("loop") == 0
 
 
+@pytest.mark.slow
 def test_placements_are_quick_moves_slower_and_the_end_lingers(
     gif: bytes, long_game: list[rules.Move]
 ) -> None:
@@ -54,12 +56,14 @@ def test_placements_are_quick_moves_slower_and_the_end_lingers(
     assert durations == [*expected[:-1], LAST_FRAME_MS]
 
 
+@pytest.mark.slow
 def test_a_long_game_fits_discords_upload_limit(gif: bytes, long_game: list[rules.Move]) -> None:
     assert len(gif) <= MAX_BYTES
     # Even the longest possible game would fit, at this game's bytes per frame.
     assert len(gif) / len(long_game) * MOST_ACTIONS <= MAX_BYTES / 2
 
 
+@pytest.mark.slow
 def test_each_frame_shows_the_position_after_its_action(
     gif: bytes, long_game: list[rules.Move]
 ) -> None:
@@ -91,6 +95,7 @@ def _between(move: rules.Jump) -> set[int]:
     return {move.source, *line[: line.index(move.target) + 1]}
 
 
+@pytest.mark.slow
 def test_a_too_large_replay_is_drawn_smaller(long_game: list[rules.Move]) -> None:
     moves = long_game[:10]
     full = replay_gif(moves)
@@ -108,6 +113,7 @@ def test_a_replay_needs_moves_and_legal_ones() -> None:
         replay_gif([rules.parse_move("E3"), rules.parse_move("E3")])
 
 
+@pytest.mark.slow
 def test_the_same_game_gives_the_same_gif(long_game: list[rules.Move]) -> None:
     moves = long_game[:5]
     assert replay_gif(moves) == replay_gif(moves)

@@ -14,6 +14,7 @@ from render.samples import samples
 from tests.conftest import REPO_ROOT
 
 
+@pytest.mark.slow
 def test_the_gallery_writes_every_sample(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

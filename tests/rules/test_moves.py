@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 import rules
+from rules import E3, F4
+from rules.moves import JUMPS, PLACES
 
 
 @pytest.mark.parametrize(
@@ -57,8 +59,6 @@ def test_errors_are_value_errors_with_catalogue_keys() -> None:
 
 
 def test_every_interned_move_round_trips() -> None:
-    from rules.moves import JUMPS, PLACES
-
     for move in (*PLACES, *JUMPS.values(), rules.PASS):
         parsed = rules.parse_move(str(move))
         assert parsed == move
@@ -67,8 +67,6 @@ def test_every_interned_move_round_trips() -> None:
 
 
 def test_moves_compare_by_value_and_have_pasteable_reprs() -> None:
-    from rules import E3, F4
-
     assert rules.Jump(E3, F4) == rules.parse_move("E3F4")
     assert hash(rules.Place(E3)) == hash(rules.parse_move("e3"))
     assert repr(rules.parse_move("E3F4")) == "Jump(E3, F4)"

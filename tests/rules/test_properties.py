@@ -5,11 +5,16 @@ from __future__ import annotations
 import contextlib
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import rules
 from rules.board import NEIGHBOURS
+from rules.moves import JUMPS, PLACES
+
+# Hypothesis runs over whole random games.
+pytestmark = pytest.mark.slow
 
 GAME_SETTINGS = settings(
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]
@@ -69,8 +74,6 @@ def test_play_accepts_exactly_the_legal_moves(seed: int, data: st.DataObject) ->
     results = random_game(seed)
     pos = data.draw(st.sampled_from([r.before for r in results] + [results[-1].after]))
     legal = set(rules.legal_moves(pos))
-    from rules.moves import JUMPS, PLACES
-
     candidates: list[rules.Move] = [*PLACES, *JUMPS.values(), rules.PASS]
     for move in data.draw(st.lists(st.sampled_from(candidates), min_size=20, max_size=60)):
         try:

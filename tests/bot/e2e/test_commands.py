@@ -6,6 +6,8 @@ import dataclasses
 import random
 import time
 
+import pytest
+
 import rules
 from bot.app import DvonnBot
 from tests.bot.e2e.conftest import Table
@@ -91,6 +93,7 @@ async def test_challenging_yourself_or_a_bot_is_refused(table: Table, bot: Dvonn
 # --- autocomplete --------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 async def test_autocomplete_offers_only_legal_choices_quickly(table: Table, bot: DvonnBot) -> None:
     fake = table.fake
     thread = await start_game(table)
@@ -127,6 +130,7 @@ async def test_autocomplete_offers_only_legal_choices_quickly(table: Table, bot:
     }
 
 
+@pytest.mark.slow
 async def test_autocomplete_says_how_many_pieces_a_move_cuts_off(
     table: Table, bot: DvonnBot
 ) -> None:

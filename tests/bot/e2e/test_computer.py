@@ -14,6 +14,9 @@ from tests.bot.e2e.conftest import BotRunner, Table, computer_player
 from tests.bot.e2e.helpers import play_turn
 from tests.fakediscord import FakeChannel
 
+# Whole games against the engine through the fake Discord (0.2-1.2 s each).
+pytestmark = pytest.mark.slow
+
 QUICK = 0.05  # seconds of thought per move: the engine's strength is measured elsewhere
 
 

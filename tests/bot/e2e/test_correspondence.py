@@ -4,6 +4,8 @@ ratings, replays, import/export and settings. The clock is moved by hand; nothin
 from __future__ import annotations
 
 import io
+import json
+from pathlib import Path
 
 import pytest
 from PIL import Image
@@ -33,6 +35,7 @@ async def clocked_game(table: Table, days: int = 1) -> FakeChannel:
     return await accept(table, challenge.message, table.bob)
 
 
+@pytest.mark.slow
 async def test_a_player_who_lets_the_clock_run_out_loses_once_even_across_a_restart(
     table: Table, bot_runner: BotRunner, clock: ManualClock
 ) -> None:
@@ -155,6 +158,7 @@ async def test_takeback_accepted_and_declined_with_buttons(
         assert game is not None and game.position.ply == 1
 
 
+@pytest.mark.slow
 async def test_ratings_leaderboard_replay_and_export(table: Table, bot_runner: BotRunner) -> None:
     fake = table.fake
     async with bot_runner.run() as bot:
@@ -189,12 +193,9 @@ async def test_ratings_leaderboard_replay_and_export(table: Table, bot_runner: B
 
 
 async def test_import_shows_a_transcript_on_an_analysis_board(
-    table: Table, bot_runner: BotRunner, shared_dir: object
+    table: Table, bot_runner: BotRunner, shared_dir: Path
 ) -> None:
-    import json
-    from pathlib import Path
-
-    line = (Path(str(shared_dir)) / "oracle" / "random_games_sample.jsonl").open().readline()
+    line = (shared_dir / "oracle" / "random_games_sample.jsonl").open().readline()
     moves = [rules.parse_move(p["action"]) for p in json.loads(line)["positions"]]
     transcript = rules.format_little_golem(moves, headers={"White": "ann", "Black": "ben"})
     async with bot_runner.run():
@@ -245,6 +246,7 @@ async def test_server_settings_need_manage_server(table: Table, bot_runner: BotR
         assert "3 days per move" in here.content
 
 
+@pytest.mark.slow
 async def test_a_reminder_dm_speaks_the_players_language(
     table: Table, bot_runner: BotRunner, clock: ManualClock
 ) -> None:

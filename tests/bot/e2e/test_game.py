@@ -42,6 +42,7 @@ async def accept(table: Table, challenge: RecordedMessage, user: FakeUser) -> Fa
     return place
 
 
+@pytest.mark.slow
 async def test_a_complete_game_only_through_interactions(table: Table, bot: DvonnBot) -> None:
     fake = table.fake
     challenge = await fake.run_command(
@@ -173,6 +174,7 @@ async def test_a_second_game_in_the_same_place_is_refused(table: Table, bot: Dvo
     assert "already" in refused_text.lower() and f"<#{table.no_threads.id}>" in refused_text
 
 
+@pytest.mark.slow
 async def test_a_rate_limited_board_post_is_retried_not_lost(table: Table, bot: DvonnBot) -> None:
     """Discord answers 429 to the turn's post: discord.py waits and retries, and the post lands
     once, after the move, with its ping; the mover's reply still links to it."""

@@ -27,6 +27,7 @@ async def test_a_challenge_survives_a_restart(table: Table, bot_runner: BotRunne
         assert thread in fake.threads_in(table.games)
 
 
+@pytest.mark.slow
 async def test_a_game_survives_a_restart(table: Table, bot_runner: BotRunner) -> None:
     fake = table.fake
     async with bot_runner.run():
@@ -49,6 +50,7 @@ async def test_a_game_survives_a_restart(table: Table, bot_runner: BotRunner) ->
         ]
 
 
+@pytest.mark.slow
 async def test_resign_button_works_after_a_restart(table: Table, bot_runner: BotRunner) -> None:
     fake = table.fake
     async with bot_runner.run():
@@ -88,6 +90,7 @@ async def test_a_dropped_gateway_is_resumed_and_no_interaction_is_lost(
     assert turn.post is not None
 
 
+@pytest.mark.slow
 async def test_shutdown_finishes_what_is_in_flight_then_closes_the_database(
     table: Table, bot_runner: BotRunner, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -8,8 +8,13 @@ import signal
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.bot.e2e.conftest import Table
 from tests.bot.e2e.test_game import accept
+
+# Each test starts `python -m bot` as a real process (0.4-0.7 s each).
+pytestmark = pytest.mark.slow
 
 REPO = Path(__file__).resolve().parents[3]
 
