@@ -4,7 +4,7 @@ Exactly one attempt may be applied, every other one gets a clear error, and the 
 has a gap.
 
 This module is also the child process of the multi-process race:
-``python -m tests.bot.test_service_races <db> <game> <user> <move> <go-file>``.
+``python -m tests.bot.games.test_races <db> <game> <user> <move> <go-file>``.
 """
 
 from __future__ import annotations
@@ -175,7 +175,7 @@ async def test_identical_moves_from_separate_processes(
     children = [
         subprocess.Popen(
             [
-                *[sys.executable, "-m", "tests.bot.test_service_races"],
+                *[sys.executable, "-m", "tests.bot.games.test_races"],
                 *[str(db_path), str(game.id), str(ALICE), "E3", str(go)],
             ],
             cwd=REPO_ROOT,

@@ -25,7 +25,7 @@ from bot.games.ratings import LEADERBOARD_MIN_GAMES
 from bot.games.takebacks import TakebackAnswer
 from bot.storage import Database, Store
 from tests.bot.clock import ManualClock
-from tests.bot.test_service import ALICE, BOB, CAROL, CHANNEL, GUILD, start_game
+from tests.bot.games.test_service import ALICE, BOB, CAROL, CHANNEL, GUILD, start_game
 
 
 async def pending(service: GameService, kind: str) -> list[dict[str, object]]:

@@ -16,7 +16,7 @@ import rules
 from bot.games import EndReason, Game, GameService, GameStatus, Result
 from bot.games.endings import ANNOUNCEMENT_LEASE, GAME_ENDED
 from tests.bot.clock import ManualClock
-from tests.bot.test_service import ALICE, BOB, CAROL, GUILD, start_game
+from tests.bot.games.test_service import ALICE, BOB, CAROL, GUILD, start_game
 
 COMPUTER = 99
 

@@ -4,9 +4,10 @@ After each kill, every move the child had been told was accepted is in the datab
 ``PRAGMA integrity_check`` is ok, the record has no gap and replays to the stored position, and
 the game carries on (in the next child, and finally here) to its end.
 
-This module is also the child: ``python -m tests.bot.test_durability <db> <game> <seed>`` plays
-random legal moves for both sides and prints ``ok <ply> <move>`` for each one the service
-accepted, right after the call returned.
+This module is also the child:
+``python -m tests.bot.storage.test_durability <db> <game> <seed>`` plays random legal moves
+for both sides and prints ``ok <ply> <move>`` for each one the service accepted, right after
+the call returned.
 """
 
 from __future__ import annotations
@@ -67,7 +68,7 @@ async def test_acknowledged_moves_survive_sigkill(tmp_path: Path) -> None:
     running = True
     for round_number in range(ROUNDS):
         child = await asyncio.create_subprocess_exec(
-            *[sys.executable, "-m", "tests.bot.test_durability"],
+            *[sys.executable, "-m", "tests.bot.storage.test_durability"],
             *[str(path), str(game_id), str(round_number)],
             cwd=REPO_ROOT,
             stdout=asyncio.subprocess.PIPE,
