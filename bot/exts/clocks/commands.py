@@ -11,9 +11,7 @@ from discord.app_commands import locale_str
 from bot.games import VACATION_DAYS_PER_YEAR, GameService
 from bot.i18n import _, n_
 from bot.interactions.feature import Feature
-from bot.interactions.inflight import InFlight
 from bot.posting.outbox import Deliverer
-from bot.posting.publisher import Publisher
 from bot.posting.texts import discord_time
 
 if TYPE_CHECKING:
@@ -21,16 +19,6 @@ if TYPE_CHECKING:
 
 
 class Clocks(Feature):
-    def __init__(
-        self,
-        service: GameService,
-        publisher: Publisher,
-        deliverer: Deliverer,
-        inflight: InFlight,
-    ) -> None:
-        super().__init__(service, publisher, inflight)
-        self.deliverer = deliverer
-
     @staticmethod
     def sweep_job(service: GameService, deliverer: Deliverer) -> Callable[[], Awaitable[None]]:
         """Expire challenges, end games on time, queue reminders; then post what it wrote."""

@@ -22,5 +22,5 @@ async def setup(bot: DvonnBot) -> None:
         budget=bot.ai_budget,
         longest=bot.settings.ai_seconds,
     )
-    await bot.add_feature(Computer(player, bot.service, bot.publisher, bot.inflight))
+    await bot.add_feature(Computer(player, bot.service, bot.publisher, bot.deliverer, bot.inflight))
     bot.add_housekeeping(player.resume)  # in case a turn of the bot was lost to an error

@@ -16,6 +16,7 @@ from bot.interactions.errors import UserError
 from bot.interactions.feature import Feature
 from bot.interactions.inflight import InFlight
 from bot.interactions.lookup import game_here
+from bot.posting.outbox import Deliverer
 from bot.posting.publisher import Publisher
 
 if TYPE_CHECKING:
@@ -28,9 +29,10 @@ class Computer(Feature):
         player: ComputerPlayer,
         service: GameService,
         publisher: Publisher,
+        deliverer: Deliverer,
         inflight: InFlight,
     ) -> None:
-        super().__init__(service, publisher, inflight)
+        super().__init__(service, publisher, deliverer, inflight)
         self.player = player
 
     async def cog_load(self) -> None:

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 
 async def setup(bot: DvonnBot) -> None:
-    await bot.add_feature(Help(bot.service, bot.publisher, bot.inflight))
+    await bot.add_feature(Help(bot.service, bot.publisher, bot.deliverer, bot.inflight))
 
 
 class Help(Feature):

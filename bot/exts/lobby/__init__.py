@@ -15,4 +15,4 @@ if TYPE_CHECKING:
 
 async def setup(bot: DvonnBot) -> None:
     bot.add_dynamic_items(ChallengeButton)
-    await bot.add_feature(Lobby(bot.service, bot.publisher, bot.inflight))
+    await bot.add_feature(Lobby(bot.service, bot.publisher, bot.deliverer, bot.inflight))

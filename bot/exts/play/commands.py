@@ -17,15 +17,11 @@ from discord.app_commands import Choice, locale_str
 
 import rules
 from bot.exts.play.buttons import AbortAgreeButton, ResignButton
-from bot.games import GameService
 from bot.i18n import COLOUR_NAMES, Text, _, n_
 from bot.interactions import events
 from bot.interactions.errors import UserError
 from bot.interactions.feature import Feature
-from bot.interactions.inflight import InFlight
 from bot.interactions.lookup import game_for_record, game_here
-from bot.posting.outbox import Deliverer
-from bot.posting.publisher import Publisher
 from bot.posting.texts import board_post, mention, turn_post
 
 if TYPE_CHECKING:
@@ -39,16 +35,6 @@ def _upper(text: str) -> str:
 
 
 class Play(Feature):
-    def __init__(
-        self,
-        service: GameService,
-        publisher: Publisher,
-        deliverer: Deliverer,
-        inflight: InFlight,
-    ) -> None:
-        super().__init__(service, publisher, inflight)
-        self.deliverer = deliverer
-
     # --- moves ---------------------------------------------------------------------------------
 
     @app_commands.command(

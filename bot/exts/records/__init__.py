@@ -26,7 +26,7 @@ MAX_TRANSCRIPT_BYTES: Final = 64 * 1024
 
 
 async def setup(bot: DvonnBot) -> None:
-    await bot.add_feature(Records(bot.service, bot.publisher, bot.inflight))
+    await bot.add_feature(Records(bot.service, bot.publisher, bot.deliverer, bot.inflight))
 
 
 class Records(Feature):

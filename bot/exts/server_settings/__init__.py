@@ -27,7 +27,7 @@ LANGUAGES: Final = [
 
 
 async def setup(bot: DvonnBot) -> None:
-    await bot.add_feature(ServerSettings(bot.service, bot.publisher, bot.inflight))
+    await bot.add_feature(ServerSettings(bot.service, bot.publisher, bot.deliverer, bot.inflight))
 
 
 class ServerSettings(Feature):

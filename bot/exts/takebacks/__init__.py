@@ -13,4 +13,4 @@ if TYPE_CHECKING:
 
 async def setup(bot: DvonnBot) -> None:
     bot.add_dynamic_items(TakebackButton)
-    await bot.add_feature(Takebacks(bot.service, bot.publisher, bot.inflight))
+    await bot.add_feature(Takebacks(bot.service, bot.publisher, bot.deliverer, bot.inflight))
