@@ -17,12 +17,11 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Iterable
 
-from bot.games import GameOver
+from bot.games import GameOver, Notification
 from bot.games.endings import GAME_ENDED
 from bot.games.outbox import Outbox
 from bot.posting.publisher import Publisher
 from bot.posting.texts import ended_post
-from bot.storage import Notification
 
 log = logging.getLogger(__name__)
 

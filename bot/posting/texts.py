@@ -14,9 +14,8 @@ from typing import Final
 
 import render
 import rules
-from bot.games.results import GameOver, PlayedMove
+from bot.games import EndReason, Game, GameOver, PlayedMove
 from bot.i18n import COLOUR_NAMES, Catalogues, Locale, Text, _, n_, p_
-from bot.storage.models import EndReason, Game
 from rules import CELL_NAMES, Colour, Jump, Pass, Place
 
 

@@ -6,11 +6,10 @@ from __future__ import annotations
 import logging
 from datetime import datetime
 
-from bot.games import GameService
+from bot.games import GameService, Notification
 from bot.i18n import Text, _, n_
 from bot.posting.publisher import Publisher
 from bot.posting.texts import discord_time, mention
-from bot.storage import Notification
 
 log = logging.getLogger(__name__)
 
