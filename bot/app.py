@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from datetime import timedelta
 from typing import Final, TypeAlias
 
 import discord
@@ -116,6 +117,7 @@ class DvonnBot(commands.Bot):
         self._housekeeping_interval = housekeeping_interval
         self._housekeeping_jobs: list[HousekeepingJob] = []
         self._housekeeper: asyncio.Task[None] | None = None
+        self._poller: asyncio.Task[None] | None = None
         self._locales: dict[int, str] = {}
         self._background: set[asyncio.Task[None]] = set()
 
@@ -141,7 +143,11 @@ class DvonnBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         if self._service is None:
-            self._service = await GameService.open(self.settings.database, clock=self._clock)
+            self._service = await GameService.open(
+                self.settings.database,
+                clock=self._clock,
+                outbox_lease=timedelta(seconds=self.settings.outbox_lease),
+            )
         await self.renderer.start()
         self._publisher = Publisher(
             self,
@@ -154,6 +160,7 @@ class DvonnBot(commands.Bot):
         await self.load_features()
         if self._housekeeping_interval > 0:
             self._housekeeper = asyncio.create_task(self._housekeep_forever(), name="housekeeping")
+            self._poller = asyncio.create_task(self._deliver_forever(), name="outbox")
         await self.tree.set_translator(CatalogueTranslator(self.catalogues))
         if self._sync_commands:
             await self.sync_commands()
@@ -221,15 +228,27 @@ class DvonnBot(commands.Bot):
                     log.exception("housekeeping failed; trying again in a minute")
             await asyncio.sleep(self._housekeeping_interval)
 
+    async def _deliver_forever(self) -> None:
+        """Post what the outbox holds unclaimed (left by a crash, an outage, a refusal)."""
+        while True:
+            try:
+                await self.deliverer.deliver_pending()
+            except Exception:
+                log.exception("delivering the outbox failed; trying again")
+            await asyncio.sleep(self.settings.outbox_poll)
+
     async def close(self) -> None:
         """Stop taking commands, let those in flight finish, stop the features, close the
         database, log out."""
         if self.accepting:
             self.accepting = False
-            if self._housekeeper is not None:
-                self._housekeeper.cancel()
+            for task in (self._housekeeper, self._poller):
+                if task is not None:
+                    task.cancel()
             if not await self.inflight.wait_idle(self._shutdown_grace):
                 log.warning("shutting down with %d interactions unfinished", self.inflight.busy)
+            if self._deliverer is not None:
+                await self._deliverer.close(self._shutdown_grace)
             for name in list(self.extensions):
                 await self.unload_extension(name)
             await asyncio.gather(*self._background, return_exceptions=True)

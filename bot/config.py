@@ -98,6 +98,11 @@ class Settings:
     against the bot wait their turn (served fairly, one game after another)."""
     ai_seconds: float | None = None
     """The longest the computer opponent thinks per move; ``None``: each level's own time."""
+    outbox_lease: float = 30.0
+    """Seconds a claim on a post holds: a crashed process's posts wait this long before another
+    process (or the next start) takes them over."""
+    outbox_poll: float = 5.0
+    """Seconds between two looks for posts left unsent (by a crash, an outage, a refusal)."""
 
     @classmethod
     def from_env(
@@ -134,6 +139,8 @@ class Settings:
             ),
             ai_processes=_count(values, "DVONN_AI_PROCESSES", default=1, minimum=1),
             ai_seconds=_seconds(values, "DVONN_AI_SECONDS"),
+            outbox_lease=_seconds(values, "DVONN_OUTBOX_LEASE_SECONDS") or 30.0,
+            outbox_poll=_seconds(values, "DVONN_OUTBOX_POLL_SECONDS") or 5.0,
         )
 
     def require_token(self) -> str:

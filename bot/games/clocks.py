@@ -16,10 +16,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Final
 
-from bot.games.endings import ANNOUNCEMENT_LEASE, Ending, finish
+from bot.games import announcements
+from bot.games.endings import Ending, finish
 from bot.games.errors import VacationNotAllowed
+from bot.games.outbox import Outbox
 from bot.games.results import GameEnded
-from bot.storage import Game, Store, UserId
+from bot.storage import Game, NewNotification, Store, UserId
 from rules import Position
 
 log = logging.getLogger(__name__)
@@ -31,10 +33,6 @@ REMIND_BEFORE: Final = timedelta(hours=24)
 REMIND_AT_MOST_EVERY: Final = timedelta(hours=12)
 """However many games they have, a player gets at most two reminders a day."""
 VACATION_DAYS_PER_YEAR: Final = 14
-
-# Outbox kinds of this module.
-REMINDER: Final = "reminder"
-VACATION: Final = "vacation"
 
 
 def deadline(
@@ -82,9 +80,10 @@ class Vacation:
 class Clocks:
     """The clocks' use cases, over the store."""
 
-    def __init__(self, store: Store, now: Callable[[], datetime]) -> None:
+    def __init__(self, store: Store, now: Callable[[], datetime], outbox: Outbox) -> None:
         self._store = store
         self._now = now
+        self._outbox = outbox
 
     async def enforce_deadlines(self) -> list[GameEnded]:
         """End every running game whose player to move let the deadline pass: the opponent wins
@@ -101,7 +100,8 @@ class Clocks:
                     or current.deadline_at > now
                 ):
                     continue  # moved or ended in the meantime
-                lost = await finish(tx, current, Ending.on_time(current), now)
+                ending = Ending.on_time(current)
+                lost = await finish(tx, current, ending, now, self._outbox.claim())
             log.info("game %s: %s lost on time", game.id, lost.game.ended_by)
             ended.append(lost)
         return ended
@@ -127,13 +127,10 @@ class Clocks:
                     continue
                 ids = tuple(g.id for g in games)
                 await tx.mark_reminded(user_id, games, now)
-                notice = await tx.enqueue(
-                    REMINDER,
-                    now,
-                    user_id=user_id,
-                    payload={"games": list(ids)},
-                    leased_until=now + ANNOUNCEMENT_LEASE,
+                reminder = NewNotification(
+                    announcements.REMINDER, user_id=user_id, payload={"games": list(ids)}
                 )
+                notice = await tx.enqueue(reminder, now, self._outbox.claim())
             reminders.append(Reminder(user_id, ids, notice))
         return reminders
 
@@ -180,15 +177,12 @@ class Clocks:
                         updated_at=now,
                     )
                     await tx.save_game(moved, current.version)
-                notices.append(
-                    await tx.enqueue(
-                        VACATION,
-                        now,
-                        user_id=user_id,
-                        game_id=game.id,
-                        payload={"until": until.isoformat()},
-                        leased_until=now + ANNOUNCEMENT_LEASE,
-                    )
+                notice = NewNotification(
+                    announcements.VACATION,
+                    game_id=game.id,
+                    user_id=user_id,
+                    payload={"until": until.isoformat()},
                 )
+                notices.append(await tx.enqueue(notice, now, self._outbox.claim()))
         log.info("%s is on vacation until %s", user_id, until)
         return Vacation(user_id, until, left - days, tuple(g.id for g in games), tuple(notices))

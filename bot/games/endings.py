@@ -8,29 +8,34 @@ Whatever the reason, :func:`finish` writes the same things in the caller's trans
   pending (no deadline, no takeback or abort request);
 * the server's ratings, for a rated game with a result (claimed in the same transaction, so a
   game is rated exactly once);
-* the announcement (:data:`GAME_ENDED` in the outbox), leased to whoever ended the game: that
-  process posts it right after the commit, and the outbox's deliverer takes it over only if
-  the lease runs out first (a crash in between delays the post, never loses it).
+* one announcement in the outbox, claimed by whoever ended the game: that process posts it right
+  after the commit, and another deliverer takes it over only if the claim runs out first (a
+  crash in between delays the post, never loses it). It is :data:`GAME_ENDED` (the final post),
+  or for a game ended by a move, that move's turn post, which shows the ending.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
-from typing import Final
+from datetime import datetime
 
 import rules
-from bot.games import ratings
+from bot.games import announcements, ratings
 from bot.games.results import GameEnded, GameOver
-from bot.storage import EndReason, Game, GameStatus, NewMove, Result, UserId, Writer
+from bot.storage import (
+    Claim,
+    EndReason,
+    Game,
+    GameStatus,
+    NewMove,
+    NewNotification,
+    Result,
+    UserId,
+    Writer,
+)
 from rules import Position
-
-GAME_ENDED: Final = "game_ended"
-"""The outbox kind announcing a game's end."""
-ANNOUNCEMENT_LEASE: Final = timedelta(minutes=1)
-"""How long an announcement is left to the process that wrote it before the outbox takes it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,16 +95,17 @@ async def finish(
     game: Game,
     ending: Ending,
     now: datetime,
+    claim: Claim,
     *,
     position: Position | None = None,
     moves: Sequence[NewMove] = (),
+    announce: Callable[[Game], NewNotification] = announcements.ended,
 ) -> GameEnded:
     """End ``game`` (read in this transaction, at its current version) in ``tx``: save its
-    final row and ``moves``, rate it, and write its announcement. Raises
-    :class:`~bot.storage.VersionConflict` if the game moved on."""
+    final row and ``moves``, rate it, and write its announcement (``announce`` of the ended
+    game), held by ``claim``. Raises :class:`~bot.storage.VersionConflict` if the game moved
+    on."""
     saved = await tx.save_game(ended(game, ending, now, position), game.version, moves)
     await ratings.rate_in(tx, saved, now)
-    notice = await tx.enqueue(
-        GAME_ENDED, now, game_id=saved.id, leased_until=now + ANNOUNCEMENT_LEASE
-    )
+    notice = await tx.enqueue(announce(saved), now, claim)
     return GameEnded(saved, GameOver.of(saved), notice)

@@ -1,47 +1,136 @@
-"""The outbox as the service sees it: announcements waiting to be delivered.
+"""The outbox as the service sees it: announcements waiting to be delivered, and their claims.
 
-Use cases write announcements (:meth:`bot.storage.Writer.enqueue`) in the transaction of the
-change they announce, leased to the caller for a while. The Discord layer's deliverer reads the
-pending ones here and records each delivery, so that what a crash left unsent is sent later,
-and nothing is marked sent before it was.
+Use cases write announcements (:mod:`bot.games.announcements`) in the transaction of the change
+they announce, claimed by this process (:meth:`Outbox.claim`) so that it posts them right after
+the commit. A deliverer claims what it posts with a lease that runs out: a crashed process's
+rows are taken over by whoever claims them next, a live one's are left to it. The claims map
+onto PostgreSQL's ``SELECT ... FOR UPDATE SKIP LOCKED`` (see :meth:`Outbox.claimable`).
+
+That a row was posted is recorded in batches, after the post (lazily: a row posted but not yet
+marked, after a crash, is posted again with the same Discord nonce, and Discord returns the
+first message instead of making another).
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import secrets
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Final
 
-from bot.storage import Notification, Store
+from bot.storage import Claim, Notification, Store
+
+log = logging.getLogger(__name__)
 
 MAX_ATTEMPTS: Final = 5
 """Deliveries of one announcement tried before it is given up (and logged)."""
+DEFAULT_LEASE: Final = timedelta(seconds=30)
+"""How long a claim holds: a crashed deliverer's rows wait this long before another takes them.
+Well within the few minutes in which Discord recognises a message nonce."""
+RETRY_AFTER: Final = (5.0, 30.0, 120.0, 600.0)
+"""Seconds before the next try after each failed one."""
 
 
 class Outbox:
-    def __init__(self, store: Store, now: Callable[[], datetime]) -> None:
+    def __init__(
+        self, store: Store, now: Callable[[], datetime], lease: timedelta = DEFAULT_LEASE
+    ) -> None:
         self._store = store
         self._now = now
+        self.lease = lease
+        self.claimant = secrets.token_hex(8)
+        """This process's name in claims (a new one at every start)."""
+        self._marks: dict[int, tuple[datetime, int | None]] = {}
+        self._flusher: asyncio.Task[None] | None = None
 
-    async def pending(self) -> list[Notification]:
-        """Announcements to deliver now, oldest first: unsent, and not leased to their writer."""
-        return await self._store.pending_notifications(self._now())
+    def claim(self) -> Claim:
+        """This process's claim, from now on for one lease."""
+        return Claim(self.claimant, self._now() + self.lease)
 
-    async def get(self, notification_id: int) -> Notification | None:
-        """An announcement by id, if it is still unsent."""
-        return await self._store.notification(notification_id)
+    async def claimable(self, limit: int = 100) -> list[Notification]:
+        """Announcements a deliverer may take now, oldest first: unsent, unclaimed or their
+        claim run out, and each the oldest unsent one of its game."""
+        found = await self._store.claimable_notifications(self._now(), limit)
+        return [n for n in found if n.id not in self._marks]
 
-    async def sent(self, notification_id: int) -> None:
-        """Record that an announcement went out (or needs no post any more)."""
-        now = self._now()
+    async def claim_next(self, game_id: int) -> Notification | None:
+        """Claim a game's next announcement to post (the oldest unsent), unless another live
+        deliverer holds it; ``None`` if there is none or it is held."""
+        unsent = await self._store.unsent_notifications(game_id)
+        pending = [n for n in unsent if n.id not in self._marks]
+        if not pending:
+            return None
+        head, now = pending[0], self._now()
+        if head.claimed_by == self.claimant and head.leased_until and head.leased_until > now:
+            return head  # ours already (we wrote it): no write needed
+        if len(pending) != len(unsent):
+            await self._flush_marks()  # the rows ahead of it must be marked before a claim
         async with self._store.write() as tx:
-            await tx.mark_sent(notification_id, now)
+            return await tx.claim_next(game_id, self.claim(), now)
+
+    async def claim_one(self, notification_id: int) -> Notification | None:
+        """Claim an announcement that belongs to no game (a reminder), unless it is held."""
+        if notification_id in self._marks:
+            return None
+        async with self._store.write() as tx:
+            return await tx.claim_one(notification_id, self.claim(), self._now())
+
+    async def renew(self, notification_id: int) -> bool:
+        """Hold an announcement one lease longer; ``False`` if another deliverer took it."""
+        async with self._store.write() as tx:
+            return await tx.renew(notification_id, self.claim())
+
+    def sent(self, notification_id: int, message_id: int | None = None) -> None:
+        """Record that an announcement went out (or needs no post any more), in the next batch."""
+        self._marks[notification_id] = (self._now(), message_id)
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.create_task(self._flush_marks(), name="outbox-marks")
 
     async def failed(self, notification: Notification) -> bool:
         """Record a failed delivery; returns whether it was the last try (then it is given
-        up). Its lease ends, so the deliverer tries it again on its next pass."""
-        give_up = notification.attempts + 1 >= MAX_ATTEMPTS
+        up). The next try waits a while, and the game's later announcements with it."""
+        attempts = notification.attempts + 1
+        give_up = attempts >= MAX_ATTEMPTS
         now = self._now()
+        retry_at = now + timedelta(seconds=RETRY_AFTER[min(attempts, len(RETRY_AFTER)) - 1])
         async with self._store.write() as tx:
-            await tx.mark_failed(notification.id, give_up=give_up, now=now)
+            await tx.mark_failed(notification.id, give_up=give_up, now=now, retry_at=retry_at)
         return give_up
+
+    async def get(self, notification_id: int) -> Notification | None:
+        """An announcement by id, if it is still unsent."""
+        if notification_id in self._marks:
+            return None
+        return await self._store.notification(notification_id)
+
+    async def flush(self) -> None:
+        """Record now what :meth:`sent` noted."""
+        await self._flush_marks()
+
+    async def _flush_marks(self) -> None:
+        while self._marks:
+            batch = dict(self._marks)
+            try:
+                async with self._store.write() as tx:
+                    for notification_id, (at, message_id) in batch.items():
+                        await tx.mark_sent(notification_id, at, message_id)
+            except Exception:
+                log.exception("could not record %d announcements as sent; trying again", len(batch))
+                await asyncio.sleep(1.0)
+                continue
+            for notification_id, mark in batch.items():
+                if self._marks.get(notification_id) == mark:
+                    del self._marks[notification_id]
+
+    async def close(self) -> None:
+        """Record what was sent, and let go of the claims on the rest, before the database
+        closes (a restart takes them up at once instead of after the lease)."""
+        if self._flusher is not None:
+            await asyncio.shield(self._flusher)
+        await self._flush_marks()
+        async with self._store.write() as tx:
+            released = await tx.release(self.claimant)
+        if released:
+            log.info("left %d announcements to the next start", released)

@@ -107,7 +107,9 @@ class MoveOutcome:
     moves: tuple[PlayedMove, ...]
     """The player's move, then any PASS recorded automatically for the next player."""
     ended: GameEnded | None
-    """How the game ended, if this move ended it, and the announcement of it."""
+    """How the game ended, if this move ended it."""
+    announcement: int
+    """The outbox row of the turn's post (which shows the ending, if the move ended the game)."""
 
     @property
     def game_over(self) -> GameOver | None:
@@ -145,10 +147,13 @@ class MoveOutcome:
 
 @dataclass(frozen=True, slots=True)
 class GameStarted:
-    """An accepted challenge and the game it started."""
+    """A game just started (from a challenge, or against the bot), and its first post."""
 
-    challenge: Challenge
+    challenge: Challenge | None
+    """The challenge accepted; ``None`` for a game against the bot."""
     game: Game
+    announcement: int
+    """The outbox row of the game's first post."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Final
 
 import rules
+from bot.games import announcements
 from bot.games.checks import check_running, game_for_action
 from bot.games.clocks import CLOCK_CHOICES, Clocks, Reminder, continued, deadline
 from bot.games.endings import Ending, finish
@@ -52,7 +53,7 @@ from bot.games.errors import (
     PlyOutOfRange,
     SelfChallenge,
 )
-from bot.games.outbox import Outbox
+from bot.games.outbox import DEFAULT_LEASE, Outbox
 from bot.games.ratings import Ratings
 from bot.games.results import (
     AbortOutcome,
@@ -134,9 +135,11 @@ class GameService:
         rng: random.Random | None = None,
         challenge_ttl: timedelta = DEFAULT_CHALLENGE_TTL,
         default_clock_days: int | None = None,
+        outbox_lease: timedelta = DEFAULT_LEASE,
     ) -> None:
         """``default_clock_days``: the clock of a challenge that names none, in a server
-        without a default of its own (``None``: no clock)."""
+        without a default of its own (``None``: no clock). ``outbox_lease``: how long a claim
+        on an announcement holds (see :mod:`bot.games.outbox`)."""
         if default_clock_days is not None:
             _check_clock(default_clock_days)
         self.store = store
@@ -144,10 +147,10 @@ class GameService:
         self._rng = rng if rng is not None else random.Random()
         self._challenge_ttl = challenge_ttl
         self._default_clock_days = default_clock_days
-        self.clocks = Clocks(store, self.now)
-        self.takebacks = Takebacks(store, self.now)
+        self.outbox = Outbox(store, self.now, outbox_lease)
+        self.clocks = Clocks(store, self.now, self.outbox)
+        self.takebacks = Takebacks(store, self.now, self.outbox)
         self.ratings = Ratings(store, self.now)
-        self.outbox = Outbox(store, self.now)
 
     @classmethod
     async def open(
@@ -158,6 +161,7 @@ class GameService:
         rng: random.Random | None = None,
         challenge_ttl: timedelta = DEFAULT_CHALLENGE_TTL,
         default_clock_days: int | None = None,
+        outbox_lease: timedelta = DEFAULT_LEASE,
     ) -> GameService:
         """Open the database at ``path`` (creating and migrating it) and a service over it."""
         db = await Database.open(path)
@@ -167,10 +171,12 @@ class GameService:
             rng=rng,
             challenge_ttl=challenge_ttl,
             default_clock_days=default_clock_days,
+            outbox_lease=outbox_lease,
         )
 
     async def close(self) -> None:
         """Finish pending writes and close the database."""
+        await self.outbox.close()
         await self.store.close()
 
     def now(self) -> datetime:
@@ -250,7 +256,7 @@ class GameService:
         level: str,
         human_colour: Colour | None = None,
         thread_id: ChannelId | None = None,
-    ) -> Game:
+    ) -> GameStarted:
         """Start a game against the bot at once, unrated (the human ladder is for humans).
 
         ``human_colour`` ``None``: drawn at random. Played in ``thread_id`` if given, else in
@@ -288,8 +294,9 @@ class GameService:
                     computer_level=level,
                 )
             )
+            notice = await tx.enqueue(announcements.started(game), now, self.outbox.claim())
         log.info("game %s started: %s vs the computer (%s)", game.id, human_id, level)
-        return game
+        return GameStarted(None, game, notice)
 
     async def accept_challenge(
         self, challenge_id: int, user_id: UserId, *, thread_id: ChannelId | None = None
@@ -357,7 +364,8 @@ class GameService:
         accepted = await tx.close_challenge(
             challenge.id, ChallengeStatus.ACCEPTED, at=now, by=user_id, game_id=game.id
         )
-        return GameStarted(accepted, game)
+        notice = await tx.enqueue(announcements.started(game), now, self.outbox.claim())
+        return GameStarted(accepted, game, notice)
 
     async def decline_challenge(self, challenge_id: int, user_id: UserId) -> Challenge:
         """The challenged player says no. Raises :class:`ChallengeNotFound`,
@@ -476,30 +484,41 @@ class GameService:
             forced = rules.apply(position, rules.PASS)
             played.append(_played(game, forced, now, automatic=True))
             position = forced.after
-        new_moves = [
-            NewMove(m.ply, m.colour, m.player_id, m.move, m.automatic, m.played_at) for m in played
-        ]
         log.info("game %s: %s plays %s", game_id, user_id, parsed)
         if rules.is_over(position):
-            ended = await self._finish_by_move(game, position, new_moves, now)
-            return MoveOutcome(ended.game, before, tuple(played), ended)
+            ended = await self._finish_by_move(game, position, played, now)
+            return MoveOutcome(ended.game, before, tuple(played), ended, ended.announcement)
         paused_until = None
         if game.clock_days is not None:
             paused_until = (await self.store.prefs(game.player(position.turn))).vacation_until
         updated = continued(game, position, now, paused_until)
         try:
-            saved = await self.store.save_game(updated, game.version, new_moves)
+            saved = await self.store.save_announced(
+                updated,
+                game.version,
+                _new_moves(played),
+                announcements.turn(updated, played),
+                self.outbox.claim(),
+            )
         except VersionConflict:
             raise GameChanged(game_id, game.version) from None
-        return MoveOutcome(saved, before, tuple(played), None)
+        assert saved.notice_id is not None
+        return MoveOutcome(saved.game, before, tuple(played), None, saved.notice_id)
 
     async def _finish_by_move(
-        self, game: Game, position: Position, moves: list[NewMove], now: datetime
+        self, game: Game, position: Position, played: list[PlayedMove], now: datetime
     ) -> GameEnded:
         try:
             async with self.store.write() as tx:
                 return await finish(
-                    tx, game, Ending.by_rules(position), now, position=position, moves=moves
+                    tx,
+                    game,
+                    Ending.by_rules(position),
+                    now,
+                    self.outbox.claim(),
+                    position=position,
+                    moves=_new_moves(played),
+                    announce=lambda final: announcements.turn(final, played, over=True),
                 )
         except VersionConflict:
             raise GameChanged(game.id, game.version) from None
@@ -512,7 +531,8 @@ class GameService:
         now = self.now()
         async with self.store.write() as tx:
             game = await game_for_action(tx.game, game_id, user_id, expected_version)
-            ended = await finish(tx, game, Ending.resignation(game, user_id), now)
+            ending = Ending.resignation(game, user_id)
+            ended = await finish(tx, game, ending, now, self.outbox.claim())
         log.info("game %s: %s resigned", game_id, user_id)
         return ended
 
@@ -549,7 +569,7 @@ class GameService:
                     saved = await tx.save_game(asked, game.version)
                     log.info("game %s: %s proposes to abort", game_id, user_id)
                     return AbortOutcome(saved, user_id, None, waiting_for=opponent)
-            ended = await finish(tx, game, Ending.abort(user_id), now)
+            ended = await finish(tx, game, Ending.abort(user_id), now, self.outbox.claim())
         log.info("game %s aborted by %s (moderator: %s)", game_id, user_id, moderator)
         requester = user_id if moderator else (game.abort_requested_by or user_id)
         return AbortOutcome(ended.game, requester, ended, by_moderator=moderator)
@@ -659,6 +679,10 @@ def _check_open(challenge: Challenge) -> None:
     }
     if challenge.status in closed:
         raise closed[challenge.status](challenge.id)
+
+
+def _new_moves(played: list[PlayedMove]) -> list[NewMove]:
+    return [NewMove(m.ply, m.colour, m.player_id, m.move, m.automatic, m.played_at) for m in played]
 
 
 def _played(game: Game, result: rules.MoveResult, now: datetime, *, automatic: bool) -> PlayedMove:

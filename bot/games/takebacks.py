@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 import rules
+from bot.games import announcements
 from bot.games.checks import game_for_action
 from bot.games.clocks import continued
 from bot.games.errors import (
@@ -20,6 +21,7 @@ from bot.games.errors import (
     OwnTakeback,
     TakebackPending,
 )
+from bot.games.outbox import Outbox
 from bot.storage import Game, Store, UserId, Writer
 
 log = logging.getLogger(__name__)
@@ -31,6 +33,8 @@ class TakebackAnswer:
     accepted: bool
     undone: tuple[str, ...]
     """The moves taken back, in canonical spelling (the requester's, then automatic passes)."""
+    announcement: int | None = None
+    """The outbox row of the board posted again, once accepted."""
     by_computer: bool = False
     """The bot answered (it always accepts), so nobody else needs to be asked."""
 
@@ -38,9 +42,10 @@ class TakebackAnswer:
 class Takebacks:
     """The takebacks' use cases, over the store."""
 
-    def __init__(self, store: Store, now: Callable[[], datetime]) -> None:
+    def __init__(self, store: Store, now: Callable[[], datetime], outbox: Outbox) -> None:
         self._store = store
         self._now = now
+        self._outbox = outbox
 
     async def request(self, game_id: int, user_id: UserId) -> Game | TakebackAnswer:
         """The player who made the last move asks to undo it (and any pass recorded after it).
@@ -99,4 +104,6 @@ class Takebacks:
         prefs = await tx.prefs(requester)
         restored = continued(game, position, now, prefs.vacation_until)
         await tx.delete_moves_from(game.id, ply)
-        return TakebackAnswer(await tx.save_game(restored, game.version), True, undone)
+        saved = await tx.save_game(restored, game.version)
+        notice = await tx.enqueue(announcements.takeback(saved, undone), now, self._outbox.claim())
+        return TakebackAnswer(saved, True, undone, notice)

@@ -1,43 +1,64 @@
-"""Delivering the outbox: the announcements the game service wrote with its changes.
+"""Delivering the outbox: every post and ping the bot owes because a game's state changed.
 
-Each announcement has a kind; the room that owns the kind registers how to post it
-(:meth:`Deliverer.handle`): the posting side itself announces games' ends, the clocks feature
-its reminders and vacation notices. Whoever made a change delivers its announcements right
-after the commit (:meth:`Deliverer.deliver`): they are leased to it. The housekeeping pass
-delivers whatever is still pending once the lease has run out (:meth:`Deliverer.deliver_pending`):
-a crash or a restart in between delays an announcement, never loses it.
+The game service writes each announcement (:mod:`bot.games.announcements`) in the transaction
+of the change, claimed by this process. Right after the commit the caller asks for it
+(:meth:`Deliverer.announce`), and this posts it, so the mover sees the board at once; the
+housekeeping pass (:meth:`Deliverer.deliver_pending`) posts whatever a crash, a restart or a
+refusal left unsent, once its claim has run out. What that rests on:
 
-In one process, one lock keeps two deliveries of the same row apart, and a row is read again
-under it before it is posted, so the caller and the housekeeping pass never both post it.
+* at least once: a row is marked sent only after Discord answered the post; a deliverer that
+  dies leaves its claims to run out, and the next one takes the rows over;
+* seen once: every post carries Discord's message nonce derived from its row
+  (``dvonn-<id>``, with ``enforce_nonce``), so a post made again after a crash, or by two
+  deliverers at once, returns the message made the first time instead of a second one
+  (Discord checks nonces for a few minutes, much longer than a claim lasts);
+* in order: a game's announcements go out one after another, oldest first (one lane a game);
+  a rate-limited post holds back the game's next ones, not other games'.
+
+Each kind has one handler (:meth:`Deliverer.handle`): the posting side posts turns, starts,
+takebacks and endings; the clocks feature its reminders and vacation notices.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Iterable
+
+import discord
 
 from bot.games import GameOver, Notification
-from bot.games.endings import GAME_ENDED
+from bot.games import announcements as kinds
 from bot.games.outbox import Outbox
 from bot.posting.publisher import Publisher
-from bot.posting.texts import ended_post
+from bot.posting.texts import ended_post, start_post, takeback_post, turn_post
 
 log = logging.getLogger(__name__)
 
-Handler = Callable[[Notification], Awaitable[None]]
-"""Posts one announcement (raises if it could not)."""
+REPLY_WAIT = 2.5
+"""Seconds a player's reply waits for the post it announces before it says the post is on its
+way (Discord rate-limits or is down: the post goes out later, in order)."""
+
+Handler = Callable[[Notification], Awaitable[discord.Message | None]]
+"""Posts one announcement (with its nonce); returns the message, or ``None`` when there is
+nothing to post any more (a reminder of games moved since). Raises if it could not."""
 
 
 class Deliverer:
-    """Sends what the outbox holds, each row once, by the handler of its kind."""
+    """Sends what the outbox holds, each row once, in order per game, by its kind's handler."""
 
     def __init__(self, outbox: Outbox, publisher: Publisher) -> None:
         self._outbox = outbox
         self._publisher = publisher
         self._handlers: dict[str, Handler] = {}
-        self._lock = asyncio.Lock()
-        self.handle(GAME_ENDED, self._game_ended)
+        self._lanes: dict[Hashable, asyncio.Task[int]] = {}
+        self._again: set[Hashable] = set()
+        self._results: dict[int, asyncio.Future[discord.Message | None]] = {}
+        self.handle(kinds.TURN, self._turn)
+        self.handle(kinds.GAME_STARTED, self._game_started)
+        self.handle(kinds.TAKEBACK, self._takeback)
+        self.handle(kinds.GAME_ENDED, self._game_ended)
 
     def handle(self, kind: str, handler: Handler) -> None:
         """Post announcements of ``kind`` with ``handler`` (one handler a kind)."""
@@ -45,47 +66,189 @@ class Deliverer:
             raise ValueError(f"announcements of kind {kind!r} have a handler already")
         self._handlers[kind] = handler
 
-    async def deliver(self, notification_ids: Iterable[int]) -> int:
-        """Post these announcements now (the caller's own, right after its commit); returns
-        how many were posted."""
-        sent = 0
-        for notification_id in notification_ids:
-            async with self._lock:
-                notification = await self._outbox.get(notification_id)
-                if notification is not None:
-                    sent += await self._deliver(notification)
-        return sent
+    # --- asking for posts ----------------------------------------------------------------------
 
-    async def settle(self, notification_id: int) -> None:
-        """The caller announced this in its own post: mark it sent without posting it."""
-        async with self._lock:
-            await self._outbox.sent(notification_id)
+    async def announce(
+        self, notification_id: int, *, game_id: int | None, timeout: float | None = None
+    ) -> discord.Message | None:
+        """Post an announcement just written (after the game's earlier ones, if any are still
+        pending) and return its message; ``None`` if it is not out within ``timeout`` seconds
+        (it goes on in the background: a rate limit, an outage) or there was nothing to post."""
+        result = self._result(notification_id)
+        self._kick(game_id if game_id is not None else ("row", notification_id))
+        try:
+            return await asyncio.wait_for(asyncio.shield(result), timeout)
+        except TimeoutError:
+            return None
+
+    async def deliver(self, notification_ids: Iterable[int]) -> int:
+        """Post these announcements now and wait for them; returns how many were posted."""
+        posted = 0
+        for notification_id in notification_ids:
+            notification = await self._outbox.get(notification_id)
+            if notification is not None:
+                message = await self.announce(notification_id, game_id=notification.game_id)
+                posted += message is not None
+        return posted
 
     async def deliver_pending(self) -> int:
-        """Post every announcement not leased any more (the housekeeping pass); returns how
-        many were posted."""
-        return await self.deliver([n.id for n in await self._outbox.pending()])
+        """Post everything claimable (the housekeeping pass); returns how many were posted."""
+        lanes = {
+            n.game_id if n.game_id is not None else ("row", n.id)
+            for n in await self._outbox.claimable()
+        }
+        for lane in lanes:
+            self._kick(lane)
+        done = await asyncio.gather(*(self._lanes[lane] for lane in lanes if lane in self._lanes))
+        return sum(done)
 
-    async def _deliver(self, notification: Notification) -> int:
+    async def close(self, timeout: float) -> None:
+        """Let the posts under way finish (for ``timeout`` seconds at most), then stop."""
+        running = [task for task in self._lanes.values() if not task.done()]
+        if running:
+            _, pending = await asyncio.wait(running, timeout=timeout)
+            for task in pending:
+                task.cancel()
+            await asyncio.gather(*pending, return_exceptions=True)
+
+    # --- lanes: one a game, posting its announcements in order ---------------------------------
+
+    def _result(self, notification_id: int) -> asyncio.Future[discord.Message | None]:
+        future = self._results.get(notification_id)
+        if future is None:
+            future = asyncio.get_running_loop().create_future()
+            self._results[notification_id] = future
+        return future
+
+    def _kick(self, lane: Hashable) -> None:
+        self._again.add(lane)
+        task = self._lanes.get(lane)
+        if task is None or task.done():
+            self._lanes[lane] = asyncio.create_task(self._run_lane(lane), name=f"outbox-{lane}")
+
+    async def _run_lane(self, lane: Hashable) -> int:
+        posted = 0
+        try:
+            while lane in self._again:
+                self._again.discard(lane)
+                while True:
+                    if isinstance(lane, tuple):
+                        notification = await self._outbox.claim_one(lane[1])
+                    else:
+                        notification = await self._outbox.claim_next(int(str(lane)))
+                    if notification is None:
+                        break
+                    outcome = await self._deliver(notification)
+                    if outcome is None:
+                        break  # it failed: the game's next posts wait for its retry
+                    posted += outcome
+                    if isinstance(lane, tuple):
+                        break
+        except Exception:
+            log.exception("the outbox lane %s stopped; the housekeeping pass goes on", lane)
+        finally:
+            if self._lanes.get(lane) is asyncio.current_task():
+                del self._lanes[lane]
+        return posted
+
+    async def _deliver(self, notification: Notification) -> int | None:
+        """Post one claimed announcement; 1 if posted, 0 if there was nothing to post, ``None``
+        if it failed (it is retried later)."""
         handler = self._handlers.get(notification.kind)
+        message: discord.Message | None = None
         try:
             if handler is None:
                 raise LookupError(f"no handler for announcements of kind {notification.kind!r}")
-            await handler(notification)
+            async with self._holding(notification):
+                message = await handler(notification)
+        except discord.NotFound as error:
+            if error.code != UNKNOWN_MESSAGE:
+                await self._failed(notification)
+                return None
+            # Discord says a message with this nonce was made and then deleted: it was out.
+            log.info("announcement %s was posted before and deleted since", notification.id)
         except Exception:
-            give_up = await self._outbox.failed(notification)
-            log.exception(
-                "could not deliver announcement %s (%s)%s",
-                notification.id,
-                notification.kind,
-                ": giving up" if give_up else "; trying again later",
-            )
-            return 0
-        await self._outbox.sent(notification.id)
-        return 1
+            await self._failed(notification)
+            return None
+        self._outbox.sent(notification.id, None if message is None else message.id)
+        self._settle(notification.id, message)
+        return 0 if message is None else 1
 
-    async def _game_ended(self, notification: Notification) -> None:
+    async def _failed(self, notification: Notification) -> None:
+        give_up = await self._outbox.failed(notification)
+        log.exception(
+            "could not deliver announcement %s (%s)%s",
+            notification.id,
+            notification.kind,
+            ": giving up" if give_up else "; trying again later",
+        )
+        if give_up:
+            self._settle(notification.id, None)
+
+    def _settle(self, notification_id: int, message: discord.Message | None) -> None:
+        future = self._results.pop(notification_id, None)
+        if future is not None and not future.done():
+            future.set_result(message)
+
+    @contextlib.asynccontextmanager
+    async def _holding(self, notification: Notification) -> AsyncIterator[None]:
+        """Keep the claim on a row while it is being posted (a rate limit may take long)."""
+
+        async def renew() -> None:
+            while True:
+                await asyncio.sleep(self._outbox.lease.total_seconds() / 3)
+                if not await self._outbox.renew(notification.id):
+                    log.warning("announcement %s was taken over while posted", notification.id)
+                    return
+
+        renewing = asyncio.create_task(renew())
+        try:
+            yield
+        finally:
+            renewing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await renewing
+
+    # --- the posting side's own kinds ----------------------------------------------------------
+
+    async def _turn(self, notification: Notification) -> discord.Message:
+        assert notification.game_id is not None
+        turn = kinds.read_turn(notification, await self._publisher.game(notification.game_id))
+        players = await self._publisher.players(turn.game)
+        over = GameOver.of(turn.game) if turn.over else None
+        post = turn_post(turn.game, players, turn.moves, over)
+        return await self._publisher.send_to_game(
+            turn.game, post, players=players, nonce=notification.nonce
+        )
+
+    async def _game_started(self, notification: Notification) -> discord.Message:
+        assert notification.game_id is not None
+        game = kinds.read_started(notification, await self._publisher.game(notification.game_id))
+        players = await self._publisher.players(game)
+        post = start_post(game, players)
+        return await self._publisher.send_to_game(
+            game, post, players=players, nonce=notification.nonce
+        )
+
+    async def _takeback(self, notification: Notification) -> discord.Message:
+        assert notification.game_id is not None
+        current = await self._publisher.game(notification.game_id)
+        game, undone = kinds.read_takeback(notification, current)
+        players = await self._publisher.players(game)
+        post = takeback_post(game, players, undone)
+        return await self._publisher.send_to_game(
+            game, post, players=players, nonce=notification.nonce
+        )
+
+    async def _game_ended(self, notification: Notification) -> discord.Message:
         assert notification.game_id is not None
         game = await self._publisher.game(notification.game_id)
         players = await self._publisher.players(game)
-        await self._publisher.send_to_game(game, ended_post(game, players, GameOver.of(game)))
+        post = ended_post(game, players, GameOver.of(game))
+        return await self._publisher.send_to_game(
+            game, post, players=players, nonce=notification.nonce
+        )
+
+
+UNKNOWN_MESSAGE = 10008
+"""Discord's error code for a message that does not exist (any more)."""

@@ -8,6 +8,7 @@ processes: Pillow work would otherwise stall every other game's commands.
 from __future__ import annotations
 
 import io
+import secrets
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -156,15 +157,26 @@ class Publisher:
         self,
         game: Game,
         post: GamePost,
-        interaction: discord.Interaction[Any] | None = None,
+        *,
         players: Players | None = None,
+        nonce: str | None = None,
     ) -> discord.Message:
-        """Post in the game's own thread or channel, as a new message (so its pings ring)."""
-        reader = await self.public_reader(game.guild_id, interaction)
-        return await self.channel(game).send(**await self.message(game, post, reader, players))
+        """Post in the game's own thread or channel, as a new message (so its pings ring).
+
+        ``nonce``: Discord's message nonce; posting again with the same one returns the message
+        made the first time (for a few minutes) instead of making another."""
+        reader = await self.public_reader(game.guild_id)
+        kwargs = await self.message(game, post, reader, players)
+        return await self.channel(game).send(**kwargs, nonce=_nonce(nonce))
 
     async def send_text(
-        self, game: Game, content: str, *, ping: tuple[int, ...] = (), silent: bool = False
+        self,
+        game: Game,
+        content: str,
+        *,
+        ping: tuple[int, ...] = (),
+        silent: bool = False,
+        nonce: str | None = None,
     ) -> discord.Message:
         """A line of text in the game's thread or channel, notifying only ``ping``."""
         return await self.channel(game).send(
@@ -173,13 +185,20 @@ class Publisher:
                 everyone=False, roles=False, users=[discord.Object(user) for user in ping]
             ),
             silent=silent,
+            nonce=_nonce(nonce),
         )
 
-    async def direct_message(self, user_id: int, content: str) -> bool:
-        """Send ``content`` to a user's DMs; ``False`` if they cannot be reached there."""
+    async def direct_message(
+        self, user_id: int, content: str, *, nonce: str | None = None
+    ) -> discord.Message | None:
+        """Send ``content`` to a user's DMs; ``None`` if they cannot be reached there."""
         try:
             user = await self._client.fetch_user(user_id)
-            await user.send(content)
-        except discord.HTTPException:
-            return False
-        return True
+            return await user.send(content, nonce=_nonce(nonce))
+        except discord.Forbidden:
+            return None
+
+
+def _nonce(nonce: str | None) -> str | int:
+    """The nonce given, or a random one as discord.py makes when none is given."""
+    return secrets.randbits(64) if nonce is None else nonce

@@ -20,6 +20,7 @@ from bot.storage.models import (
     Challenge,
     ChallengeStatus,
     ChannelId,
+    Claim,
     EndReason,
     Game,
     GameStatus,
@@ -32,7 +33,15 @@ from bot.storage.models import (
     Result,
     UserId,
 )
-from bot.storage.store import NewChallenge, NewGame, NewMove, Store, Writer
+from bot.storage.store import (
+    NewChallenge,
+    NewGame,
+    NewMove,
+    NewNotification,
+    Saved,
+    Store,
+    Writer,
+)
 
 __all__ = [
     "MIGRATIONS",
@@ -40,6 +49,7 @@ __all__ = [
     "Challenge",
     "ChallengeStatus",
     "ChannelId",
+    "Claim",
     "Database",
     "DatabaseTooNew",
     "EndReason",
@@ -52,12 +62,14 @@ __all__ = [
     "NewChallenge",
     "NewGame",
     "NewMove",
+    "NewNotification",
     "NotOurDatabase",
     "Notification",
     "PlayerPrefs",
     "RatingRow",
     "RecordedMove",
     "Result",
+    "Saved",
     "StorageError",
     "Store",
     "UserId",

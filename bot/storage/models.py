@@ -293,6 +293,22 @@ class Notification:
     payload: Mapping[str, Any]
     created_at: datetime
     attempts: int
+    claimed_by: str | None = None
+    leased_until: datetime | None = None
+
+    @property
+    def nonce(self) -> str:
+        """Discord's message nonce for its post (at most 25 characters): the same on every
+        try, so Discord returns the message already made instead of making a second one."""
+        return f"dvonn-{self.id}"
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """A deliverer's hold on announcements: who (a token of the process), and until when."""
+
+    claimant: str
+    until: datetime
 
 
 # --- how values are spelled in the database ---------------------------------------------------

@@ -31,6 +31,7 @@ from bot.storage.models import (
     Challenge,
     ChallengeStatus,
     ChannelId,
+    Claim,
     EndReason,
     Game,
     GameStatus,
@@ -104,6 +105,16 @@ class NewMove:
     played_at: datetime
 
 
+@dataclass(frozen=True, slots=True)
+class NewNotification:
+    """An announcement to write to the outbox: its kind, what it is about, and its data."""
+
+    kind: str
+    game_id: int | None = None
+    user_id: UserId | None = None
+    payload: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+
+
 # --- rows to values ----------------------------------------------------------------------------
 
 GAME_COLUMNS: Final = (
@@ -117,6 +128,13 @@ _CHALLENGE_COLUMNS: Final = (
     "status, created_at, expires_at, closed_at, closed_by, game_id"
 )
 _MOVE_COLUMNS: Final = "game_id, ply, colour, player_id, move, automatic, played_at"
+_NOTIFICATION_COLUMNS: Final = (
+    "id, kind, user_id, game_id, payload, created_at, attempts, claimed_by, leased_until"
+)
+_INSERT_NOTIFICATION: Final = (
+    "INSERT INTO notifications (kind, user_id, game_id, payload, created_at, claimed_by, "
+    "leased_until) VALUES (?, ?, ?, ?, ?, ?, ?)"
+)
 
 
 class _PositionCache:
@@ -248,6 +266,22 @@ def _notification(row: aiosqlite.Row) -> Notification:
         payload=json.loads(row["payload"]),
         created_at=text_to_time(row["created_at"]),
         attempts=row["attempts"],
+        claimed_by=row["claimed_by"],
+        leased_until=optional_time(row["leased_until"]),
+    )
+
+
+def _notification_params(
+    notice: NewNotification, now: datetime, claim: Claim | None
+) -> tuple[Any, ...]:
+    return (
+        notice.kind,
+        notice.user_id,
+        notice.game_id,
+        json.dumps(dict(notice.payload), separators=(",", ":")),
+        time_to_text(now),
+        None if claim is None else claim.claimant,
+        None if claim is None else time_to_text(claim.until),
     )
 
 
@@ -558,46 +592,84 @@ class Writer:
     # the outbox
 
     async def enqueue(
-        self,
-        kind: str,
-        now: datetime,
-        *,
-        user_id: UserId | None = None,
-        game_id: int | None = None,
-        payload: Mapping[str, Any] | None = None,
-        leased_until: datetime | None = None,
+        self, notice: NewNotification, now: datetime, claim: Claim | None = None
     ) -> int:
-        """Write an announcement to send once this transaction commits; returns its id.
+        """Write an announcement to deliver once this transaction commits; returns its id.
 
-        ``leased_until``: the caller delivers it itself right after the commit; the outbox's
-        deliverer takes it only after that time (if it is still unsent then)."""
+        ``claim``: the writer's own hold on it (it posts it right after the commit); the other
+        deliverers take it only once the claim has run out."""
         cursor = await self._conn.execute(
-            "INSERT INTO notifications (kind, user_id, game_id, payload, created_at, "
-            "leased_until) VALUES (?, ?, ?, ?, ?, ?)",
-            (
-                kind,
-                user_id,
-                game_id,
-                json.dumps(dict(payload or {})),
-                time_to_text(now),
-                _optional_text(leased_until),
-            ),
+            _INSERT_NOTIFICATION, _notification_params(notice, now, claim)
         )
         assert cursor.lastrowid is not None
         return cursor.lastrowid
 
-    async def mark_sent(self, notification_id: int, now: datetime) -> None:
+    async def claim_next(self, game_id: int, claim: Claim, now: datetime) -> Notification | None:
+        """Claim a game's oldest unsent announcement, unless another deliverer holds it."""
+        rows = await self._conn.execute_fetchall(
+            "UPDATE notifications SET claimed_by = ?, leased_until = ? WHERE id = ("
+            "SELECT min(id) FROM notifications WHERE game_id = ? AND sent_at IS NULL) "
+            "AND (leased_until IS NULL OR leased_until <= ? OR claimed_by = ?) "
+            f"RETURNING {_NOTIFICATION_COLUMNS}",
+            (claim.claimant, time_to_text(claim.until), game_id, time_to_text(now), claim.claimant),
+        )
+        return next((_notification(row) for row in rows), None)
+
+    async def claim_one(
+        self, notification_id: int, claim: Claim, now: datetime
+    ) -> Notification | None:
+        """Claim an announcement that belongs to no game, unless another deliverer holds it."""
+        rows = await self._conn.execute_fetchall(
+            "UPDATE notifications SET claimed_by = ?, leased_until = ? "
+            "WHERE id = ? AND game_id IS NULL AND sent_at IS NULL "
+            "AND (leased_until IS NULL OR leased_until <= ? OR claimed_by = ?) "
+            f"RETURNING {_NOTIFICATION_COLUMNS}",
+            (
+                claim.claimant,
+                time_to_text(claim.until),
+                notification_id,
+                time_to_text(now),
+                claim.claimant,
+            ),
+        )
+        return next((_notification(row) for row in rows), None)
+
+    async def renew(self, notification_id: int, claim: Claim) -> bool:
+        """Extend a claim still held; ``False`` if another deliverer has taken the row over."""
+        cursor = await self._conn.execute(
+            "UPDATE notifications SET leased_until = ? "
+            "WHERE id = ? AND claimed_by = ? AND sent_at IS NULL",
+            (time_to_text(claim.until), notification_id, claim.claimant),
+        )
+        return cursor.rowcount == 1
+
+    async def mark_sent(
+        self, notification_id: int, now: datetime, message_id: int | None = None
+    ) -> None:
         await self._conn.execute(
-            "UPDATE notifications SET sent_at = ? WHERE id = ? AND sent_at IS NULL",
-            (time_to_text(now), notification_id),
+            "UPDATE notifications SET sent_at = ?, message_id = ? WHERE id = ? AND sent_at IS NULL",
+            (time_to_text(now), message_id, notification_id),
         )
 
-    async def mark_failed(self, notification_id: int, *, give_up: bool, now: datetime) -> None:
-        """Count a failed delivery; ``give_up``: mark it done (it will not be tried again)."""
+    async def release(self, claimant: str) -> int:
+        """Give up every claim of ``claimant`` on unsent rows (a clean shutdown), so that the
+        next deliverer need not wait for them to run out; returns how many there were."""
+        cursor = await self._conn.execute(
+            "UPDATE notifications SET claimed_by = NULL, leased_until = NULL "
+            "WHERE claimed_by = ? AND sent_at IS NULL",
+            (claimant,),
+        )
+        return cursor.rowcount
+
+    async def mark_failed(
+        self, notification_id: int, *, give_up: bool, now: datetime, retry_at: datetime
+    ) -> None:
+        """Count a failed delivery: try again from ``retry_at`` (holding back the game's later
+        announcements until then, to keep their order), or mark it done if ``give_up``."""
         await self._conn.execute(
-            "UPDATE notifications SET attempts = attempts + 1, leased_until = NULL, "
-            "sent_at = CASE WHEN ? THEN ? ELSE sent_at END WHERE id = ?",
-            (int(give_up), time_to_text(now), notification_id),
+            "UPDATE notifications SET attempts = attempts + 1, claimed_by = NULL, "
+            "leased_until = ?, sent_at = CASE WHEN ? THEN ? ELSE sent_at END WHERE id = ?",
+            (time_to_text(retry_at), int(give_up), time_to_text(now), notification_id),
         )
 
     # settings
@@ -632,7 +704,17 @@ class _SaveJob:
     game: Game
     expected_version: int
     moves: tuple[NewMove, ...]
-    future: asyncio.Future[Game]
+    future: asyncio.Future[Saved]
+    notice: NewNotification | None = None
+    claim: Claim | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Saved:
+    """A game saved by :meth:`Store.save_game`, and the announcement written with it."""
+
+    game: Game
+    notice_id: int | None
 
 
 class Store:
@@ -762,21 +844,31 @@ class Store:
         )
         return [_rating(row) for row in rows]
 
-    async def pending_notifications(self, now: datetime, limit: int = 50) -> list[Notification]:
-        """Unsent announcements, oldest first, but for those still leased to their writer."""
+    async def claimable_notifications(self, now: datetime, limit: int = 100) -> list[Notification]:
+        """The announcements a deliverer may take now, oldest first: unsent, not held by a live
+        claim, and each the oldest unsent one of its game (a game's posts go out in order)."""
         rows = await self.db.fetch_all(
-            "SELECT id, kind, user_id, game_id, payload, created_at, attempts FROM notifications "
+            f"SELECT {_NOTIFICATION_COLUMNS} FROM notifications AS n "
             "WHERE sent_at IS NULL AND (leased_until IS NULL OR leased_until <= ?) "
-            "ORDER BY id LIMIT ?",
+            "AND (game_id IS NULL OR id = (SELECT min(m.id) FROM notifications AS m "
+            "WHERE m.game_id = n.game_id AND m.sent_at IS NULL)) ORDER BY id LIMIT ?",
             (time_to_text(now), limit),
+        )
+        return [_notification(row) for row in rows]
+
+    async def unsent_notifications(self, game_id: int, limit: int = 20) -> list[Notification]:
+        """A game's unsent announcements, oldest first (whoever holds them)."""
+        rows = await self.db.fetch_all(
+            f"SELECT {_NOTIFICATION_COLUMNS} FROM notifications "
+            "WHERE game_id = ? AND sent_at IS NULL ORDER BY id LIMIT ?",
+            (game_id, limit),
         )
         return [_notification(row) for row in rows]
 
     async def notification(self, notification_id: int) -> Notification | None:
         """An announcement by id, if it is still unsent."""
         row = await self.db.fetch_one(
-            "SELECT id, kind, user_id, game_id, payload, created_at, attempts FROM notifications "
-            "WHERE id = ? AND sent_at IS NULL",
+            f"SELECT {_NOTIFICATION_COLUMNS} FROM notifications WHERE id = ? AND sent_at IS NULL",
             (notification_id,),
         )
         return None if row is None else _notification(row)
@@ -829,8 +921,19 @@ class Store:
         Each save succeeds or fails on its own (:class:`VersionConflict` if its game moved on);
         when this returns, the save is committed and synced.
         """
+        return (await self.save_announced(game, expected_version, moves)).game
+
+    async def save_announced(
+        self,
+        game: Game,
+        expected_version: int,
+        moves: Sequence[NewMove] = (),
+        notice: NewNotification | None = None,
+        claim: Claim | None = None,
+    ) -> Saved:
+        """:meth:`save_game`, writing ``notice`` to the outbox (held by ``claim``) with it."""
         loop = asyncio.get_running_loop()
-        job = _SaveJob(game, expected_version, tuple(moves), loop.create_future())
+        job = _SaveJob(game, expected_version, tuple(moves), loop.create_future(), notice, claim)
         self._queue.append(job)
         if self._flusher is None or self._flusher.done():
             self._flusher = asyncio.create_task(self._flush())
@@ -862,7 +965,7 @@ class Store:
 
     async def _retry_singly(
         self, batch: list[_SaveJob], error: Exception
-    ) -> list[Game | BaseException]:
+    ) -> list[Saved | BaseException]:
         """After a failed batch: each save in its own transaction, so that one bad save (or a
         passing failure) does not sink the others; each gets its own outcome."""
         if len(batch) == 1:
@@ -870,7 +973,7 @@ class Store:
         log.warning(
             "a batch of %d game saves failed (%s); retrying them one by one", len(batch), error
         )
-        outcomes: list[Game | BaseException] = []
+        outcomes: list[Saved | BaseException] = []
         for job in batch:
             try:
                 outcomes.extend(await self._save_batch([job]))
@@ -878,15 +981,22 @@ class Store:
                 outcomes.append(single_error)
         return outcomes
 
-    async def _save_batch(self, batch: list[_SaveJob]) -> list[Game | BaseException]:
+    async def _save_batch(self, batch: list[_SaveJob]) -> list[Saved | BaseException]:
+        notices: dict[_SaveJob, int] = {}
         async with self.db.transaction() as conn:
             accepted = set(await self._apply_updates(conn, batch))
             await conn.executemany(
                 _INSERT_MOVE,
                 [_move_params(j.game.id, move) for j in batch if j in accepted for move in j.moves],
             )
+            for job in batch:
+                if job in accepted and job.notice is not None:
+                    params = _notification_params(job.notice, job.game.updated_at, job.claim)
+                    cursor = await conn.execute(_INSERT_NOTIFICATION, params)
+                    assert cursor.lastrowid is not None
+                    notices[job] = cursor.lastrowid
         return [
-            dataclasses.replace(j.game, version=j.expected_version + 1)
+            Saved(dataclasses.replace(j.game, version=j.expected_version + 1), notices.get(j))
             if j in accepted
             else VersionConflict(j.game.id, j.expected_version)
             for j in batch

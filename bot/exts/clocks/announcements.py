@@ -6,6 +6,8 @@ from __future__ import annotations
 import logging
 from datetime import datetime
 
+import discord
+
 from bot.games import GameService, Notification
 from bot.i18n import Text, _, n_
 from bot.posting.publisher import Publisher
@@ -19,7 +21,7 @@ class Announcements:
         self._service = service
         self._publisher = publisher
 
-    async def reminder(self, notification: Notification) -> None:
+    async def reminder(self, notification: Notification) -> discord.Message | None:
         user_id = notification.user_id
         assert user_id is not None
         game_ids = [int(g) for g in notification.payload.get("games", [])]
@@ -29,7 +31,7 @@ class Announcements:
             if g.to_move_id == user_id
         ]
         if not games:
-            return  # they moved in the meantime
+            return None  # they moved in the meantime
         prefs = await self._service.prefs(user_id)
         reader = await self._publisher.public_reader(games[0].guild_id)
         if prefs.locale is not None:  # the language the player uses, not the server's
@@ -55,19 +57,28 @@ class Announcements:
             )
         lines.append(_("(Turn these reminders off with /dvonn notify.)"))
         text = "\n".join(reader(line) for line in lines)
-        if await self._publisher.direct_message(user_id, text):
-            return
+        sent = await self._publisher.direct_message(user_id, text, nonce=notification.nonce)
+        if sent is not None:
+            return sent
         log.info("cannot DM %s: reminding in the game threads instead", user_id)
-        for game in games:
-            await self._publisher.send_text(game, f"{mention(user_id)} {text}", ping=(user_id,))
+        posts = [
+            await self._publisher.send_text(
+                game,
+                f"{mention(user_id)} {text}",
+                ping=(user_id,),
+                nonce=f"{notification.nonce}-{i}",
+            )
+            for i, game in enumerate(games)
+        ]
+        return posts[0]
 
-    async def vacation(self, notification: Notification) -> None:
+    async def vacation(self, notification: Notification) -> discord.Message | None:
         assert notification.game_id is not None and notification.user_id is not None
         user_id = notification.user_id
         until = datetime.fromisoformat(str(notification.payload["until"]))
         game = await self._service.get_game(notification.game_id)
         if not game.is_active:
-            return
+            return None
         reader = await self._publisher.public_reader(game.guild_id)
         opponent = game.opponent_of(user_id)
         player = await self._publisher.names.get(user_id)
@@ -77,4 +88,6 @@ class Announcements:
             player=player,
             until=discord_time(until, "f"),
         )
-        await self._publisher.send_text(game, reader(text), ping=(opponent,))
+        return await self._publisher.send_text(
+            game, reader(text), ping=(opponent,), nonce=notification.nonce
+        )

@@ -20,7 +20,6 @@ from bot.i18n import _
 from bot.interactions.inflight import InFlight
 from bot.posting.outbox import Deliverer
 from bot.posting.publisher import Publisher
-from bot.posting.texts import turn_post
 
 log = logging.getLogger(__name__)
 
@@ -141,11 +140,7 @@ class ComputerPlayer:
         outcome = await self._service.play(
             game.id, game.computer_id, move, expected_version=game.version
         )
-        players = await self._publisher.players(outcome.game)
-        post = turn_post(outcome.game, players, outcome.moves, outcome.game_over)
-        await self._publisher.send_to_game(outcome.game, post, players=players)
-        if outcome.ended is not None:  # the turn's post announced the end
-            await self._deliverer.settle(outcome.ended.announcement)
+        await self._deliverer.announce(outcome.announcement, game_id=game.id)
         return outcome.game
 
     async def _say_thinking(self, game: Game) -> None:

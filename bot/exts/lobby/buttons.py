@@ -13,8 +13,8 @@ from bot.games import Challenge, ChallengeNotForYou, ChallengeStatus, OwnChallen
 from bot.i18n import _
 from bot.interactions import events
 from bot.interactions.buttons import BotButton, label
+from bot.posting.outbox import REPLY_WAIT
 from bot.posting.publisher import Reader
-from bot.posting.texts import start_post
 
 if TYPE_CHECKING:
     from bot.app import Interaction
@@ -103,7 +103,9 @@ class ChallengeButton(
             ),
             view=None,
         )
-        await publisher.send_to_game(game, start_post(game, players), interaction)
+        await interaction.client.deliverer.announce(
+            started.announcement, game_id=game.id, timeout=REPLY_WAIT
+        )
         interaction.client.dispatch(events.TURN, game)
 
 

@@ -18,7 +18,7 @@ from bot.i18n import _
 from bot.interactions import choices, events
 from bot.interactions.errors import UserError
 from bot.interactions.feature import Feature
-from bot.posting.texts import start_post
+from bot.posting.outbox import REPLY_WAIT
 
 if TYPE_CHECKING:
     from bot.app import Interaction
@@ -124,7 +124,7 @@ class Lobby(Feature):
         name = reader(_("DVONN: {player} vs the bot", player=interaction.user.display_name))
         thread = await game_thread(self.service, interaction, message, interaction.guild_id, name)
         try:
-            game = await self.service.start_computer_game(
+            started = await self.service.start_computer_game(
                 guild_id=interaction.guild_id,
                 channel_id=interaction.channel_id,
                 human_id=interaction.user.id,
@@ -138,6 +138,7 @@ class Lobby(Feature):
                 await thread.delete()
             raise
         self.publisher.names.remember(me)
-        players = await self.publisher.players(game)
-        await self.publisher.send_to_game(game, start_post(game, players), interaction, players)
-        interaction.client.dispatch(events.TURN, game)
+        await self.deliverer.announce(
+            started.announcement, game_id=started.game.id, timeout=REPLY_WAIT
+        )
+        interaction.client.dispatch(events.TURN, started.game)

@@ -9,6 +9,7 @@ import discord
 
 from bot.i18n import _
 from bot.interactions.buttons import BotButton, label
+from bot.posting.outbox import REPLY_WAIT
 from bot.posting.publisher import Reader
 
 if TYPE_CHECKING:
@@ -39,7 +40,7 @@ class ResignButton(BotButton, template=r"dvonn:resign:(?P<id>\d+)"):
         await interaction.response.edit_message(
             content=reader(_("You resigned game #{game}.", game=self.game_id)), view=None
         )
-        await bot.deliverer.deliver([ended.announcement])
+        await bot.deliverer.announce(ended.announcement, game_id=self.game_id, timeout=REPLY_WAIT)
 
 
 class AbortAgreeButton(BotButton, template=r"dvonn:abort:(?P<id>\d+)"):
@@ -76,4 +77,6 @@ class AbortAgreeButton(BotButton, template=r"dvonn:abort:(?P<id>\d+)"):
         await interaction.response.edit_message(
             content=public(_("Game #{game} was called off.", game=self.game_id)), view=None
         )
-        await bot.deliverer.deliver([outcome.ended.announcement])
+        await bot.deliverer.announce(
+            outcome.ended.announcement, game_id=self.game_id, timeout=REPLY_WAIT
+        )

@@ -22,7 +22,8 @@ from bot.interactions import events
 from bot.interactions.errors import UserError
 from bot.interactions.feature import Feature
 from bot.interactions.lookup import game_for_record, game_here
-from bot.posting.texts import board_post, mention, turn_post
+from bot.posting.outbox import REPLY_WAIT
+from bot.posting.texts import board_post, mention
 
 if TYPE_CHECKING:
     from bot.app import Interaction
@@ -66,23 +67,28 @@ class Play(Feature):
         async with self.inflight.track():
             game = await game_here(self.service, interaction)
             outcome = await self.service.play(game.id, interaction.user.id, text)
-            # Committed. Now the slow part: defer so Discord's 3 seconds cannot run out. The
-            # turn is posted as a new message, because Discord pings nobody for mentions that
-            # a followup edits into a deferred reply, and the next player must be pinged.
+            # Committed, with its post in the outbox. Now the slow part: defer so Discord's 3
+            # seconds cannot run out. The turn is posted as a new message, because Discord pings
+            # nobody for mentions that a followup edits into a deferred reply, and the next
+            # player must be pinged.
             await interaction.response.defer(ephemeral=True, thinking=True)
             saved = outcome.game
-            players = await self.publisher.players(saved)
-            post = turn_post(saved, players, outcome.moves, outcome.game_over)
-            sent = await self.publisher.send_to_game(saved, post, interaction, players)
-            if outcome.ended is not None:  # the turn's post announced the end
-                await self.deliverer.settle(outcome.ended.announcement)
             interaction.client.dispatch(events.TURN, saved)
+            sent = await self.deliverer.announce(
+                outcome.announcement, game_id=saved.id, timeout=REPLY_WAIT
+            )
             reader = self.publisher.private_reader(interaction)
-            await interaction.edit_original_response(
-                content=reader(
-                    _("You played {move}: {link}", move=outcome.move.text, link=sent.jump_url)
+            move = outcome.move.text
+            reply = (
+                _("You played {move}: {link}", move=move, link=sent.jump_url)
+                if sent is not None
+                else _(
+                    "You played {move}. The board is on its way to <#{channel}>.",
+                    move=move,
+                    channel=saved.channel_id,
                 )
             )
+            await interaction.edit_original_response(content=reader(reply))
 
     # --- autocomplete --------------------------------------------------------------------------
 
@@ -203,7 +209,9 @@ class Play(Feature):
                 await interaction.response.send_message(
                     reader(_("Game #{game} was called off.", game=game.id))
                 )
-                await self.deliverer.deliver([outcome.ended.announcement])
+                await self.deliverer.announce(
+                    outcome.ended.announcement, game_id=game.id, timeout=REPLY_WAIT
+                )
                 return
             view = discord.ui.View(timeout=None)
             view.add_item(AbortAgreeButton(game.id, reader))

@@ -14,8 +14,9 @@ from bot.i18n import _
 from bot.interactions.buttons import BotButton, label
 from bot.interactions.feature import Feature
 from bot.interactions.lookup import game_here
-from bot.posting.publisher import Publisher, Reader
-from bot.posting.texts import mention, takeback_post
+from bot.posting.outbox import REPLY_WAIT, Deliverer
+from bot.posting.publisher import Reader
+from bot.posting.texts import mention
 
 if TYPE_CHECKING:
     from bot.app import Interaction
@@ -31,7 +32,7 @@ class Takebacks(Feature):
             asked = await self.service.takebacks.request(game.id, interaction.user.id)
             if isinstance(asked, TakebackAnswer):  # the bot is a patient opponent
                 await interaction.response.defer(ephemeral=True, thinking=True)
-                await _post_takeback(self.publisher, asked, interaction)
+                await _post_takeback(self.deliverer, asked)
                 reader = self.publisher.private_reader(interaction)
                 await interaction.edit_original_response(
                     content=reader(_("The bot let you take it back."))
@@ -55,13 +56,10 @@ class Takebacks(Feature):
             )
 
 
-async def _post_takeback(
-    publisher: Publisher, answer: TakebackAnswer, interaction: Interaction
-) -> None:
+async def _post_takeback(deliverer: Deliverer, answer: TakebackAnswer) -> None:
     """The board after an accepted takeback, pinging who is to move again."""
-    players = await publisher.players(answer.game)
-    post = takeback_post(answer.game, players, answer.undone)
-    await publisher.send_to_game(answer.game, post, interaction, players)
+    assert answer.announcement is not None
+    await deliverer.announce(answer.announcement, game_id=answer.game.id, timeout=REPLY_WAIT)
 
 
 class TakebackButton(BotButton, template=r"dvonn:takeback:(?P<id>\d+):(?P<answer>accept|decline)"):
@@ -98,4 +96,4 @@ class TakebackButton(BotButton, template=r"dvonn:takeback:(?P<id>\d+):(?P<answer
         )
         await interaction.response.edit_message(content=reader(text), view=None)
         if accept:
-            await _post_takeback(bot.publisher, answer, interaction)
+            await _post_takeback(bot.deliverer, answer)

@@ -3,18 +3,20 @@
 Each game below is ended a different way with a takeback request and an abort request pending
 and a clock running, then its stored row and its announcement are compared: nothing may be
 left pending, the score is recorded, a rated game is rated exactly then, and exactly one
-leased ``game_ended`` announcement waits in the outbox.
+announcement of the end waits in the outbox, claimed by the process that ended the game (a
+``game_ended`` post, or for an ending by a move, that move's turn post, which shows the end).
 """
 
 from __future__ import annotations
 
+import json
 import random
 from datetime import timedelta
 from typing import Any
 
 import rules
 from bot.games import EndReason, Game, GameService, GameStatus, Result
-from bot.games.endings import ANNOUNCEMENT_LEASE, GAME_ENDED
+from bot.games.announcements import GAME_ENDED, GAME_STARTED, TURN
 from tests.bot.clock import ManualClock
 from tests.bot.games.test_service import ALICE, BOB, CAROL, GUILD, start_game
 
@@ -53,10 +55,15 @@ async def _traces(service: GameService, game_id: int) -> dict[str, Any]:
     row = await service.store.db.fetch_one("SELECT * FROM games WHERE id = ?", (game_id,))
     assert row is not None
     notices = await service.store.db.fetch_all(
-        "SELECT kind, created_at, leased_until, sent_at FROM notifications WHERE game_id = ?",
+        "SELECT kind, payload, claimed_by, leased_until, sent_at FROM notifications "
+        "WHERE game_id = ?",
         (game_id,),
     )
-    ended = [n for n in notices if n["kind"] == GAME_ENDED]
+    ended = [
+        n
+        for n in notices
+        if n["kind"] == GAME_ENDED or (n["kind"] == TURN and json.loads(n["payload"])["over"])
+    ]
     return {
         "pending": (
             row["deadline_at"],
@@ -70,8 +77,11 @@ async def _traces(service: GameService, game_id: int) -> dict[str, Any]:
         if row["rated"] and row["result"] is not None
         else row["rated_at"] is None,
         "announcements": len(ended),
-        "announcement leased": all(
-            n["leased_until"] is not None and n["sent_at"] is None for n in ended
+        "announcement claimed": all(
+            n["claimed_by"] == service.outbox.claimant
+            and n["leased_until"] is not None
+            and n["sent_at"] is None
+            for n in ended
         ),
     }
 
@@ -85,7 +95,7 @@ async def test_every_kind_of_ending_is_stored_and_announced_the_same_way(
         "finished when last updated": True,
         "rated now": True,
         "announcements": 1,
-        "announcement leased": True,
+        "announcement claimed": True,
     }
     endings: dict[str, tuple[Game, EndReason, GameStatus]] = {}
 
@@ -120,7 +130,7 @@ async def test_every_kind_of_ending_is_stored_and_announced_the_same_way(
     endings["moderator"] = (moderated.ended.game, EndReason.ABORT, GameStatus.ABORTED)
 
     # A game against the bot, resigned (unrated).
-    computer = await service.start_computer_game(
+    started = await service.start_computer_game(
         guild_id=GUILD,
         channel_id=5,
         human_id=ALICE,
@@ -128,7 +138,7 @@ async def test_every_kind_of_ending_is_stored_and_announced_the_same_way(
         level="easy",
         human_colour=rules.Colour.WHITE,
     )
-    computer = (await service.play(computer.id, ALICE, "E3")).game
+    computer = (await service.play(started.game.id, ALICE, "E3")).game
     computer = (await service.play(computer.id, COMPUTER, "F3")).game
     ended = await service.resign(computer.id, ALICE)
     endings["computer"] = (ended.game, EndReason.RESIGNATION, GameStatus.FINISHED)
@@ -156,14 +166,19 @@ async def test_every_kind_of_ending_is_stored_and_announced_the_same_way(
     assert row is not None and row["rated_at"] is None  # games against the bot are unrated
 
 
-async def test_an_announcement_is_left_to_its_writer_until_the_lease_runs_out(
+async def test_an_announcement_is_left_to_its_writer_until_the_claim_runs_out(
     service: GameService, clock: ManualClock
 ) -> None:
     game = await start_game(service)
     ended = await service.resign(game.id, ALICE)
-    assert await service.outbox.pending() == []  # the resigning interaction posts it
-    clock.advance(ANNOUNCEMENT_LEASE + timedelta(seconds=1))
-    (left,) = await service.outbox.pending()  # it did not (a crash): the deliverer takes it
+    assert await service.outbox.claimable() == []  # the resigning interaction posts it
+    clock.advance(service.outbox.lease + timedelta(seconds=1))
+    # It did not (a crash): another deliverer may take the game's posts, the oldest first.
+    (first,) = await service.outbox.claimable()
+    assert first.kind == GAME_STARTED and first.id < ended.announcement
+    service.outbox.sent(first.id)
+    await service.outbox.flush()
+    (left,) = await service.outbox.claimable()
     assert left.id == ended.announcement and left.kind == GAME_ENDED
-    await service.outbox.sent(left.id)
-    assert await service.outbox.pending() == [] and await service.outbox.get(left.id) is None
+    service.outbox.sent(left.id)
+    assert await service.outbox.claimable() == [] and await service.outbox.get(left.id) is None

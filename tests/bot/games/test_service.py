@@ -221,6 +221,7 @@ async def test_an_open_challenge_is_for_anyone_but_its_maker(service: GameServic
         await service.decline_challenge(challenge.id, CAROL)
     started = await service.accept_challenge(challenge.id, CAROL)
     assert set(started.game.player_ids) == {ALICE, CAROL}
+    assert started.challenge is not None
     assert started.challenge.status is ChallengeStatus.ACCEPTED
     assert started.challenge.game_id == started.game.id and started.challenge.closed_by == CAROL
     assert await service.open_challenges(CHANNEL) == []

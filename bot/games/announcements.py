@@ -1,0 +1,148 @@
+"""What the game service announces: each kind of outbox row, and the data its post is drawn from.
+
+A use case writes its announcement in the transaction of the change (so a crash cannot lose
+it), with everything the post needs *as it was then*: a turn's post shows the board after that
+turn even if it goes out after later moves were made. The posting side reads them back with
+the ``read_*`` functions.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Final
+
+import rules
+from bot.games.results import PlayedMove
+from bot.storage import Game, GameStatus, NewNotification, Notification, UserId
+from bot.storage.models import optional_time
+from rules import CELL_NAMES, Colour, Position
+
+TURN: Final = "turn"
+"""A move was played (with the passes recorded after it): the board, and who is to move."""
+GAME_STARTED: Final = "game_started"
+"""A game began: its first post, pinging White."""
+TAKEBACK: Final = "takeback"
+"""A takeback was accepted: the board again, and who is to move."""
+GAME_ENDED: Final = "game_ended"
+"""A game ended other than by a move (resignation, time, abort): the final post."""
+REMINDER: Final = "reminder"
+"""A player's deadlines draw near (a DM)."""
+VACATION: Final = "vacation"
+"""A player went on vacation: their opponent is told."""
+
+
+@dataclass(frozen=True, slots=True)
+class TurnPost:
+    """A turn as its post shows it."""
+
+    game: Game
+    """The game as it was right after the turn."""
+    moves: tuple[PlayedMove, ...]
+    over: bool
+
+
+def turn(game: Game, moves: Sequence[PlayedMove], *, over: bool = False) -> NewNotification:
+    """The announcement of a turn: ``game`` as saved after ``moves``."""
+    return NewNotification(
+        TURN,
+        game_id=game.id,
+        payload={
+            "position": game.position.to_text(),
+            "deadline": _time(game.deadline_at),
+            "moves": [_played(m) for m in moves],
+            "over": over,
+        },
+    )
+
+
+def started(game: Game) -> NewNotification:
+    return NewNotification(
+        GAME_STARTED, game_id=game.id, payload={"deadline": _time(game.deadline_at)}
+    )
+
+
+def takeback(game: Game, undone: Sequence[str]) -> NewNotification:
+    return NewNotification(
+        TAKEBACK,
+        game_id=game.id,
+        payload={
+            "position": game.position.to_text(),
+            "deadline": _time(game.deadline_at),
+            "undone": list(undone),
+        },
+    )
+
+
+def ended(game: Game) -> NewNotification:
+    return NewNotification(GAME_ENDED, game_id=game.id)
+
+
+def read_turn(notification: Notification, current: Game) -> TurnPost:
+    """The turn announced, over the game as it is now (``current``)."""
+    payload = notification.payload
+    over = bool(payload.get("over"))
+    game = current if over else _as_then(current, payload)
+    moves = tuple(_read_played(m, game) for m in payload.get("moves", ()))
+    return TurnPost(game, moves, over)
+
+
+def read_started(notification: Notification, current: Game) -> Game:
+    """The game as it began."""
+    then = dataclasses.replace(
+        current,
+        status=GameStatus.ACTIVE,
+        deadline_at=optional_time(notification.payload.get("deadline")),
+    )
+    return dataclasses.replace(then, position=rules.new_game())
+
+
+def read_takeback(notification: Notification, current: Game) -> tuple[Game, tuple[str, ...]]:
+    """The game as the takeback left it, and the moves undone."""
+    payload = notification.payload
+    return _as_then(current, payload), tuple(str(m) for m in payload.get("undone", ()))
+
+
+def _as_then(current: Game, payload: Mapping[str, Any]) -> Game:
+    return dataclasses.replace(
+        current,
+        position=Position.from_text(str(payload["position"])),
+        deadline_at=optional_time(payload.get("deadline")),
+        status=GameStatus.ACTIVE,
+    )
+
+
+def _time(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.isoformat()
+
+
+def _played(move: PlayedMove) -> dict[str, Any]:
+    return {
+        "ply": move.ply,
+        "colour": move.colour.value,
+        "move": move.text,
+        "auto": move.automatic,
+        "removed": {CELL_NAMES[cell]: stack for cell, stack in move.removed.items()},
+        "at": move.played_at.isoformat(),
+    }
+
+
+def _read_played(data: Mapping[str, Any], game: Game) -> PlayedMove:
+    colour = Colour(str(data["colour"]))
+    player: UserId = game.player(colour)
+    removed: dict[int, str] = {}
+    for name, stack in data.get("removed", {}).items():
+        cell = rules.lookup_cell(str(name))
+        assert cell is not None, f"a stored cell name is always a cell: {name}"
+        removed[cell] = str(stack)
+    return PlayedMove(
+        ply=int(data["ply"]),
+        colour=colour,
+        player_id=player,
+        move=rules.parse_move(str(data["move"])),
+        automatic=bool(data.get("auto")),
+        removed=removed,
+        played_at=datetime.fromisoformat(str(data["at"])),
+    )
