@@ -11,8 +11,8 @@ import re
 import struct
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
-from typing import Any
+from datetime import datetime, timedelta
+from typing import Any, Final
 
 from tests.fakediscord.errors import ErrorTree, error_leaf, invalid_form_body
 
@@ -161,6 +161,7 @@ class RecordedMessage:
     visible_to: int | None = None  # the only user who sees an ephemeral message
     thread_id: int | None = None  # a thread started from this message
     message_reference: Json | None = None
+    nonce: str | None = None
     edited_at: datetime | None = None
     deleted: bool = False
     revisions: list[MessageRevision] = field(default_factory=list)
@@ -306,6 +307,24 @@ def check_allowed_mentions(allowed: Mapping[str, Any] | None) -> ErrorTree:
                 "BASE_TYPE_CHOICES", "Value must be one of users, roles, everyone."
             )
     return {"allowed_mentions": errors} if errors else {}
+
+
+NONCE_WINDOW: Final = timedelta(minutes=3)
+"""How long Discord recognises a message nonce with ``enforce_nonce`` ("the past few minutes")."""
+MAX_NONCE: Final = 25
+
+
+def check_nonce(nonce: object) -> str | None:
+    """A create-message nonce as Discord takes it: an integer or a string of at most 25
+    characters (compared as text); raises Invalid Form Body otherwise."""
+    if nonce is None:
+        return None
+    if isinstance(nonce, bool) or not isinstance(nonce, int | str):
+        raise invalid_form_body({"nonce": error_leaf("BASE_TYPE_BAD_TYPE", "Must be a nonce.")})
+    text = str(nonce)
+    if len(text) > MAX_NONCE:
+        raise invalid_form_body({"nonce": _too_long(MAX_NONCE)})
+    return text
 
 
 def check_message_fields(payload: Mapping[str, Any], *, file_count: int) -> ErrorTree:

@@ -19,6 +19,7 @@ from tests.fakediscord import (
 )
 from tests.fakediscord.conftest import Scene
 from tests.fakediscord.harness import png_bytes
+from tests.fakediscord.messages import NONCE_WINDOW
 
 Json = dict[str, Any]
 
@@ -286,3 +287,49 @@ async def test_a_rate_limit_answers_429_as_discord_does(
     status, _ = await call(http, "POST", path, {"content": "hi"})  # the limit was used up
     assert status == 200
     assert [r.status for r in world.requests if r.path.endswith(path)] == [429, 200]
+
+
+# --- message nonces ------------------------------------------------------------------------------
+
+
+async def test_the_same_nonce_returns_the_message_already_made(
+    scene: Scene, http: aiohttp.ClientSession
+) -> None:
+    path = f"channels/{scene.games.id}/messages"
+    body = {"content": "the board", "nonce": "dvonn-7", "enforce_nonce": True}
+    status, first = await call(http, "POST", path, body)
+    assert status == 200 and first["nonce"] == "dvonn-7"
+    status, again = await call(http, "POST", path, body | {"content": "a second try"})
+    assert status == 200 and again["id"] == first["id"] and again["content"] == "the board"
+    assert len(scene.fake.messages_in(scene.games)) == 1 and scene.fake.world.nonce_hits == 1
+    # Without enforce_nonce, or with another nonce, a new message is made.
+    assert (await call(http, "POST", path, body | {"enforce_nonce": False}))[1]["id"] != first["id"]
+    assert (await call(http, "POST", path, body | {"nonce": "dvonn-8"}))[1]["id"] != first["id"]
+
+
+async def test_a_nonce_is_remembered_for_a_few_minutes_only(
+    scene: Scene, http: aiohttp.ClientSession
+) -> None:
+    path = f"channels/{scene.games.id}/messages"
+    body = {"content": "x", "nonce": 12345, "enforce_nonce": True}
+    first = (await call(http, "POST", path, body))[1]
+    scene.fake.advance_time(NONCE_WINDOW.total_seconds() + 1)
+    later = (await call(http, "POST", path, body))[1]
+    assert later["id"] != first["id"]
+
+
+async def test_a_nonce_of_a_deleted_message_is_unknown_message(
+    scene: Scene, http: aiohttp.ClientSession
+) -> None:
+    path = f"channels/{scene.games.id}/messages"
+    body = {"content": "x", "nonce": "dvonn-9", "enforce_nonce": True}
+    first = (await call(http, "POST", path, body))[1]
+    assert (await call(http, "DELETE", f"{path}/{first['id']}"))[0] == 204
+    status, error = await call(http, "POST", path, body)
+    assert (status, error["code"]) == (404, 10008)
+
+
+async def test_a_nonce_is_at_most_25_characters(scene: Scene, http: aiohttp.ClientSession) -> None:
+    path = f"channels/{scene.games.id}/messages"
+    status, error = await call(http, "POST", path, {"content": "x", "nonce": "n" * 26})
+    assert (status, error["code"]) == (400, 50035)

@@ -34,6 +34,7 @@ from tests.fakediscord.interactions import (
     InteractionType,
 )
 from tests.fakediscord.messages import (
+    NONCE_WINDOW,
     MessageFlag,
     MessageSource,
     MessageType,
@@ -41,6 +42,7 @@ from tests.fakediscord.messages import (
     RecordedFile,
     RecordedMessage,
     check_message_fields,
+    check_nonce,
     compute_pings,
     is_empty,
     raise_if_invalid,
@@ -251,6 +253,10 @@ class World:
         self.channels: dict[int, FakeChannel] = {}
         self.dm_channels: dict[int, FakeChannel] = {}  # by recipient id
         self.messages: dict[int, RecordedMessage] = {}
+        self.nonce_hits = 0
+        """How often a nonce returned the message made before (a post made twice, seen once)."""
+        self.nonces: dict[tuple[int, str], int] = {}
+        """(author, nonce) of messages created with ``enforce_nonce``: the message's id."""
         self.channel_messages: dict[int, list[int]] = {}
         self.files: dict[int, RecordedFile] = {}
         self.interactions: dict[int, InteractionRecord] = {}
@@ -489,6 +495,8 @@ class World:
             payload["interaction_metadata"] = self._interaction_metadata(record, message)
         if message.message_reference is not None:
             payload["message_reference"] = message.message_reference
+        if message.nonce is not None:
+            payload["nonce"] = message.nonce
         if message.thread_id is not None and message.thread_id in self.channels:
             payload["thread"] = self.channel_payload(self.channels[message.thread_id])
         return payload
@@ -596,8 +604,21 @@ class World:
         author: FakeUser | None = None,
         message_type: MessageType = MessageType.DEFAULT,
     ) -> RecordedMessage:
-        """Validate and store a new message, compute its pings, announce it."""
+        """Validate and store a new message, compute its pings, announce it.
+
+        With ``enforce_nonce``, a nonce the same author used within :data:`NONCE_WINDOW`
+        returns that message instead of a new one, as Discord does; if that message has been
+        deleted since, the request fails with Unknown Message (10008)."""
         raise_if_invalid(check_message_fields(payload, file_count=len(uploads)))
+        nonce = check_nonce(payload.get("nonce"))
+        author_id = (author or self.bot).id
+        if nonce is not None and payload.get("enforce_nonce"):
+            earlier = self.messages.get(self.nonces.get((author_id, nonce), 0))
+            if earlier is not None and self.now() - earlier.created_at <= NONCE_WINDOW:
+                if earlier.deleted:
+                    raise errors.unknown_message()
+                self.nonce_hits += 1
+                return earlier
         if not loading and is_empty(payload, file_count=len(uploads)):
             raise errors.empty_message()
         flags = int(payload.get("flags") or 0)
@@ -628,7 +649,10 @@ class World:
             interaction_id=None if interaction is None else interaction.id,
             visible_to=interaction.user.id if ephemeral and interaction is not None else None,
             message_reference=payload.get("message_reference"),
+            nonce=nonce,
         )
+        if nonce is not None and payload.get("enforce_nonce"):
+            self.nonces[(author_id, nonce)] = message.id
         if not ephemeral and not loading:
             message.pings = self._pings(channel, content, payload.get("allowed_mentions"))
         self.messages[message.id] = message
