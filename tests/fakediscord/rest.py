@@ -229,8 +229,13 @@ class RestApi:
             if limit is not None:
                 status = 429
                 return rate_limited(limit)
+            hold = self.world.take_hold(request.method, request.path)
             response = await handler(request)
             status = response.status
+            if hold is not None:  # done, but the caller hears of it only once released
+                hold.entered.set()
+                self.world.changed()
+                await hold.released.wait()
             return response
         except DiscordError as error:
             status, code = error.status, error.code

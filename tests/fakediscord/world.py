@@ -12,7 +12,7 @@ import asyncio
 import re
 import secrets
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol, TypeVar
 
@@ -100,6 +100,22 @@ class FakeConfig:
     daily_command_creates: int = 200
     # Dispatches kept per session for RESUME.
     backlog: int = 10_000
+
+
+@dataclass(eq=False)
+class ResponseHold:
+    """Keep the answer to the next call of ``method`` on ``path`` until :meth:`release`d: the
+    call has been carried out (a message made), but its caller has not heard so yet, as when a
+    connection hangs after Discord did the work. :attr:`entered` is set once a call is held."""
+
+    method: str
+    path: re.Pattern[str]
+    entered: asyncio.Event = field(default_factory=asyncio.Event)
+    released: asyncio.Event = field(default_factory=asyncio.Event)
+    taken: bool = False
+
+    def release(self) -> None:
+        self.released.set()
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,6 +284,7 @@ class World:
         self.requests: list[RecordedRequest] = []
         self.unknown_routes: list[RecordedRequest] = []
         self.rate_limits: list[RateLimit] = []
+        self.holds: list[ResponseHold] = []
         self.http_base = "http://127.0.0.1"  # set once the server listens
         self.dispatcher: Dispatcher | None = None
 
@@ -297,6 +314,19 @@ class World:
         rule = RateLimit(method.upper(), re.compile(path), times, retry_after, is_global)
         self.rate_limits.append(rule)
         return rule
+
+    def hold_response(self, method: str, path: str) -> ResponseHold:
+        """Hold the answer to the next matching call (``path``: a regex on the path)."""
+        hold = ResponseHold(method.upper(), re.compile(path))
+        self.holds.append(hold)
+        return hold
+
+    def take_hold(self, method: str, path: str) -> ResponseHold | None:
+        for hold in self.holds:
+            if not hold.taken and hold.method == method and hold.path.search(path):
+                hold.taken = True
+                return hold
+        return None
 
     def take_rate_limit(self, method: str, path: str) -> RateLimit | None:
         """The rule that refuses this call, if any (counting it as used)."""
