@@ -45,6 +45,10 @@ EXTENSIONS: Final = (
     "bot.exts.help",
 )
 """The features, loaded in this order."""
+INTENTS: Final = discord.Intents(guilds=True)
+"""Only the servers and their channels and threads (for each server's language and the game
+threads). The bot reads no messages, members or reactions: slash commands and buttons arrive
+as interactions whatever the intents, so the gateway need not send it every message it posts."""
 HOUSEKEEPING_INTERVAL: Final = 60.0
 """Seconds between two housekeeping passes (deadlines, reminders, the outbox)."""
 
@@ -89,10 +93,9 @@ class DvonnBot(commands.Bot):
         """``clock``, ``housekeeping_interval`` (``0``: never by itself) and ``ai_budget`` (the
         computer opponent's seconds per move) are for tests, which move time by hand, call
         :meth:`housekeeping` when they want, and let the bot think briefly."""
-        # Slash commands need no privileged intents: not members, not message content.
         super().__init__(
             command_prefix=commands.when_mentioned,
-            intents=discord.Intents.default(),
+            intents=INTENTS,
             tree_cls=DvonnTree,
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import aiosqlite
 
@@ -35,6 +37,47 @@ async def connect(
         await set_wal(conn, path)  # a no-op on a WAL file, but it checks the mode
         await conn.execute("PRAGMA query_only = ON")
     return conn
+
+
+class InlineReader:
+    """A read-only connection used on the event loop's own thread, without a worker thread.
+
+    The bot's reads are point lookups of a few rows by index, which take some tens of
+    microseconds: running one inline costs less than handing it to a thread and back, and,
+    under load, does not wait for that thread to get the GIL (measured with
+    ``tests.bot.loadbench``: a read's p99 went from tens of milliseconds to well under one).
+    In WAL mode a reader never waits for the writer, so these calls do not block on locks.
+    """
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+
+    def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        return self._conn.execute(sql, params).fetchall()
+
+    def execute(self, sql: str) -> None:
+        self._conn.execute(sql)
+
+    def close(self) -> None:
+        self._conn.close()
+
+
+def connect_reader(path: Path, synchronous: Synchronous, busy_timeout_ms: int) -> InlineReader:
+    """A read-only connection with the pragmas every connection gets, for :class:`InlineReader`."""
+    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    try:
+        conn.row_factory = sqlite3.Row
+        conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+        conn.execute("PRAGMA foreign_keys = ON")
+        conn.execute(f"PRAGMA synchronous = {synchronous}")
+        mode = str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower()
+        if mode != "wal":
+            raise StorageError(f"{path}: the file is not in WAL mode (it is {mode!r})")
+        conn.execute("PRAGMA query_only = ON")
+    except BaseException:
+        conn.close()
+        raise
+    return InlineReader(conn)
 
 
 async def set_wal(conn: aiosqlite.Connection, path: Path) -> None:

@@ -1,9 +1,11 @@
 """The SQLite file: connections, pragmas, migrations and transactions.
 
-One connection writes, and every write is an explicit ``BEGIN IMMEDIATE`` transaction taken
-under an :class:`asyncio.Lock`, so writes from this process never interleave and a write never
-fails half-way for want of the lock. A few more connections only read (``query_only``); in WAL
-mode they read the last committed state without waiting for the writer.
+One connection writes, in aiosqlite's worker thread (a commit waits for the disk), and every
+write is an explicit ``BEGIN IMMEDIATE`` transaction taken under an :class:`asyncio.Lock`, so
+writes from this process never interleave and a write never fails half-way for want of the
+lock. Other connections only read (``query_only``), on the event loop's own thread
+(:class:`~bot.storage.connections.InlineReader`); in WAL mode they read the last committed
+state without waiting for the writer.
 
 ``synchronous=FULL``: in WAL mode, ``NORMAL`` may lose the last commits if the *machine* (not
 just the process) stops before the next checkpoint, and the bot tells a player "your move was
@@ -24,7 +26,14 @@ from typing import Any
 
 import aiosqlite
 
-from bot.storage.connections import Synchronous, abandon_transaction, connect, set_wal
+from bot.storage.connections import (
+    InlineReader,
+    Synchronous,
+    abandon_transaction,
+    connect,
+    connect_reader,
+    set_wal,
+)
 from bot.storage.errors import StorageError
 from bot.storage.migrations import MIGRATIONS, Migration, check_compatible, migrate
 
@@ -51,12 +60,12 @@ class Database:
         self,
         path: Path,
         writer: aiosqlite.Connection,
-        readers: Sequence[aiosqlite.Connection],
+        readers: Sequence[InlineReader],
     ) -> None:
         self.path = path
         self._writer = writer
         self._readers = list(readers)
-        self._idle_readers: asyncio.Queue[aiosqlite.Connection] = asyncio.Queue()
+        self._idle_readers: asyncio.Queue[InlineReader] = asyncio.Queue()
         for reader in readers:
             self._idle_readers.put_nowait(reader)
         self._write_lock = asyncio.Lock()
@@ -91,6 +100,7 @@ class Database:
             raise ValueError("the database must be a file: WAL and several connections need one")
         path.parent.mkdir(parents=True, exist_ok=True)
         connections: list[aiosqlite.Connection] = []
+        reader_connections: list[InlineReader] = []
         try:
             writer = await connect(path, synchronous, busy_timeout_ms, connections)
             await check_compatible(writer, path, migrations)
@@ -98,11 +108,11 @@ class Database:
             applied = await migrate(writer, path, migrations, target=migrate_to)
             if applied:
                 log.info("database %s: applied migrations %s", path, applied)
-            reader_connections = [
-                await connect(path, synchronous, busy_timeout_ms, connections, read_only=True)
-                for _ in range(max(1, readers))
-            ]
+            for _ in range(max(1, readers)):
+                reader_connections.append(connect_reader(path, synchronous, busy_timeout_ms))
         except BaseException:
+            for reader in reader_connections:
+                reader.close()
             for conn in connections:
                 await conn.close()
             raise
@@ -115,8 +125,9 @@ class Database:
         self._closed = True
         async with self._write_lock:
             # The writer last: closing the last connection checkpoints and removes the WAL.
-            for conn in [*self._readers, self._writer]:
-                await conn.close()
+            for reader in self._readers:
+                reader.close()
+            await self._writer.close()
 
     async def __aenter__(self) -> Database:
         return self
@@ -148,7 +159,7 @@ class Database:
     # --- reading ---------------------------------------------------------------------------
 
     @asynccontextmanager
-    async def reader(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def reader(self) -> AsyncIterator[InlineReader]:
         """A read-only connection for a moment; it sees the last committed state."""
         self._check_open()
         conn = await self._idle_readers.get()
@@ -158,21 +169,21 @@ class Database:
             self._idle_readers.put_nowait(conn)
 
     @asynccontextmanager
-    async def snapshot(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def snapshot(self) -> AsyncIterator[InlineReader]:
         """A reader inside one read transaction: its queries all see the same committed state."""
         async with self.reader() as conn:
+            conn.execute("BEGIN")
             try:
-                await conn.execute("BEGIN")
                 yield conn
             finally:
-                await abandon_transaction(conn)  # it only read; ending it frees the snapshot
+                conn.execute("ROLLBACK")  # it only read; ending it frees the snapshot
 
-    async def fetch_all(self, sql: str, params: Iterable[Any] = ()) -> list[aiosqlite.Row]:
+    async def fetch_all(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
         """All rows of a query, on a reader."""
         async with self.reader() as conn:
-            return list(await conn.execute_fetchall(sql, tuple(params)))
+            return conn.fetch_all(sql, tuple(params))
 
-    async def fetch_one(self, sql: str, params: Iterable[Any] = ()) -> aiosqlite.Row | None:
+    async def fetch_one(self, sql: str, params: Iterable[Any] = ()) -> sqlite3.Row | None:
         """The first row of a query (or ``None``), on a reader."""
         rows = await self.fetch_all(sql, params)
         return rows[0] if rows else None

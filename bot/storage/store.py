@@ -772,10 +772,11 @@ class Store:
     async def game_with_moves(self, game_id: int) -> tuple[Game, list[RecordedMove]] | None:
         """A game and its record, read together so that they match."""
         async with self.db.snapshot() as conn:
-            row = await _one(conn, _SELECT_GAME, (game_id,))
-            if row is None:
+            found = conn.fetch_all(_SELECT_GAME, (game_id,))
+            if not found:
                 return None
-            rows = await conn.execute_fetchall(
+            row = found[0]
+            rows = conn.fetch_all(
                 f"SELECT {_MOVE_COLUMNS} FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
             )
         return _game(row, self._positions), [_recorded_move(r) for r in rows]

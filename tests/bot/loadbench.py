@@ -7,9 +7,11 @@ Starts ``python -m bot`` as its own process (as ``make run`` does) against the f
 a thread), then every game's players take turns with random legal moves through ``/dvonn
 place`` and ``/dvonn move``, thinking ``--think`` seconds on average between turns. Each turn is
 timed from the interaction's dispatch until the player's private reply says the move was
-played, which the bot writes only after the turn's post with the board image is out (so this
-slightly overstates the time to the image). Waiting on each interaction's own reply keeps the
-harness cheap: scanning channels for images makes the fake, not the bot, the bottleneck.
+played, which the bot writes once the turn's post with the board image is out (so this
+slightly overstates the time to the image), or after 2.5 s, saying the board is on its way.
+Waiting on each interaction's own reply keeps the harness cheap: scanning channels for images
+makes the fake, not the bot, the bottleneck. Then, separately, the time from each turn's commit
+to its post on Discord (from the outbox rows and the posts' nonces).
 Prints p50/p90/p99. A benchmark, not a test: it never fails.
 """
 
@@ -17,10 +19,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import random
+import sqlite3
 import sys
 import tempfile
 import time
+from datetime import datetime
 from pathlib import Path
 
 import rules
@@ -109,7 +114,27 @@ async def benchmark(games: int, turns: int, think: float, seed: int) -> Report:
                 started = time.perf_counter()
                 await set_up(fake, setups, driver)
                 print(f"set up {games} games in {time.perf_counter() - started:.1f} s")
-                return await play(fake, setups, turns, driver, think=think, seed=seed)
+                report = await play(fake, setups, turns, driver, think=think, seed=seed)
+                report.deliveries = deliveries(fake, database)
+                return report
+
+
+def deliveries(fake: FakeDiscord, database: Path) -> list[float]:
+    """Seconds from each turn's commit (its outbox row's time) until its post existed on the
+    fake Discord, found by the post's nonce (``dvonn-<row>``)."""
+    with contextlib.closing(sqlite3.connect(database, timeout=10)) as db:
+        try:
+            rows = db.execute("SELECT id, created_at FROM notifications WHERE kind = 'turn'")
+            committed = rows.fetchall()
+        except sqlite3.OperationalError:
+            return []  # a bot from before the outbox
+    delays = []
+    for row_id, created_at in committed:
+        message_id = fake.world.nonces.get((fake.world.bot.id, f"dvonn-{row_id}"))
+        if message_id is not None:
+            posted = fake.world.messages[message_id].created_at
+            delays.append((posted - datetime.fromisoformat(created_at)).total_seconds())
+    return delays
 
 
 async def play(

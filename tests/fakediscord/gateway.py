@@ -318,7 +318,9 @@ class GatewayServer:
         if op == Op.HEARTBEAT:
             self.heartbeats += 1
             if self.acknowledge_heartbeats:
-                conn.send({"op": Op.HEARTBEAT_ACK, "d": None, "s": None, "t": None})
+                ack = {"op": Op.HEARTBEAT_ACK, "d": None, "s": None, "t": None}
+                delay = self.world.config.heartbeat_ack_delay
+                asyncio.get_running_loop().call_later(delay, conn.send, ack)
             return True
         if op == Op.IDENTIFY:
             return await self._identify(conn, data or {})

@@ -59,9 +59,11 @@ class Report:
     latencies: list[float] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
     wall_seconds: float = 0.0
+    deliveries: list[float] = field(default_factory=list)
+    """Seconds from a change's commit to its post on Discord (when the bench can tell)."""
 
-    def percentile(self, p: float) -> float:
-        ordered = sorted(self.latencies)
+    def percentile(self, p: float, values: list[float] | None = None) -> float:
+        ordered = sorted(self.latencies if values is None else values)
         if not ordered:
             return float("nan")
         index = min(len(ordered) - 1, max(0, round(p / 100 * len(ordered)) - 1))
@@ -84,6 +86,13 @@ class Report:
                 f"p50 {ms(self.percentile(50))}, p90 {ms(self.percentile(90))}, "
                 f"p99 {ms(self.percentile(99))}, max {ms(max(self.latencies))}, "
                 f"mean {ms(statistics.fmean(self.latencies))}"
+            )
+        if self.deliveries:
+            done = self.deliveries
+            lines.append(
+                f"commit -> post ({len(done)} posts): p50 {ms(self.percentile(50, done))}, "
+                f"p90 {ms(self.percentile(90, done))}, p99 {ms(self.percentile(99, done))}, "
+                f"max {ms(max(done))}"
             )
         lines.append(f"failures: {len(self.failures)}")
         lines.extend(f"  {failure}" for failure in self.failures[:10])

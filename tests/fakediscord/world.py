@@ -91,6 +91,10 @@ class FakeConfig:
     # Per-file upload limit (the interaction's attachment_size_limit).
     upload_limit: int = 8 * 1024 * 1024
     heartbeat_interval_ms: int = 41_250
+    # A HEARTBEAT_ACK comes back after a network round trip, never at once. (discord.py notes
+    # when a heartbeat went out only after the send completed; an ACK handled before that
+    # reads as a heartbeat a whole interval late: "Can't keep up ... 41.3s behind".)
+    heartbeat_ack_delay: float = 0.02
     # What GET /gateway/bot recommends to an AutoShardedClient.
     shard_count: int = 1
     # Privileged intents enabled in the (fake) developer portal; others close with 4014.

@@ -81,7 +81,7 @@ async def test_every_connection_has_the_pragmas(store: Store) -> None:
     for _ in range(4):  # go round the reader pool
         async with db.reader() as conn:
             values = [
-                next(iter(await conn.execute_fetchall(f"PRAGMA {name}")))[0]
+                conn.fetch_all(f"PRAGMA {name}")[0][0]
                 for name in (
                     "journal_mode",
                     "synchronous",
