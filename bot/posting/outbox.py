@@ -24,7 +24,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Iterable
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 
 import discord
 
@@ -36,6 +37,8 @@ from bot.posting.texts import ended_post, start_post, takeback_post, turn_post
 
 log = logging.getLogger(__name__)
 
+RECENTLY_DONE = 1000
+"""How many posted rows the deliverer remembers for callers that ask after the fact."""
 REPLY_WAIT = 2.5
 """Seconds a player's reply waits for the post it announces before it says the post is on its
 way (Discord rate-limits or is down: the post goes out later, in order)."""
@@ -52,9 +55,11 @@ class Deliverer:
         self._outbox = outbox
         self._publisher = publisher
         self._handlers: dict[str, Handler] = {}
-        self._lanes: dict[Hashable, asyncio.Task[int]] = {}
-        self._again: set[Hashable] = set()
+        self._lanes: dict[int | tuple[str, int], asyncio.Task[int]] = {}
+        self._again: set[int | tuple[str, int]] = set()
         self._results: dict[int, asyncio.Future[discord.Message | None]] = {}
+        self._done: OrderedDict[int, discord.Message | None] = OrderedDict()
+        """What became of the rows posted lately that nobody was waiting for (yet)."""
         self.handle(kinds.TURN, self._turn)
         self.handle(kinds.GAME_STARTED, self._game_started)
         self.handle(kinds.TAKEBACK, self._takeback)
@@ -74,20 +79,29 @@ class Deliverer:
         """Post an announcement just written (after the game's earlier ones, if any are still
         pending) and return its message; ``None`` if it is not out within ``timeout`` seconds
         (it goes on in the background: a rate limit, an outage) or there was nothing to post."""
+        if notification_id in self._done:  # posted already, with an earlier row of its game
+            return self._done[notification_id]
         result = self._result(notification_id)
         self._kick(game_id if game_id is not None else ("row", notification_id))
         try:
             return await asyncio.wait_for(asyncio.shield(result), timeout)
         except TimeoutError:
+            # Held up (a rate limit, another process's claim): it goes out later; whoever
+            # posts it then finds nobody waiting.
+            if self._results.get(notification_id) is result and not result.done():
+                del self._results[notification_id]
             return None
 
-    async def deliver(self, notification_ids: Iterable[int]) -> int:
-        """Post these announcements now and wait for them; returns how many were posted."""
+    async def deliver(self, notification_ids: Iterable[int], *, timeout: float = 10.0) -> int:
+        """Post these announcements now, waiting up to ``timeout`` seconds for each (what is
+        held up goes out later); returns how many were posted."""
         posted = 0
         for notification_id in notification_ids:
             notification = await self._outbox.get(notification_id)
             if notification is not None:
-                message = await self.announce(notification_id, game_id=notification.game_id)
+                message = await self.announce(
+                    notification_id, game_id=notification.game_id, timeout=timeout
+                )
                 posted += message is not None
         return posted
 
@@ -120,29 +134,29 @@ class Deliverer:
             self._results[notification_id] = future
         return future
 
-    def _kick(self, lane: Hashable) -> None:
+    def _kick(self, lane: int | tuple[str, int]) -> None:
         self._again.add(lane)
         task = self._lanes.get(lane)
         if task is None or task.done():
             self._lanes[lane] = asyncio.create_task(self._run_lane(lane), name=f"outbox-{lane}")
 
-    async def _run_lane(self, lane: Hashable) -> int:
+    async def _run_lane(self, lane: int | tuple[str, int]) -> int:
         posted = 0
         try:
             while lane in self._again:
                 self._again.discard(lane)
                 while True:
-                    if isinstance(lane, tuple):
-                        notification = await self._outbox.claim_one(lane[1])
+                    if isinstance(lane, int):
+                        notification = await self._outbox.claim_next(lane)
                     else:
-                        notification = await self._outbox.claim_next(int(str(lane)))
+                        notification = await self._outbox.claim_one(lane[1])  # ("row", id)
                     if notification is None:
                         break
                     outcome = await self._deliver(notification)
                     if outcome is None:
                         break  # it failed: the game's next posts wait for its retry
                     posted += outcome
-                    if isinstance(lane, tuple):
+                    if not isinstance(lane, int):
                         break
         except Exception:
             log.exception("the outbox lane %s stopped; the housekeeping pass goes on", lane)
@@ -189,6 +203,10 @@ class Deliverer:
         future = self._results.pop(notification_id, None)
         if future is not None and not future.done():
             future.set_result(message)
+            return
+        self._done[notification_id] = message
+        while len(self._done) > RECENTLY_DONE:
+            self._done.popitem(last=False)
 
     @contextlib.asynccontextmanager
     async def _holding(self, notification: Notification) -> AsyncIterator[None]:

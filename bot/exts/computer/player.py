@@ -140,7 +140,8 @@ class ComputerPlayer:
         outcome = await self._service.play(
             game.id, game.computer_id, move, expected_version=game.version
         )
-        await self._deliverer.announce(outcome.announcement, game_id=game.id)
+        # Its post goes out before the bot thinks again (or, held up, later on its own).
+        await self._deliverer.announce(outcome.announcement, game_id=game.id, timeout=30.0)
         return outcome.game
 
     async def _say_thinking(self, game: Game) -> None:
