@@ -69,6 +69,7 @@ from rules.board import (
     cell_name,
     distance_in_line,
     lookup_cell,
+    normalise,
 )
 from rules.errors import (
     IllegalMoveError,
@@ -207,6 +208,7 @@ __all__ = [
     "lookup_cell",
     "movable_cells",
     "new_game",
+    "normalise",
     "outcome",
     "parse_little_golem",
     "parse_move",

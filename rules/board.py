@@ -11,6 +11,7 @@ neighbours. In axial hex coordinates (Red Blob Games) that is ``q = letter - row
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Final, NamedTuple
 
 Cell = int
@@ -124,9 +125,31 @@ def cell_name(cell: Cell) -> str:
     return CELL_NAMES[cell]
 
 
+# Letters that look like A-K in other scripts (Cyrillic, Greek), as phones type them.
+_LOOKALIKES: Final = str.maketrans(
+    {
+        **dict.fromkeys("АаΑα", "A"),
+        **dict.fromkeys("ВвΒβ", "B"),
+        **dict.fromkeys("СсϹϲ", "C"),
+        **dict.fromkeys("ЕеΕε", "E"),
+        **dict.fromkeys("НнΗη", "H"),
+        **dict.fromkeys("ІіΙι", "I"),
+        **dict.fromkeys("Јј", "J"),
+        **dict.fromkeys("КкΚκ", "K"),
+    }
+)
+
+
+def normalise(text: str) -> str:
+    """Typed notation in plain ASCII capitals: full-width letters and digits (``Ｅ３``) and
+    Cyrillic or Greek look-alikes of A-K (``Е3`` with a Cyrillic Е) become ``E3``."""
+    return unicodedata.normalize("NFKC", text).translate(_LOOKALIKES).upper()
+
+
 def lookup_cell(name: str) -> Cell | None:
-    """The cell named ``name`` (case-insensitive, surrounding blanks ignored), or ``None``."""
-    return _CELL_BY_NAME.get(name.strip().upper())
+    """The cell named ``name`` (any case, look-alike letters, surrounding blanks ignored; see
+    :func:`normalise`), or ``None``."""
+    return _CELL_BY_NAME.get(normalise(name.strip()))
 
 
 def _ray(cell: Cell, direction: tuple[int, int]) -> tuple[Cell, ...]:

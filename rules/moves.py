@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from typing import Final, TypeAlias
 
-from rules.board import CELL_NAMES, CELLS, RAYS, Cell, lookup_cell
+from rules.board import CELL_NAMES, CELLS, RAYS, Cell, lookup_cell, normalise
 from rules.errors import InvalidMoveError, InvalidReason
 
 
@@ -81,12 +81,13 @@ def jump(source: Cell, target: Cell) -> Jump:
 
 
 def parse_move(text: str) -> Move:
-    """Parse a move, leniently: any case, ``E3F4``, ``e3-f4``, ``e3 f4``, ``E3→F4``, ``pass``.
+    """Parse a move, leniently: any case, ``E3F4``, ``e3-f4``, ``e3 f4``, ``E3→F4``, ``pass``,
+    full-width or look-alike letters (:func:`rules.board.normalise`).
 
     Raises :class:`InvalidMoveError` if the text is not a well-formed move or names a cell that
     is not on the board. It never checks legality: that is :func:`rules.play`'s job.
     """
-    compact = _SEPARATORS.sub("", text.strip().upper())
+    compact = _SEPARATORS.sub("", normalise(text.strip()))
     if compact == "PASS":
         return PASS
     shape = _MOVE_SHAPE.fullmatch(compact)

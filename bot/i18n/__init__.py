@@ -91,19 +91,41 @@ COLOUR_NAMES: Final[Mapping[rules.Colour, Text]] = {
 }
 
 
+MAX_QUOTE: Final = 24
+"""The most characters of a user's input an answer quotes (Discord refuses replies over 2,000
+characters, and a player needs only to recognise what they typed)."""
+
+
+def excerpt(text: str, limit: int = MAX_QUOTE) -> str:
+    """``text`` as an answer may quote it: at most ``limit`` characters, marked "…" if cut, on
+    one line, with Discord's formatting characters made harmless."""
+    flat = " ".join(text.split())
+    if len(flat) > limit:
+        flat = flat[: limit - 1].rstrip() + "…"
+    return flat.replace("`", "ʹ").replace("@", "@\u200b")
+
+
+def quoted(params: Mapping[str, object]) -> dict[str, object]:
+    """``params`` with every text a user typed cut to an :func:`excerpt`."""
+    return {
+        name: excerpt(value) if isinstance(value, str) else value for name, value in params.items()
+    }
+
+
 def rules_error_text(error: rules.RulesError) -> Text:
-    """A player-facing text for an error from the rules (its English template is the msgid).
+    """A player-facing text for an error from the rules (its English template is the msgid),
+    quoting what the player typed as an :func:`excerpt`.
 
     When rendered, reasons with a number in them become plural messages (:data:`PLURAL_VARIANTS`).
     """
-    return Text(error.reason.value, dict(error.params))
+    return Text(error.reason.value, quoted(error.params))
 
 
 def transcript_error_text(error: rules.TranscriptError) -> Text:
     """A player-facing text for a transcript that cannot be read: where, and why (translated)."""
     params = {
         name: rules_error_text(value) if isinstance(value, rules.RulesError) else value
-        for name, value in error.params.items()
+        for name, value in quoted(error.params).items()
     }
     return Text(error.reason.value, params)
 

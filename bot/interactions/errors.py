@@ -4,7 +4,6 @@ apology with an incident id (logged with its traceback) for a bug."""
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import secrets
 from typing import Any
@@ -13,13 +12,14 @@ import discord
 from discord import app_commands
 
 from bot.games import InvalidClock, ServiceError
-from bot.i18n import Catalogues, Text, _, n_
+from bot.i18n import Catalogues, Text, _, n_, rules_error_text
 from rules import RulesError
 from rules.errors import InvalidMoveError
 
 log = logging.getLogger(__name__)
 
 RESTARTING = _("The bot is restarting: try again in a minute. Nothing was lost.")
+UNSHOWABLE = _("Sorry, I could not show you why that did not work. Please check what you typed.")
 
 
 class UserError(Exception):
@@ -50,7 +50,7 @@ def error_text(error: BaseException) -> Text | None:
     if isinstance(error, ServiceError):
         return Text(error.template, dict(error.params))
     if isinstance(error, RulesError):
-        return Text(error.reason.value, dict(error.params))
+        return rules_error_text(error)
     if isinstance(error, app_commands.NoPrivateMessage):
         return _("This command works only in a server.")
     if isinstance(error, app_commands.CommandOnCooldown):
@@ -69,13 +69,26 @@ class ErrorHandler:
         self._catalogues = catalogues
 
     async def reply(self, interaction: discord.Interaction[Any], text: Text) -> None:
-        """Tell the user, ephemerally and in their language, why nothing happened."""
+        """Tell the user, ephemerally and in their language, why nothing happened.
+
+        Never silently: if Discord refuses the answer, that is logged and a short generic one
+        is sent instead; if that fails too, it is logged as an error."""
         content = self._catalogues.render(text, interaction.locale)
-        with contextlib.suppress(discord.HTTPException):
-            if interaction.response.is_done():
-                await interaction.followup.send(content, ephemeral=True)
-            else:
-                await interaction.response.send_message(content, ephemeral=True)
+        try:
+            await _answer(interaction, content)
+            return
+        except discord.HTTPException as refusal:
+            log.warning(
+                "Discord refused the error reply to %s (%s %s): %r",
+                interaction_name(interaction),
+                refusal.status,
+                refusal.code,
+                content[:200],
+            )
+        try:
+            await _answer(interaction, self._catalogues.render(UNSHOWABLE, interaction.locale))
+        except discord.HTTPException:
+            log.exception("could not answer %s at all", interaction_name(interaction))
 
     async def report(self, interaction: discord.Interaction[Any], error: BaseException) -> None:
         """The one error handler: a friendly sentence for user errors, an apology for bugs."""
@@ -98,6 +111,13 @@ class ErrorHandler:
         elif isinstance(getattr(error, "original", error), InvalidMoveError):
             log.debug("invalid move text from %s: %s", interaction.user.id, error)
         await self.reply(interaction, text)
+
+
+async def _answer(interaction: discord.Interaction[Any], content: str) -> None:
+    if interaction.response.is_done():
+        await interaction.followup.send(content, ephemeral=True)
+    else:
+        await interaction.response.send_message(content, ephemeral=True)
 
 
 def interaction_name(interaction: discord.Interaction[Any]) -> str:

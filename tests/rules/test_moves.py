@@ -73,3 +73,25 @@ def test_moves_compare_by_value_and_have_pasteable_reprs() -> None:
     assert eval(repr(rules.parse_move("E3F4")), vars(rules)) == rules.Jump(E3, F4)
     assert eval(repr(rules.parse_move("E3")), vars(rules)) == rules.Place(E3)
     assert repr(rules.PASS) == "PASS"
+
+
+@pytest.mark.parametrize(
+    ("typed", "expected"),
+    [
+        ("Е3", "E3"),  # a Cyrillic Е
+        ("к3", "K3"),  # a Cyrillic к
+        ("Ｅ３", "E3"),  # full-width letter and digit
+        ("Ｅ３－Ｆ４", "E3F4"),
+        ("Α1Β1", "A1B1"),  # Greek capitals
+        ("с1d1", "C1D1"),  # a Cyrillic с and a Latin d
+    ],
+)
+def test_look_alike_and_full_width_letters_are_read_as_the_cells_they_look_like(
+    typed: str, expected: str
+) -> None:
+    assert str(rules.parse_move(typed)) == expected
+
+
+def test_letters_beyond_k_stay_unknown_whatever_their_script() -> None:
+    with pytest.raises(rules.InvalidMoveError):
+        rules.parse_move("Ж3")  # Cyrillic Zhe looks like no cell letter

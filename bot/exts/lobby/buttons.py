@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import re
 from typing import TYPE_CHECKING, Any, Final
@@ -18,6 +19,10 @@ from bot.posting.publisher import Reader
 
 if TYPE_CHECKING:
     from bot.app import Interaction
+
+
+_ACCEPTING: dict[int, asyncio.Lock] = {}
+"""A lock for each challenge being accepted in this process."""
 
 
 class ChallengeButton(
@@ -64,9 +69,25 @@ class ChallengeButton(
                 content=reader(_("{player} cancelled the challenge.", player=name)), view=None
             )
             return
+        # Whose click it may be is answered at once, privately; then the slow part.
+        _check_may_accept(await service.get_challenge(self.challenge_id), interaction.user.id)
+        await interaction.response.defer()  # a thread is a REST call away: keep the 3 s
+        # Clicks on one challenge take turns, so that a click that lost the race learns so
+        # before it makes a thread for nothing.
+        lock = _ACCEPTING.setdefault(self.challenge_id, asyncio.Lock())
+        try:
+            async with lock:
+                await self._accept(interaction, reader)
+        finally:
+            if not lock.locked() and _ACCEPTING.get(self.challenge_id) is lock:
+                del _ACCEPTING[self.challenge_id]
+
+    async def _accept(self, interaction: Interaction, reader: Reader) -> None:
+        service = interaction.client.service
+        publisher = interaction.client.publisher
+        name = interaction.user.display_name
         challenge = await service.get_challenge(self.challenge_id)
         _check_may_accept(challenge, interaction.user.id)
-        await interaction.response.defer()  # a thread is a REST call away: keep the 3 s
         thread = None
         if challenge.status is ChallengeStatus.OPEN:
             challenger = await publisher.names.get(challenge.challenger_id)
@@ -74,7 +95,7 @@ class ChallengeButton(
                 "DVONN: {challenger} vs {opponent}", challenger=challenger, opponent=name
             )
             thread = await game_thread(
-                service, interaction, interaction.message, challenge.guild_id, reader(thread_name)
+                service, interaction, interaction.message, reader(thread_name)
             )
         try:
             started = await service.accept_challenge(

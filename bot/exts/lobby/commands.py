@@ -12,8 +12,8 @@ import ai
 import rules
 from bot.exts.lobby.buttons import challenge_view
 from bot.exts.lobby.texts import LEVEL_NAMES, challenge_text
-from bot.exts.lobby.threads import game_thread
-from bot.games import SERVER_DEFAULT, ChannelBusy
+from bot.exts.lobby.threads import check_room_for_a_game, game_thread
+from bot.games import SERVER_DEFAULT
 from bot.i18n import _
 from bot.interactions import choices, events
 from bot.interactions.errors import UserError
@@ -53,6 +53,7 @@ class Lobby(Feature):
             if opponent is not None and opponent.bot:
                 raise UserError(_("Bots cannot accept challenges: challenge a person."))
             assert interaction.channel_id is not None
+            await check_room_for_a_game(self.service, interaction)
             days: Any = (
                 SERVER_DEFAULT if clock is None else (None if clock == choices.NO_CLOCK else clock)
             )
@@ -107,9 +108,7 @@ class Lobby(Feature):
     ) -> None:
         me = interaction.client.user
         assert me is not None and interaction.channel_id is not None
-        busy = await self.service.game_in_channel(interaction.channel_id)
-        if busy is not None and not isinstance(interaction.channel, discord.TextChannel):
-            raise ChannelBusy(busy.id, interaction.channel_id)
+        await check_room_for_a_game(self.service, interaction)
         reader = await self.publisher.public_reader(interaction.guild_id, interaction)
         await interaction.response.send_message(
             reader(
@@ -122,7 +121,7 @@ class Lobby(Feature):
         )
         message = await interaction.original_response()
         name = reader(_("DVONN: {player} vs the bot", player=interaction.user.display_name))
-        thread = await game_thread(self.service, interaction, message, interaction.guild_id, name)
+        thread = await game_thread(self.service, interaction, message, name)
         try:
             started = await self.service.start_computer_game(
                 guild_id=interaction.guild_id,

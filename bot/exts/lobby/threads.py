@@ -7,32 +7,49 @@ from typing import Any, Final
 
 import discord
 
-from bot.games import GameService
+from bot.games import ChannelBusy, GameService
 
 log = logging.getLogger(__name__)
 
 THREAD_ARCHIVE_MINUTES: Final = 10080  # a week: correspondence games are slow
 
 
+async def can_open_thread(service: GameService, interaction: discord.Interaction[Any]) -> bool:
+    """Whether a game started here gets a thread of its own: in a text channel (not a thread, a
+    DM or a voice chat), of a server that wants threads, where the bot may create them."""
+    if not isinstance(interaction.channel, discord.TextChannel):
+        return False
+    if interaction.guild_id is not None:
+        settings = await service.guild_settings(interaction.guild_id)
+        if not settings.use_threads:
+            return False
+    allowed = interaction.app_permissions
+    return allowed.create_public_threads and allowed.send_messages_in_threads
+
+
+async def check_room_for_a_game(
+    service: GameService, interaction: discord.Interaction[Any]
+) -> None:
+    """Refuse to start a game (or a challenge) here if it would be played in this very channel
+    while another game runs in it: raises :class:`ChannelBusy`."""
+    assert interaction.channel_id is not None
+    busy = await service.game_in_channel(interaction.channel_id)
+    if busy is not None and not await can_open_thread(service, interaction):
+        raise ChannelBusy(busy.id, interaction.channel_id)
+
+
 async def game_thread(
     service: GameService,
     interaction: discord.Interaction[Any],
     message: discord.Message | None,
-    guild_id: int | None,
     name: str,
 ) -> discord.Thread | None:
     """A public thread from ``message`` for a game, when the server wants one and the bot may
     create it there; ``None`` means: play in the channel itself."""
     channel = interaction.channel
-    if not isinstance(channel, discord.TextChannel) or message is None:
-        return None  # a thread, a DM or a voice chat: play right here
-    if guild_id is not None:
-        settings = await service.guild_settings(guild_id)
-        if not settings.use_threads:
-            return None
-    allowed = interaction.app_permissions
-    if not (allowed.create_public_threads and allowed.send_messages_in_threads):
+    if message is None or not await can_open_thread(service, interaction):
         return None
+    assert isinstance(channel, discord.TextChannel)
     try:
         return await message.create_thread(
             name=name[:100], auto_archive_duration=THREAD_ARCHIVE_MINUTES

@@ -17,7 +17,7 @@ from discord.app_commands import Choice, locale_str
 
 import rules
 from bot.exts.play.buttons import AbortAgreeButton, ResignButton
-from bot.i18n import COLOUR_NAMES, Text, _, n_
+from bot.i18n import COLOUR_NAMES, Text, _, excerpt, n_
 from bot.interactions import events
 from bot.interactions.errors import UserError
 from bot.interactions.feature import Feature
@@ -31,8 +31,21 @@ if TYPE_CHECKING:
 MAX_CHOICES: Final = 25  # Discord's limit for autocomplete answers
 
 
+PLACING_IS_OVER: Final = _(
+    "All 49 pieces are on the board: placing is over. Move a stack with /dvonn move (from, to)."
+)
+STILL_PLACING: Final = _(
+    "Pieces are still being placed: put one on an empty cell with /dvonn place. Moving starts "
+    "once all 49 pieces are on the board."
+)
+NAME_BOTH_CELLS: Final = _(
+    "Name both cells: from, the stack to move, and to, where it lands (such as E3 and F4)."
+)
+
+
 def _upper(text: str) -> str:
-    return text.strip().upper().replace(" ", "").replace("-", "")
+    """What was typed so far, as notation (for matching autocomplete choices)."""
+    return rules.normalise(text.strip()).replace(" ", "").replace("-", "")
 
 
 class Play(Feature):
@@ -43,7 +56,20 @@ class Play(Feature):
     )
     @app_commands.describe(cell=locale_str("An empty cell, such as E3"))
     async def place(self, interaction: Interaction, cell: str) -> None:
-        await self._play(interaction, cell)
+        found = rules.lookup_cell(cell)
+        if found is None:
+            raise UserError(
+                _(
+                    "“{text}” is not a cell: /dvonn place takes one empty cell, such as E3.",
+                    text=excerpt(cell),
+                )
+            )
+        try:
+            await self._play(interaction, rules.Place(found))
+        except rules.IllegalMoveError as error:
+            if error.reason is not rules.IllegalReason.PLACEMENT_OVER:
+                raise
+            raise UserError(PLACING_IS_OVER) from error
 
     @app_commands.command(name="move", description=locale_str("Move one of your stacks"))
     @app_commands.rename(source="from", target="to")
@@ -52,7 +78,20 @@ class Play(Feature):
         target=locale_str("Where it lands: as many cells away as the stack is high"),
     )
     async def move(self, interaction: Interaction, source: str, target: str) -> None:
-        await self._play(interaction, f"{source.strip()}{target.strip()}")
+        if not source.strip() or not target.strip():
+            raise UserError(NAME_BOTH_CELLS)
+        cells = [rules.lookup_cell(source), rules.lookup_cell(target)]
+        for typed, cell in zip((source, target), cells, strict=True):
+            if cell is None:
+                raise rules.InvalidMoveError(rules.InvalidReason.UNKNOWN_CELL, text=typed.strip())
+        start, end = cells
+        assert start is not None and end is not None
+        try:
+            await self._play(interaction, rules.jump(start, end))
+        except rules.IllegalMoveError as error:
+            if error.reason is not rules.IllegalReason.PLACEMENT_NOT_OVER:
+                raise
+            raise UserError(STILL_PLACING) from error
 
     @app_commands.command(
         name="play", description=locale_str("Play a move written in notation: E3, E3F4 or PASS")
@@ -63,10 +102,11 @@ class Play(Feature):
     async def play(self, interaction: Interaction, move: str) -> None:
         await self._play(interaction, move)
 
-    async def _play(self, interaction: Interaction, text: str) -> None:
+    async def _play(self, interaction: Interaction, move: rules.Move | str) -> None:
+        """Play ``move`` (or the notation typed with ``/dvonn play``) in the game here."""
         async with self.inflight.track():
             game = await game_here(self.service, interaction)
-            outcome = await self.service.play(game.id, interaction.user.id, text)
+            outcome = await self.service.play(game.id, interaction.user.id, move)
             # Committed, with its post in the outbox. Now the slow part: defer so Discord's 3
             # seconds cannot run out. The turn is posted as a new message, because Discord pings
             # nobody for mentions that a followup edits into a deferred reply, and the next
@@ -78,13 +118,13 @@ class Play(Feature):
                 outcome.announcement, game_id=saved.id, timeout=REPLY_WAIT
             )
             reader = self.publisher.private_reader(interaction)
-            move = outcome.move.text
+            played = outcome.move.text
             reply = (
-                _("You played {move}: {link}", move=move, link=sent.jump_url)
+                _("You played {move}: {link}", move=played, link=sent.jump_url)
                 if sent is not None
                 else _(
                     "You played {move}. The board is on its way to <#{channel}>.",
-                    move=move,
+                    move=played,
                     channel=saved.channel_id,
                 )
             )

@@ -161,17 +161,28 @@ async def test_without_thread_rights_the_game_is_played_in_the_channel(
     assert board_image(turn.post).width > 0
 
 
-async def test_a_second_game_in_the_same_place_is_refused(table: Table, bot: DvonnBot) -> None:
-    await start_game(table, table.no_threads)
-    again = await table.fake.run_command(
-        table.carol, table.no_threads, "dvonn challenge", {"opponent": table.moderator}
+async def test_a_second_game_in_the_same_place_is_refused_when_it_is_proposed(
+    table: Table, bot: DvonnBot
+) -> None:
+    """Where a game would be played in the channel itself (no thread can be made there) and one
+    runs already, the challenge is refused at once, not posted for Accept to fail later."""
+    fake = table.fake
+    place = await start_game(table, table.no_threads)
+    before = len(fake.messages_in(place))
+    for command, options in [
+        ("dvonn challenge", {"opponent": table.moderator}),
+        ("dvonn play-bot", {}),
+    ]:
+        again = await fake.run_command(table.carol, table.no_threads, command, options)
+        assert again.ephemeral, again.content
+        assert "already" in again.content.lower() and f"<#{table.no_threads.id}>" in again.content
+    assert len(fake.messages_in(place)) == before  # nothing was posted
+    # In a channel where games get threads, a second challenge is fine.
+    await start_game(table, table.games)
+    other = await fake.run_command(
+        table.carol, table.games, "dvonn challenge", {"opponent": table.moderator}
     )
-    assert again.message is not None
-    refused = await table.fake.click(table.moderator, again.message, label="Accept")
-    await refused.wait_for_followups()
-    assert refused.followups and refused.followups[-1].ephemeral
-    refused_text = refused.followups[-1].content
-    assert "already" in refused_text.lower() and f"<#{table.no_threads.id}>" in refused_text
+    assert not other.ephemeral and other.message is not None
 
 
 @pytest.mark.slow
