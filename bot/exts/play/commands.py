@@ -22,6 +22,7 @@ from bot.interactions import events
 from bot.interactions.errors import UserError
 from bot.interactions.feature import Feature
 from bot.interactions.lookup import game_for_record, game_here
+from bot.interactions.replies import fit_lines
 from bot.posting.outbox import REPLY_WAIT
 from bot.posting.texts import board_post, mention
 
@@ -275,10 +276,13 @@ class Play(Feature):
     @app_commands.command(name="games", description=locale_str("List your running games"))
     async def games(self, interaction: Interaction) -> None:
         async with self.inflight.track():
+            # Names may have to be fetched from Discord (a cold cache after a restart): take
+            # the time that needs, not Discord's three seconds.
+            await interaction.response.defer(ephemeral=True, thinking=True)
             reader = self.publisher.private_reader(interaction)
             games = await self.service.active_games(interaction.user.id)
             if not games:
-                await interaction.response.send_message(
+                await interaction.followup.send(
                     reader(_("You have no running games. Start one with /dvonn challenge.")),
                     ephemeral=True,
                 )
@@ -304,4 +308,8 @@ class Play(Feature):
                         )
                     )
                 )
-            await interaction.response.send_message("\n".join(lines), ephemeral=True)
+
+            def more(count: int) -> str:
+                return reader(n_("…and {count} more game.", "…and {count} more games.", count))
+
+            await interaction.followup.send(fit_lines(lines, more), ephemeral=True)

@@ -17,6 +17,7 @@ from bot.i18n import COLOUR_NAMES, Text, _, n_, transcript_error_text
 from bot.interactions.errors import UserError
 from bot.interactions.feature import Feature
 from bot.interactions.lookup import game_for_record
+from bot.interactions.replies import fit_lines
 from bot.posting.texts import image_labels
 
 if TYPE_CHECKING:
@@ -158,6 +159,9 @@ class Records(Feature):
     @app_commands.guild_only()
     async def profile(self, interaction: Interaction, user: discord.User | None = None) -> None:
         async with self.inflight.track():
+            # Names may have to be fetched from Discord (a cold cache after a restart): take
+            # the time that needs, not Discord's three seconds.
+            await interaction.response.defer(ephemeral=True, thinking=True)
             who = user or interaction.user
             self.publisher.names.remember(who)
             assert interaction.guild_id is not None
@@ -194,14 +198,20 @@ class Records(Feature):
                         channel=game.channel_id,
                     )
                 )
-            await interaction.response.send_message(
-                "\n".join(reader(line) for line in lines), ephemeral=True
-            )
+
+            def more(count: int) -> str:
+                return reader(n_("…and {count} more game.", "…and {count} more games.", count))
+
+            rendered = [reader(line) for line in lines]
+            await interaction.followup.send(fit_lines(rendered, more), ephemeral=True)
 
     @app_commands.command(name="leaderboard", description=locale_str("The server's best players"))
     @app_commands.guild_only()
     async def leaderboard(self, interaction: Interaction) -> None:
         async with self.inflight.track():
+            # Names may have to be fetched from Discord (a cold cache after a restart): take
+            # the time that needs, not Discord's three seconds.
+            await interaction.response.defer(ephemeral=True, thinking=True)
             assert interaction.guild_id is not None
             board = await self.service.ratings.leaderboard(interaction.guild_id)
             reader = self.publisher.private_reader(interaction)
@@ -211,7 +221,7 @@ class Records(Feature):
                     "Nobody has played {count} rated games here yet.",
                     LEADERBOARD_MIN_GAMES,
                 )
-                await interaction.response.send_message(reader(text), ephemeral=True)
+                await interaction.followup.send(reader(text), ephemeral=True)
                 return
             lines = [
                 reader(
@@ -236,6 +246,6 @@ class Records(Feature):
                         )
                     )
                 )
-            await interaction.response.send_message("\n".join(lines), ephemeral=True)
+            await interaction.followup.send("\n".join(lines), ephemeral=True)
 
     # --- records -------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ import rules
 from bot.app import DvonnBot
 from bot.i18n import ENGLISH, Text
 from bot.interactions.errors import ErrorHandler
-from tests.bot.e2e.conftest import Table
+from tests.bot.e2e.conftest import BotRunner, Table
 from tests.bot.e2e.helpers import play_turn
 from tests.bot.e2e.test_game import start_game
 from tests.fakediscord import UserAttachment
@@ -165,3 +165,33 @@ class _Refusal:
 
 def _long_text() -> Text:
     return Text("{x}", {"x": "y" * 3000})
+
+
+@pytest.mark.slow  # waits out Discord's three seconds
+async def test_games_answers_in_time_with_a_cold_cache_and_fifty_rows(
+    table: Table, bot_runner: BotRunner
+) -> None:
+    """After a restart no name is known: the lists fetch them, which may take longer than
+    Discord's three seconds; the answer is deferred first, and never longer than a message."""
+    fake = table.fake
+    async with bot_runner.run() as bot:
+        for number in range(50):
+            rival = fake.add_user(f"rival-with-a-long-name-{number:02}", table.guild)
+            challenge = await bot.service.create_challenge(
+                guild_id=table.guild.id,
+                channel_id=10_000 + number,
+                challenger_id=table.alice.id,
+                opponent_id=rival.id,
+            )
+            await bot.service.accept_challenge(challenge.id, rival.id)
+    async with bot_runner.run(sync=False):  # a new process: nothing cached
+        hold = fake.world.hold_response("GET", r"/users/\d+$")  # Discord is slow to answer
+        listing = fake.send_command(table.alice, table.games, "dvonn games")
+        await listing.wait_response(timeout=3.5)
+        assert listing.deferred  # within the three seconds
+        await asyncio.sleep(3.5)
+        hold.release()
+        await listing.settled(timeout=10)
+        assert listing.ephemeral and "Your running games" in listing.content
+        assert len(listing.content) <= 2000 and "more games" in listing.content
+        assert "rival-with-a-long-name-49" in listing.content  # the newest first
