@@ -27,6 +27,7 @@ from bot.i18n import Catalogues
 from bot.i18n.translator import CatalogueTranslator
 from bot.interactions.errors import RESTARTING, ErrorHandler
 from bot.interactions.inflight import InFlight
+from bot.posting.commands import CommandMentions
 from bot.posting.names import Names
 from bot.posting.outbox import Deliverer
 from bot.posting.publisher import Publisher
@@ -106,7 +107,8 @@ class DvonnBot(commands.Bot):
         self.names = Names(self)
         self.renderer = Renderer(settings.render_processes)
         self.inflight = InFlight()
-        self.errors = ErrorHandler(self.catalogues)
+        self.mentions = CommandMentions()
+        self.errors = ErrorHandler(self.catalogues, self.mentions)
         self.accepting = True
         self.dvonn = app_commands.Group(name="dvonn", description=locale_str("Play DVONN"))
         """The one slash command: every feature's commands are its subcommands."""
@@ -158,6 +160,7 @@ class DvonnBot(commands.Bot):
             names=self.names,
             renderer=self.renderer,
             catalogues=self.catalogues,
+            mentions=self.mentions,
         )
         self._deliverer = Deliverer(self.service.outbox, self._publisher)
         await self.load_features()
@@ -165,8 +168,10 @@ class DvonnBot(commands.Bot):
             self._housekeeper = asyncio.create_task(self._housekeep_forever(), name="housekeeping")
             self._poller = asyncio.create_task(self._deliver_forever(), name="outbox")
         await self.tree.set_translator(CatalogueTranslator(self.catalogues))
-        if self._sync_commands:
-            await self.sync_commands()
+        synced = await self.sync_commands() if self._sync_commands else await self._synced()
+        for command in synced:
+            if command.name == self.dvonn.name:
+                self.mentions.learn(command.id, (c.name for c in self.dvonn.commands))
         if self.application_id is not None:
             log.info("invite link: %s", invite_url(self.application_id))
 
@@ -188,6 +193,17 @@ class DvonnBot(commands.Bot):
     def add_housekeeping(self, job: HousekeepingJob) -> None:
         """Run ``job`` on every housekeeping pass (every minute), in the order added."""
         self._housekeeping_jobs.append(job)
+
+    async def _synced(self) -> list[app_commands.AppCommand]:
+        """The commands as Discord has them (for their ids), or none if it cannot say now."""
+        if self.application_id is None:
+            return []  # not logged in (tests that only load the features)
+        guild = None if self.settings.dev_guild is None else discord.Object(self.settings.dev_guild)
+        try:
+            return await asyncio.wait_for(self.tree.fetch_commands(guild=guild), 10)
+        except (discord.HTTPException, TimeoutError):
+            log.warning("could not list the synced commands: texts name them untappable")
+            return []
 
     async def sync_commands(self) -> list[app_commands.AppCommand]:
         """Register the slash commands with Discord: in the development server at once if one

@@ -13,6 +13,7 @@ from discord import app_commands
 
 from bot.games import InvalidClock, ServiceError
 from bot.i18n import Catalogues, Text, _, n_, rules_error_text
+from bot.posting.commands import CommandMentions
 from rules import RulesError
 from rules.errors import InvalidMoveError
 
@@ -65,15 +66,20 @@ def error_text(error: BaseException) -> Text | None:
 class ErrorHandler:
     """Answers users privately, in their language, when nothing happened and why."""
 
-    def __init__(self, catalogues: Catalogues) -> None:
+    def __init__(self, catalogues: Catalogues, mentions: CommandMentions | None = None) -> None:
         self._catalogues = catalogues
+        self._mentions = mentions
+
+    def _render(self, text: Text, interaction: discord.Interaction[Any]) -> str:
+        rendered = self._catalogues.render(text, interaction.locale)
+        return rendered if self._mentions is None else self._mentions.link(rendered)
 
     async def reply(self, interaction: discord.Interaction[Any], text: Text) -> None:
         """Tell the user, ephemerally and in their language, why nothing happened.
 
         Never silently: if Discord refuses the answer, that is logged and a short generic one
         is sent instead; if that fails too, it is logged as an error."""
-        content = self._catalogues.render(text, interaction.locale)
+        content = self._render(text, interaction)
         try:
             await _answer(interaction, content)
             return
@@ -86,7 +92,7 @@ class ErrorHandler:
                 content[:200],
             )
         try:
-            await _answer(interaction, self._catalogues.render(UNSHOWABLE, interaction.locale))
+            await _answer(interaction, self._render(UNSHOWABLE, interaction))
         except discord.HTTPException:
             log.exception("could not answer %s at all", interaction_name(interaction))
 

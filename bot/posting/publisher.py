@@ -17,6 +17,7 @@ import discord
 import rules
 from bot.games import Game, GameRecord, GameService
 from bot.i18n import Catalogues, Locale
+from bot.posting.commands import CommandMentions
 from bot.posting.names import Names
 from bot.posting.renderer import Renderer
 from bot.posting.texts import GamePost, Players, image_labels, image_status
@@ -27,13 +28,16 @@ EMBED_COLOUR: Final = discord.Colour(0xC8A165)  # the board's wood
 
 @dataclass(frozen=True, slots=True)
 class Reader:
-    """Who reads a message: the catalogues and the locale to render it in."""
+    """Who reads a message: the catalogues and the locale to render it in; the commands a text
+    names become tappable (``</dvonn move:ID>``) once their ids are known."""
 
     catalogues: Catalogues
     locale: Locale
+    mentions: CommandMentions | None = None
 
     def __call__(self, text: Any) -> str:
-        return self.catalogues.render(text, self.locale)
+        rendered = self.catalogues.render(text, self.locale)
+        return rendered if self.mentions is None else self.mentions.link(rendered)
 
 
 async def board_png(
@@ -75,7 +79,7 @@ async def message(
     """Keyword arguments for ``send``/``followup.send`` that publish ``post``."""
     png = await board_png(renderer, position, post, players, reader)
     return {
-        "content": reader(post.content) if post.content is not None else None,
+        "content": "\n".join(reader(line) for line in post.content) or None,
         "embed": embed(post, reader),
         "file": discord.File(io.BytesIO(png), filename=BOARD_FILENAME),
         "allowed_mentions": allowed_mentions(post),
@@ -93,12 +97,14 @@ class Publisher:
         names: Names,
         renderer: Renderer,
         catalogues: Catalogues,
+        mentions: CommandMentions | None = None,
     ) -> None:
         self._client = client
         self._service = service
         self.names = names
         self.renderer = renderer
         self.catalogues = catalogues
+        self.mentions = mentions
 
     async def game(self, game_id: int) -> Game:
         """A game by id, as stored now."""
@@ -124,15 +130,15 @@ class Publisher:
                     locale = guild.preferred_locale
         if locale is None and interaction is not None:
             locale = interaction.locale
-        return Reader(self.catalogues, locale)
+        return Reader(self.catalogues, locale, self.mentions)
 
     def private_reader(self, interaction: discord.Interaction[Any]) -> Reader:
         """The language of the user who will read an ephemeral reply."""
-        return Reader(self.catalogues, interaction.locale)
+        return Reader(self.catalogues, interaction.locale, self.mentions)
 
     def reader(self, locale: Locale) -> Reader:
         """A reader of ``locale`` (a player's own language, say)."""
-        return Reader(self.catalogues, locale)
+        return Reader(self.catalogues, locale, self.mentions)
 
     async def message(
         self, game: Game, post: GamePost, reader: Reader, players: Players | None = None

@@ -58,8 +58,9 @@ class GamePost:
 
     title: Text
     lines: tuple[Text, ...]
-    content: Text | None = None
-    """The message text outside the embed: where the ping goes (embeds never ping)."""
+    content: tuple[Text, ...] = ()
+    """The message text outside the embed, a line each: where the ping goes (embeds never ping),
+    and what a phone's notification shows."""
     ping: tuple[int, ...] = ()
     """The users this post may notify; nobody else, never roles or @everyone."""
     footer: Text | None = None
@@ -168,7 +169,8 @@ def turn_post(
     over: GameOver | None,
 ) -> GamePost:
     """The post after a turn: what was played, and who is to move (pinged) or how it ended."""
-    lines = [move_line(played, players) for played in moves]
+    played = [move_line(m, players) for m in moves]
+    lines = list(played)
     last = moves[-1] if moves else None
     removed = dict(moves[0].removed) if moves else {}
     if over is not None:
@@ -176,10 +178,13 @@ def turn_post(
         return GamePost(
             title=game_title(game, players),
             lines=tuple(lines),
-            content=_(
-                "{white} {black}: the game is over.",
-                white=mention(game.white_id),
-                black=mention(game.black_id),
+            content=(
+                *played,
+                _(
+                    "{white} {black}: the game is over.",
+                    white=mention(game.white_id),
+                    black=mention(game.black_id),
+                ),
             ),
             ping=(game.white_id, game.black_id),
             last_move=moves[0].move if moves else None,
@@ -194,7 +199,7 @@ def turn_post(
         return GamePost(
             title=game_title(game, players),
             lines=tuple(lines),
-            content=_("The bot is thinking about its move."),
+            content=(*played, _("The bot is thinking about its move.")),
             footer=move_footer(game),
             last_move=last.move if last is not None else None,
             removed=removed,
@@ -202,7 +207,7 @@ def turn_post(
     return GamePost(
         title=game_title(game, players),
         lines=tuple(lines),
-        content=turn_prompt(game),
+        content=(*played, turn_prompt(game)),
         ping=(next_id,),
         footer=move_footer(game),
         last_move=last.move if last is not None else None,
@@ -238,7 +243,7 @@ def start_post(game: Game, players: Players) -> GamePost:
                 "/dvonn rules explains it all."
             ),
         ),
-        content=turn_prompt(game),
+        content=(turn_prompt(game),),
         ping=(game.white_id,),
         footer=move_footer(game),
     )
@@ -253,7 +258,7 @@ def takeback_post(game: Game, players: Players, undone: Sequence[str]) -> GamePo
     return GamePost(
         title=game_title(game, players),
         lines=tuple(lines),
-        content=turn_prompt(game),
+        content=(turn_prompt(game),),
         ping=(game.to_move_id,),
         footer=move_footer(game),
     )
@@ -282,10 +287,12 @@ def ended_post(game: Game, players: Players, over: GameOver) -> GamePost:
     return GamePost(
         title=game_title(game, players),
         lines=(ending_line(over, players, game),),
-        content=_(
-            "{white} {black}: the game is over.",
-            white=mention(game.white_id),
-            black=mention(game.black_id),
+        content=(
+            _(
+                "{white} {black}: the game is over.",
+                white=mention(game.white_id),
+                black=mention(game.black_id),
+            ),
         ),
         ping=(game.white_id, game.black_id),
         ending=_image_ending(game, players, over),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Final
 
 import discord
@@ -26,18 +27,21 @@ async def setup(bot: DvonnBot) -> None:
 class Help(Feature):
     @app_commands.command(name="rules", description=locale_str("How to play DVONN, in brief"))
     async def rules_(self, interaction: Interaction) -> None:
-        await self._explain(interaction, RULES_TEXT)
+        await self._explain(interaction, lambda reader: [reader(t) for t in RULES_TEXT])
 
     @app_commands.command(name="help", description=locale_str("The bot's commands"))
     async def help(self, interaction: Interaction) -> None:
-        await self._explain(interaction, HELP_TEXT)
+        descriptions = {c.name: c.description for c in interaction.client.dvonn.commands}
+        await self._explain(interaction, lambda reader: help_paragraphs(reader, descriptions))
 
-    async def _explain(self, interaction: Interaction, texts: tuple[Text, ...]) -> None:
+    async def _explain(
+        self, interaction: Interaction, paragraphs: Callable[[Reader], list[str]]
+    ) -> None:
         async with self.inflight.track():
             reader = self.publisher.private_reader(interaction)
             await interaction.response.defer(ephemeral=True, thinking=True)
             png = await _cell_names_png(self.publisher, reader)
-            embed = discord.Embed(description="\n\n".join(reader(t) for t in texts))
+            embed = discord.Embed(description="\n\n".join(paragraphs(reader)))
             embed.set_image(url="attachment://cells.png")
             await interaction.followup.send(
                 embed=embed,
@@ -79,14 +83,28 @@ RULES_TEXT: Final = (
     ),
 )
 
-HELP_TEXT: Final = (
-    _(
-        "`/dvonn challenge` someone (or anyone here) · `/dvonn place` a piece · `/dvonn move` "
-        "a stack (from, to) · `/dvonn play` a move in notation (E3, E3F4, PASS)"
-    ),
-    _(
-        "`/dvonn board` shows the game · `/dvonn games` lists yours · `/dvonn history` gives "
-        "the record · `/dvonn resign` · `/dvonn abort` (by agreement, or a moderator) · "
-        "`/dvonn rules`"
-    ),
+HELP_GROUPS: Final[tuple[tuple[Text, tuple[str, ...]], ...]] = (
+    (_("Start a game"), ("challenge", "play-bot")),
+    (_("Your turn"), ("place", "move", "play", "hint", "takeback")),
+    (_("Look at games"), ("board", "games", "history", "replay", "export", "import")),
+    (_("End a game"), ("resign", "abort")),
+    (_("Your clocks"), ("vacation", "notify")),
+    (_("Ratings"), ("profile", "leaderboard")),
+    (_("This server"), ("settings",)),
+    (_("Learn"), ("rules", "help")),
 )
+"""Every command, by what a player wants to do (a test checks that none is left out)."""
+
+
+def help_paragraphs(reader: Reader, descriptions: Mapping[str, str]) -> list[str]:
+    """The help in the reader's language: a paragraph a group, a line a command (tappable once
+    the bot knows the commands' ids) with what it does. ``descriptions``: each command's English
+    description, which is its catalogue message."""
+    paragraphs = []
+    for title, names in HELP_GROUPS:
+        lines = [f"**{reader(title)}**"]
+        lines += [
+            f"{reader(f'/dvonn {name}')} · {reader(Text(descriptions[name]))}" for name in names
+        ]
+        paragraphs.append("\n".join(lines))
+    return paragraphs

@@ -20,9 +20,10 @@ import pytest
 from PIL import Image, ImageDraw
 
 import rules
-from bot.exts.help import HELP_TEXT, RULES_TEXT
+from bot.exts.help import RULES_TEXT, help_paragraphs
 from bot.i18n import ENGLISH, Catalogues, Text, _, rules_error_text
 from bot.i18n.tools import LANGUAGES
+from bot.posting.publisher import Reader
 from bot.posting.texts import image_labels
 from render import DEFAULT_FONTS
 from render import fonts as F
@@ -93,7 +94,7 @@ async def test_each_player_reads_their_language_and_the_thread_the_servers(
         (thread,) = fake.threads_in(table.games)
         assert thread.name == f"DVONN: {ALENA} – {MINJUN}"
         first = await fake.wait_for_message(thread, lambda m: m.embed_image() is not None)
-        assert "twój ruch (Biały): postaw pion DVONN poleceniem /dvonn place" in first.content
+        assert "twój ruch (Biały): postaw pion DVONN poleceniem </dvonn place:" in first.content
         assert first.embeds[0]["title"] == f"DVONN #1: {ALENA} (Biały) – {MINJUN} (Czarny)"
         keep(board_image(first), "languages-start.png")
 
@@ -118,7 +119,7 @@ async def test_each_player_reads_their_language_and_the_thread_the_servers(
             move = rng.choice(rules.legal_moves(pos))
             post = await play(table, players[pos.turn], thread, move)
             pos = rules.play(pos, move)
-        assert "wykonaj ruch poleceniem /dvonn move" in post.content
+        assert "wykonaj ruch poleceniem </dvonn move:" in post.content
         assert post.embeds[0]["footer"]["text"] == "Partia #1 · ruch 50 · Biały 23 – Czarny 23"
         keep(board_image(post), "languages-placed.png")
 
@@ -148,14 +149,17 @@ async def test_each_player_reads_their_language_and_the_thread_the_servers(
             assert again.content == "내 차례가 아닙니다. 지금은 하양 차례입니다(내 색: 까망)."
 
         # The rules and the help, each in the reader's language, with the cell picture.
-        for user, command, texts in (
-            (alice, "dvonn rules", RULES_TEXT),
-            (bob, "dvonn help", HELP_TEXT),
+        descriptions = {c.name: c.description for c in bot.dvonn.commands}
+        for user, command, paragraphs in (
+            (alice, "dvonn rules", lambda r: [r(t) for t in RULES_TEXT]),
+            (bob, "dvonn help", lambda r: help_paragraphs(r, descriptions)),
         ):
             reply = await fake.run_command(user, thread, command)
             assert reply.ephemeral and reply.message is not None
             description = reply.message.embeds[0]["description"]
-            assert description == "\n\n".join(said(t, user.locale) for t in texts)
+            reader = Reader(CATALOGUES, user.locale, bot.mentions)
+            assert description == "\n\n".join(paragraphs(reader))
+            assert "</dvonn place:" in description  # tappable
             cells = reply.message.embed_image()
             assert cells is not None
             keep(Image.open(io.BytesIO(cells.data)), f"languages-{command[6:]}-{user.locale}.png")
@@ -203,7 +207,7 @@ async def test_the_servers_setting_beats_its_discord_language(
         first = await fake.wait_for_message(
             table.no_threads, lambda m: m.embed_image() is not None, after=challenge.message
         )
-        assert "/dvonn place 명령어로 드본 말을 놓으세요" in first.content
+        assert "</dvonn place:" in first.content and "명령어로 드본 말을 놓으세요" in first.content
         keep(board_image(first), "languages-korean-server.png")
         own = await fake.run_command(table.alice, table.no_threads, "dvonn board")
         assert own.message is not None and "하양" in own.message.embeds[0]["title"]

@@ -6,6 +6,7 @@ and translate what it reports (the failure message says which messages, where).
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 from typing import Any, cast
@@ -17,7 +18,7 @@ from discord import app_commands
 from discord.app_commands import TranslationContext, TranslationContextLocation, locale_str
 
 import rules
-from bot.exts.help import HELP_TEXT, RULES_TEXT
+from bot.exts.help import HELP_GROUPS, RULES_TEXT, help_paragraphs
 from bot.games.errors import InvalidClock, ServiceError
 from bot.i18n import ENGLISH, LOCALE_DIR, PLURAL_VARIANTS, Catalogues, Text, n_
 from bot.i18n.tools import (
@@ -38,7 +39,9 @@ from bot.i18n.tools import (
     write_catalogue,
 )
 from bot.i18n.translator import CatalogueTranslator
+from bot.posting.publisher import Reader
 from bot.posting.texts import IMAGE_LABELS, image_labels
+from tests.bot.test_command_tree import RECORDED
 
 EMBED_DESCRIPTION_LIMIT = 4096
 SPOKEN = ("ru", "ko", "pl", "fr")
@@ -80,7 +83,7 @@ def test_extraction_finds_every_kind_of_message(template: Catalog) -> None:
     assert "Play DVONN" in ids  # locale_str
     assert ("colour", "White") in {(m.context, m.id) for m in messages(template)}  # p_
     assert "{count} cell away" in ids  # n_ (a plural variant of a rules error)
-    for text in (*RULES_TEXT, *HELP_TEXT, *IMAGE_LABELS.values()):
+    for text in (*RULES_TEXT, *(title for title, _ in HELP_GROUPS), *IMAGE_LABELS.values()):
         assert text.msgid in ids
     assert (None, "Play DVONN") in command_texts(template)
     assert (None, "Accept") not in command_texts(template)
@@ -99,11 +102,26 @@ def test_every_service_error_has_its_template_extracted(template: Catalog) -> No
 def test_rules_and_help_fit_in_an_embed_and_differ_from_english(
     catalogues: Catalogues, language: str
 ) -> None:
-    for texts in (RULES_TEXT, HELP_TEXT):
-        rendered = "\n\n".join(catalogues.render(t, language) for t in texts)
-        assert len(rendered) <= EMBED_DESCRIPTION_LIMIT
-        assert rendered != "\n\n".join(t.english() for t in texts)
-        assert "`/dvonn place`" in rendered or "`/dvonn board`" in rendered
+    rules = "\n\n".join(catalogues.render(t, language) for t in RULES_TEXT)
+    assert len(rules) <= EMBED_DESCRIPTION_LIMIT
+    assert rules != "\n\n".join(t.english() for t in RULES_TEXT)
+    assert "`/dvonn place`" in rules
+    descriptions = recorded_descriptions()
+    shown = "\n\n".join(help_paragraphs(Reader(catalogues, language), descriptions))
+    english = "\n\n".join(help_paragraphs(Reader(catalogues, "en-US"), descriptions))
+    assert len(shown) <= EMBED_DESCRIPTION_LIMIT and shown != english
+    assert all(f"/dvonn {name} ·" in shown for name in descriptions)
+
+
+def recorded_descriptions() -> dict[str, str]:
+    """Each /dvonn subcommand's English description, as synced."""
+    (group,) = json.loads(RECORDED.read_text(encoding="utf-8"))
+    return {option["name"]: option["description"] for option in group["options"]}
+
+
+def test_the_help_names_every_command_once() -> None:
+    named = [name for _, names in HELP_GROUPS for name in names]
+    assert sorted(named) == sorted(recorded_descriptions())
 
 
 def test_the_rules_use_each_rule_books_words(catalogues: Catalogues) -> None:

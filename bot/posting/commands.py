@@ -1,0 +1,48 @@
+"""Commands as Discord shows them tappable: ``</dvonn move:123>`` instead of ``/dvonn move``.
+
+A mention needs the command's id, which Discord gives when the commands are synced or listed;
+the bot learns it at start. Until then, and if Discord could not be asked, texts keep the plain
+``/dvonn move``, which players can still type.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Final
+
+GROUP: Final = "dvonn"
+_SPELLED: Final = re.compile(rf"`?/{GROUP} ([a-z][a-z-]*)`?")
+
+
+class CommandMentions:
+    def __init__(self) -> None:
+        self._group_id: int | None = None
+        self._names: frozenset[str] = frozenset()
+
+    def learn(self, group_id: int, subcommands: Iterable[str]) -> None:
+        """The id of ``/dvonn`` as synced, and the names of its subcommands."""
+        self._group_id = group_id
+        self._names = frozenset(subcommands)
+
+    @property
+    def known(self) -> bool:
+        return self._group_id is not None
+
+    def mention(self, subcommand: str) -> str:
+        """``/dvonn subcommand`` as a tappable mention, or as plain text while its id is not
+        known."""
+        if self._group_id is None or subcommand not in self._names:
+            return f"/{GROUP} {subcommand}"
+        return f"</{GROUP} {subcommand}:{self._group_id}>"
+
+    def link(self, text: str) -> str:
+        """``text`` with every ``/dvonn subcommand`` it names (with or without backticks) made
+        a mention."""
+        if self._group_id is None:
+            return text
+        return _SPELLED.sub(self._replace, text)
+
+    def _replace(self, match: re.Match[str]) -> str:
+        name = match[1]
+        return self.mention(name) if name in self._names else match[0]
