@@ -121,7 +121,7 @@ class Play(Feature):
             reader = self.publisher.private_reader(interaction)
             played = outcome.move.text
             reply = (
-                _("You played {move}: {link}", move=played, link=sent.jump_url)
+                _("You played {move}. [See the board]({link})", move=played, link=sent.jump_url)
                 if sent is not None
                 else _(
                     "You played {move}. The board is on its way to <#{channel}>.",

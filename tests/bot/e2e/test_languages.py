@@ -65,8 +65,12 @@ async def play(
     """``user`` plays ``move``; checks the private reply is in their language; the turn's post."""
     before = table.fake.last_message(thread)
     reply = await send_move(table.fake, user, thread, move)
-    played = said(_("You played {move}: {link}", move=str(move), link=""), user.locale)
-    assert reply.ephemeral and reply.content.startswith(played), reply.content
+    link = reply.content.rsplit("(", 1)[-1].rstrip(")")
+    played = said(
+        _("You played {move}. [See the board]({link})", move=str(move), link=link), user.locale
+    )
+    assert reply.ephemeral and reply.content == played, reply.content
+    assert link.startswith("http") and "/channels/" in link
     return await table.fake.wait_for_message(
         thread, lambda m: m.embed_image() is not None and not m.ephemeral, after=before
     )
