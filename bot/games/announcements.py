@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Any, Final
 
 import rules
+from bot.games.ratings import RatingChange, is_provisional
 from bot.games.results import PlayedMove
 from bot.storage import Game, GameStatus, NewNotification, Notification, UserId
 from bot.storage.models import optional_time
@@ -44,18 +45,24 @@ class TurnPost:
     over: bool
 
 
-def turn(game: Game, moves: Sequence[PlayedMove], *, over: bool = False) -> NewNotification:
-    """The announcement of a turn: ``game`` as saved after ``moves``."""
-    return NewNotification(
-        TURN,
-        game_id=game.id,
-        payload={
-            "position": game.position.to_text(),
-            "deadline": _time(game.deadline_at),
-            "moves": [_played(m) for m in moves],
-            "over": over,
-        },
-    )
+def turn(
+    game: Game,
+    moves: Sequence[PlayedMove],
+    *,
+    over: bool = False,
+    change: RatingChange | None = None,
+) -> NewNotification:
+    """The announcement of a turn: ``game`` as saved after ``moves`` (and, for the last turn,
+    the rating change it made)."""
+    payload: dict[str, Any] = {
+        "position": game.position.to_text(),
+        "deadline": _time(game.deadline_at),
+        "moves": [_played(m) for m in moves],
+        "over": over,
+    }
+    if change is not None:
+        payload["ratings"] = _ratings(change)
+    return NewNotification(TURN, game_id=game.id, payload=payload)
 
 
 def started(game: Game) -> NewNotification:
@@ -76,8 +83,43 @@ def takeback(game: Game, undone: Sequence[str]) -> NewNotification:
     )
 
 
-def ended(game: Game) -> NewNotification:
-    return NewNotification(GAME_ENDED, game_id=game.id)
+def ended(game: Game, change: RatingChange | None = None) -> NewNotification:
+    payload = {} if change is None else {"ratings": _ratings(change)}
+    return NewNotification(GAME_ENDED, game_id=game.id, payload=payload)
+
+
+@dataclass(frozen=True, slots=True)
+class RatingShift:
+    """One player's rating before and after a game, as the game's last post shows it."""
+
+    before: float
+    after: float
+    provisional: bool
+    """The rating after is still provisional (too few games to be sure of it)."""
+
+
+def read_ratings(notification: Notification) -> tuple[RatingShift, RatingShift] | None:
+    """White's and Black's rating shifts, for an announcement of a rated game's end."""
+    found = notification.payload.get("ratings")
+    if not found:
+        return None
+    white, black = (RatingShift(*found[side]) for side in ("white", "black"))
+    return white, black
+
+
+def _ratings(change: RatingChange) -> dict[str, list[Any]]:
+    return {
+        "white": [
+            change.white_before.rating,
+            change.white_after.rating,
+            is_provisional(change.white_after),
+        ],
+        "black": [
+            change.black_before.rating,
+            change.black_after.rating,
+            is_provisional(change.black_after),
+        ],
+    }
 
 
 def read_turn(notification: Notification, current: Game) -> TurnPost:

@@ -23,6 +23,7 @@ from datetime import datetime
 
 import rules
 from bot.games import announcements, ratings
+from bot.games.ratings import RatingChange
 from bot.games.results import GameEnded, GameOver
 from bot.storage import (
     Claim,
@@ -99,13 +100,13 @@ async def finish(
     *,
     position: Position | None = None,
     moves: Sequence[NewMove] = (),
-    announce: Callable[[Game], NewNotification] = announcements.ended,
+    announce: Callable[[Game, RatingChange | None], NewNotification] = announcements.ended,
 ) -> GameEnded:
     """End ``game`` (read in this transaction, at its current version) in ``tx``: save its
     final row and ``moves``, rate it, and write its announcement (``announce`` of the ended
-    game), held by ``claim``. Raises :class:`~bot.storage.VersionConflict` if the game moved
-    on."""
+    game and the rating change), held by ``claim``. Raises
+    :class:`~bot.storage.VersionConflict` if the game moved on."""
     saved = await tx.save_game(ended(game, ending, now, position), game.version, moves)
-    await ratings.rate_in(tx, saved, now)
-    notice = await tx.enqueue(announce(saved), now, claim)
+    change = await ratings.rate_in(tx, saved, now)
+    notice = await tx.enqueue(announce(saved, change), now, claim)
     return GameEnded(saved, GameOver.of(saved), notice)

@@ -21,6 +21,9 @@ from bot.storage import EndReason, Game, GuildId, RatingRow, Result, Store, User
 START_RATING: Final = 1500.0
 START_DEVIATION: Final = 350.0
 START_VOLATILITY: Final = 0.06
+PROVISIONAL_DEVIATION: Final = 110.0
+"""A rating whose deviation is at least this is provisional: shown with a "?" (as lichess
+does), since too few games were played to be sure of it."""
 LEADERBOARD_MIN_GAMES: Final = 3
 LEADERBOARD_SIZE: Final = 10
 _SCORES: Final = {Result.WHITE: 1.0, Result.BLACK: 0.0, Result.DRAW: 0.5}
@@ -63,10 +66,24 @@ def counts(game: Game) -> bool:
     )
 
 
-async def rate_in(tx: Writer, game: Game, now: datetime) -> tuple[RatingRow, RatingRow] | None:
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    """Both players' ratings before and after one game."""
+
+    white_before: RatingRow
+    white_after: RatingRow
+    black_before: RatingRow
+    black_after: RatingRow
+
+
+def is_provisional(rating: RatingRow) -> bool:
+    return rating.deviation >= PROVISIONAL_DEVIATION
+
+
+async def rate_in(tx: Writer, game: Game, now: datetime) -> RatingChange | None:
     """Put a finished game's result into its server's ratings, in ``tx``, exactly once.
 
-    Returns the players' new ratings ``(white, black)``, or ``None`` if there was nothing to do
+    Returns both players' ratings before and after, or ``None`` if there was nothing to do
     (the game does not count, or it was rated already)."""
     if not counts(game) or not await tx.claim_for_rating(game.id, now):
         return None
@@ -77,7 +94,7 @@ async def rate_in(tx: Writer, game: Game, now: datetime) -> tuple[RatingRow, Rat
     new_white, new_black = rate(white, black, _SCORES[game.result])
     await tx.save_rating(new_white, now)
     await tx.save_rating(new_black, now)
-    return new_white, new_black
+    return RatingChange(white, new_white, black, new_black)
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +111,7 @@ class Ratings:
         self._store = store
         self._now = now
 
-    async def rate_game(self, game: Game) -> tuple[RatingRow, RatingRow] | None:
+    async def rate_game(self, game: Game) -> RatingChange | None:
         """Rate a finished game in a transaction of its own (:func:`rate_in`)."""
         if not counts(game):
             return None

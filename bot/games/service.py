@@ -518,7 +518,9 @@ class GameService:
                     self.outbox.claim(),
                     position=position,
                     moves=_new_moves(played),
-                    announce=lambda final: announcements.turn(final, played, over=True),
+                    announce=lambda final, change: announcements.turn(
+                        final, played, over=True, change=change
+                    ),
                 )
         except VersionConflict:
             raise GameChanged(game.id, game.version) from None

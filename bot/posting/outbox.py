@@ -234,7 +234,7 @@ class Deliverer:
         turn = kinds.read_turn(notification, await self._publisher.game(notification.game_id))
         players = await self._publisher.players(turn.game)
         over = GameOver.of(turn.game) if turn.over else None
-        post = turn_post(turn.game, players, turn.moves, over)
+        post = turn_post(turn.game, players, turn.moves, over, kinds.read_ratings(notification))
         return await self._publisher.send_to_game(
             turn.game, post, players=players, nonce=notification.nonce
         )
@@ -262,7 +262,7 @@ class Deliverer:
         assert notification.game_id is not None
         game = await self._publisher.game(notification.game_id)
         players = await self._publisher.players(game)
-        post = ended_post(game, players, GameOver.of(game))
+        post = ended_post(game, players, GameOver.of(game), kinds.read_ratings(notification))
         return await self._publisher.send_to_game(
             game, post, players=players, nonce=notification.nonce
         )

@@ -15,6 +15,7 @@ from typing import Final
 import render
 import rules
 from bot.games import EndReason, Game, GameOver, PlayedMove
+from bot.games.announcements import RatingShift
 from bot.i18n import COLOUR_NAMES, Catalogues, Locale, Text, _, n_, p_
 from rules import CELL_NAMES, Colour, Jump, Pass, Place
 
@@ -167,14 +168,17 @@ def turn_post(
     players: Players,
     moves: Sequence[PlayedMove],
     over: GameOver | None,
+    ratings: tuple[RatingShift, RatingShift] | None = None,
 ) -> GamePost:
-    """The post after a turn: what was played, and who is to move (pinged) or how it ended."""
+    """The post after a turn: what was played, and who is to move (pinged) or how it ended
+    (with the rating changes, and how to see the game again)."""
     played = [move_line(m, players) for m in moves]
     lines = list(played)
     last = moves[-1] if moves else None
     removed = dict(moves[0].removed) if moves else {}
     if over is not None:
         lines.append(ending_line(over, players, game))
+        lines.extend(afterword(game, players, ratings))
         return GamePost(
             title=game_title(game, players),
             lines=tuple(lines),
@@ -282,11 +286,16 @@ def board_post(game: Game, players: Players) -> GamePost:
     )
 
 
-def ended_post(game: Game, players: Players, over: GameOver) -> GamePost:
-    """The post when a player resigns or the game is called off."""
+def ended_post(
+    game: Game,
+    players: Players,
+    over: GameOver,
+    ratings: tuple[RatingShift, RatingShift] | None = None,
+) -> GamePost:
+    """The post when a game ends other than by a move: resignation, time, abort."""
     return GamePost(
         title=game_title(game, players),
-        lines=(ending_line(over, players, game),),
+        lines=(ending_line(over, players, game), *afterword(game, players, ratings)),
         content=(
             _(
                 "{white} {black}: the game is over.",
@@ -297,6 +306,39 @@ def ended_post(game: Game, players: Players, over: GameOver) -> GamePost:
         ping=(game.white_id, game.black_id),
         ending=_image_ending(game, players, over),
     )
+
+
+def rating_text(value: float, *, provisional: bool = False) -> str:
+    """A rating as players read it: rounded, with "?" while it is provisional (as lichess)."""
+    return f"{round(value)}{'?' if provisional else ''}"
+
+
+def afterword(
+    game: Game, players: Players, ratings: tuple[RatingShift, RatingShift] | None
+) -> tuple[Text, ...]:
+    """What follows a game's ending line: each player's rating change, and how to see the
+    game again."""
+    lines: list[Text] = []
+    if ratings is not None:
+        for name, shift in zip(players.as_tuple(), ratings, strict=True):
+            change = round(shift.after) - round(shift.before)
+            lines.append(
+                _(
+                    "{player}: rating {before} → {after} ({change})",
+                    player=name,
+                    before=rating_text(shift.before),
+                    after=rating_text(shift.after, provisional=shift.provisional),
+                    change=f"{change:+d}".replace("-", "−"),
+                )
+            )
+    lines.append(
+        _(
+            "See it again with /dvonn replay, or take its transcript with /dvonn export "
+            "(game: {game}).",
+            game=game.id,
+        )
+    )
+    return tuple(lines)
 
 
 def move_footer(game: Game) -> Text:

@@ -12,18 +12,22 @@ from discord import app_commands
 from discord.app_commands import locale_str
 
 import rules
-from bot.games.ratings import LEADERBOARD_MIN_GAMES
+from bot.games.ratings import LEADERBOARD_MIN_GAMES, is_provisional
 from bot.i18n import COLOUR_NAMES, Text, _, n_, transcript_error_text
 from bot.interactions.errors import UserError
 from bot.interactions.feature import Feature
 from bot.interactions.lookup import game_for_record
 from bot.interactions.replies import fit_lines
-from bot.posting.texts import image_labels
+from bot.posting.texts import image_labels, rating_text
 
 if TYPE_CHECKING:
     from bot.app import DvonnBot, Interaction
 
 MAX_TRANSCRIPT_BYTES: Final = 64 * 1024
+PROVISIONAL: Final = _(
+    "A “?” after a rating means it is provisional: too few rated games yet to be sure of it. "
+    "It settles as more games are played."
+)
 
 
 async def setup(bot: DvonnBot) -> None:
@@ -179,13 +183,15 @@ class Records(Feature):
                         "Rating {rating} (± {deviation}) · {count} games: {wins} won, "
                         "{losses} lost, {draws} drawn",
                         rating.games,
-                        rating=round(rating.rating),
+                        rating=rating_text(rating.rating, provisional=is_provisional(rating)),
                         deviation=round(2 * rating.deviation),
                         wins=rating.wins,
                         losses=rating.losses,
                         draws=rating.draws,
                     )
                 )
+                if is_provisional(rating):
+                    lines.append(PROVISIONAL)
             for game in profile.active:
                 opponent = await self.publisher.names.get(game.opponent_of(who.id))
                 colour = game.colour_of(who.id)
@@ -242,7 +248,7 @@ class Records(Feature):
                             row.games,
                             place=place,
                             player=name,
-                            rating=round(row.rating),
+                            rating=rating_text(row.rating, provisional=is_provisional(row)),
                         )
                     )
                 )

@@ -216,8 +216,16 @@ async def test_resign_asks_first_and_strangers_cannot(table: Table, bot: DvonnBo
     post = await fake.wait_for_message(thread, lambda m: "alice resigned" in str(m.embeds))
     assert "bob wins" in str(post.embeds)
     assert board_image(post).width > 0
+    assert post.pinged_user_ids == {table.alice.id, table.bob.id}
+    # The end says what it did to the ratings (new players: provisional), and how to look back.
+    ending = post.embeds[0]["description"]
+    assert "alice: rating 1500 → " in ending and "bob: rating 1500 → " in ending
+    assert "?" in ending and "(−" in ending and "(+" in ending
+    assert "</dvonn replay:" in ending and "</dvonn export:" in ending and "game: 1" in ending
     again = await fake.run_command(table.alice, thread, "dvonn place", {"cell": "E3"})
     assert again.ephemeral
+    profile = await fake.run_command(table.bob, thread, "dvonn profile")
+    assert "?" in profile.content and "provisional" in profile.content, profile.content
 
 
 async def test_abort_by_agreement(table: Table, bot: DvonnBot) -> None:
