@@ -47,6 +47,8 @@ CARD_RADIUS: Final = 0.16
 CARD_OUTLINE: Final = 0.055
 DISC_RADIUS: Final = 0.27
 DISC_RING: Final = 0.035
+DISC_PLATE: Final = 0.07
+"""How far the plate behind a header disc shows around it (of a cell's width)."""
 DISC_INSET: Final = 0.52
 """From a card's outer edge to its colour disc's centre."""
 NAME_INSET: Final = 0.95
@@ -69,7 +71,7 @@ STATUS_DISC: Final = 0.16
 """The disc before the status line: the colour of the side to move (or the winner)."""
 STATUS_DISC_GAP: Final = 0.14
 EDGE_LABEL_SIZE: Final = 0.42
-CELL_NAME_SIZE: Final = 0.19
+CELL_NAME_SIZE: Final = 0.23
 ARROW_GAP: Final = 0.03
 """Between the arrow's tip and the destination piece's rim."""
 PLATE_GROWTH: Final = 0.16
@@ -142,9 +144,9 @@ def _base(
     for card in lay.cards():
         top = "W" if card.side is Colour.WHITE else "B"
         centre = (card.outer + card.inward * DISC_INSET * w, card.middle)
-        # A light ring, so that the black disc stands out on the dark card.
-        ring = sprites.ring(theme.muted_text, DISC_RADIUS * w, DISC_RING * w)
-        ring.paste_on(image, centre)
+        # On a plate of the board's own colour, as on the board: a black disc straight on the
+        # dark card read as an empty ring at phone size.
+        sprites.disc(theme.cell, (DISC_RADIUS + DISC_PLATE) * w).paste_on(image, centre)
         sprites.piece(theme, DISC_RADIUS * w, top, 1, False).paste_on(image, centre)
     return image
 
@@ -247,7 +249,7 @@ def _draw_status(
     details = ""
     if state.details:
         tail = room - head_width - F.text_width(fonts.regular, details_size, labels.separator)
-        details = F.fit(fonts.regular, details_size, state.details, tail)
+        details = _whole_parts(fonts.regular, details_size, state.details, labels.separator, tail)
     if details:
         details = labels.separator + details
     total = head_width + F.text_width(fonts.regular, details_size, details)
@@ -259,7 +261,7 @@ def _draw_status(
     if state.highlighted is not None:
         radius = STATUS_DISC * w
         centre = (x + radius + DISC_RING * w, middle)
-        sprites.ring(theme.muted_text, radius, DISC_RING * w).paste_on(image, centre)
+        sprites.disc(theme.cell, radius + DISC_RING * w).paste_on(image, centre)
         top = "W" if state.highlighted is Colour.WHITE else "B"
         sprites.piece(theme, radius, top, 1, False).paste_on(image, centre)
         x += disc_room
@@ -273,6 +275,15 @@ def _draw_status(
         size=details_size,
         fill=rgba(theme.muted_text),
     )
+
+
+def _whole_parts(chain: tuple[str, ...], size: int, text: str, separator: str, room: float) -> str:
+    """As many of ``text``'s parts (between separators) as fit in ``room``, whole: a phase or a
+    move number cut in the middle ("Ruc…") tells the reader nothing."""
+    parts = text.split(separator)
+    while parts and F.text_width(chain, size, separator.join(parts)) > room:
+        parts.pop()
+    return separator.join(parts)
 
 
 def _top(stack: Stack) -> str:
@@ -349,10 +360,13 @@ def _draw_last_move(image: Image.Image, lay: Layout, theme: Theme, move: Move | 
         sprites.cell_outline(theme.last_move, w).paste_on(image, lay.cell_center(move.cell))
     elif isinstance(move, Jump):
         start, end = lay.cell_center(move.source), lay.cell_center(move.target)
-        sprites.cell_outline(theme.last_move, w, thin=True).paste_on(image, start)
-        sprites.cell_outline(theme.last_move, w).paste_on(image, end)
         dx, dy = end[0] - start[0], end[1] - start[1]
         length = math.hypot(dx, dy)
+        # A one-cell move's arrow is little more than its head, lost at phone size: then the
+        # cell it left gets the full outline too.
+        short = length < 1.5 * w
+        sprites.cell_outline(theme.last_move, w, thin=not short).paste_on(image, start)
+        sprites.cell_outline(theme.last_move, w).paste_on(image, end)
         stop = lay.piece_radius + ARROW_GAP * w
         tip = (end[0] - dx / length * stop, end[1] - dy / length * stop)
         sprites.arrow(theme, w, start, tip).paste_on(image, start)

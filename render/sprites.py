@@ -278,6 +278,16 @@ def _grown(points: list[Point], by: float) -> list[Point]:
 
 
 @lru_cache(maxsize=16)
+def disc(colour: str, radius: float) -> Sprite:
+    """A filled circle: a plate to show a piece on, away from the board."""
+    side = math.ceil(2 * radius) + 4
+    centre = (side / 2, side / 2)
+    canvas = _Supersampled(side, side)
+    canvas.circle(centre, radius, rgba(colour))
+    return Sprite(canvas.result(), centre)
+
+
+@lru_cache(maxsize=16)
 def ring(colour: str, radius: float, width: float) -> Sprite:
     """A circle's outline just outside ``radius``: sets a disc off from its background."""
     outer = radius + width
