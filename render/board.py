@@ -22,6 +22,7 @@ from render.fonts import Fonts
 from render.geometry import (
     CELL_GAP,
     DEFAULT_WIDTH,
+    HEADER_HEIGHT,
     SQRT3,
     Card,
     Layout,
@@ -303,6 +304,7 @@ def board_image(
     coordinates: bool = True,
     fonts: Fonts = F.DEFAULT_FONTS,
     status: Status | None = None,
+    header: bool = True,
 ) -> Image.Image:
     """Draw ``position`` as an RGB image; see :func:`board_png` for the options."""
     theme = theme if isinstance(theme, Theme) else resolve_theme(DEFAULT_THEME, theme)
@@ -346,6 +348,8 @@ def board_image(
             score=scores[index],
         )
     _draw_status(image, lay=lay, theme=theme, fonts=fonts, labels=labels, state=state)
+    if not header:  # the board alone: a picture of the cells, not of a game
+        return image.crop((0, round(HEADER_HEIGHT * lay.hex_width), image.width, image.height))
     return image
 
 
@@ -395,6 +399,7 @@ def board_png(
     coordinates: bool = True,
     fonts: Fonts = F.DEFAULT_FONTS,
     status: Status | None = None,
+    header: bool = True,
 ) -> bytes:
     """The board as PNG bytes, ready to attach to a message. Pure: same input, same bytes.
 
@@ -410,6 +415,8 @@ def board_png(
     - ``fonts``: the fallback chains of font files (add a Hangul font for Korean names).
     - ``status``: replaces the status line worked out from the position, e.g. after a
       resignation ``Status("Alice wins", "Борис resigned", Colour.WHITE)``.
+    - ``header``: the players' cards and the status line above the board; without them the
+      image is the board alone (a picture naming the cells, say).
 
     Raises :class:`ValueError` for an unknown theme colour or label, or a too small ``size``.
     """
@@ -425,6 +432,7 @@ def board_png(
         coordinates=coordinates,
         fonts=fonts,
         status=status,
+        header=header,
     )
     return encode_png(image)
 

@@ -97,3 +97,13 @@ def test_the_status_line_drops_whole_parts_never_half_a_word() -> None:
     width = render.fonts.text_width(fonts, 20, "Tworzenie stosów") + 5
     assert board_module._whole_parts(fonts, 20, text, " · ", width) == "Tworzenie stosów"
     assert board_module._whole_parts(fonts, 20, text, " · ", 3) == ""
+
+
+def test_without_its_header_the_image_is_the_board_alone() -> None:
+    full = Image.open(io.BytesIO(render.board_png(rules.new_game())))
+    bare = Image.open(io.BytesIO(render.board_png(rules.new_game(), header=False)))
+    lay = layout(render.DEFAULT_WIDTH)
+    assert bare.width == full.width
+    assert bare.height == full.height - round(render.geometry.HEADER_HEIGHT * lay.hex_width)
+    # Its top rows are background, not a player's card.
+    assert near(at(bare.convert("RGB"), (full.width / 4, 5)), THEME.background, 12)

@@ -51,9 +51,9 @@ class Help(Feature):
 
 
 async def _cell_names_png(publisher: Publisher, reader: Reader) -> bytes:
+    """The empty board naming every cell (no game's header above it)."""
     labels = image_labels(reader.catalogues, reader.locale)
-    names = (labels.white, labels.black)
-    return await publisher.renderer.board_png(rules.new_game(), players=names, labels=labels)
+    return await publisher.renderer.board_png(rules.new_game(), labels=labels, header=False)
 
 
 RULES_TEXT: Final = (

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+import io
 import random
 import time
 
 import pytest
+from PIL import Image
 
 import rules
 from bot.app import DvonnBot
@@ -199,8 +201,10 @@ async def test_rules_and_help_explain_with_a_picture_of_the_cells(
         assert reply.ephemeral and reply.message is not None
         attached = reply.message.embed_image()
         assert attached is not None and attached.filename == "cells.png"
-    rules_text = reply.embeds[0]["description"] if reply.embeds else ""
-    assert "/dvonn challenge" in rules_text
+        picture = Image.open(io.BytesIO(attached.data))
+        assert picture.height < 0.5 * picture.width  # the board alone, no game header above
+    help_text = reply.embeds[0]["description"] if reply.embeds else ""
+    assert "</dvonn challenge:" in help_text and "</dvonn play-bot:" in help_text
 
 
 async def test_resign_asks_first_and_strangers_cannot(table: Table, bot: DvonnBot) -> None:
