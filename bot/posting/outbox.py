@@ -29,6 +29,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 
 import discord
 
+import rules
 from bot.games import GameOver, Notification
 from bot.games import announcements as kinds
 from bot.games.outbox import Outbox
@@ -60,6 +61,8 @@ class Deliverer:
         self._results: dict[int, asyncio.Future[discord.Message | None]] = {}
         self._done: OrderedDict[int, discord.Message | None] = OrderedDict()
         """What became of the rows posted lately that nobody was waiting for (yet)."""
+        self._placement_posts: dict[int, int] = {}
+        """Each game's last placement board (its message id), which the next one replaces."""
         self.handle(kinds.TURN, self._turn)
         self.handle(kinds.GAME_STARTED, self._game_started)
         self.handle(kinds.TAKEBACK, self._takeback)
@@ -235,9 +238,26 @@ class Deliverer:
         players = await self._publisher.players(turn.game)
         over = GameOver.of(turn.game) if turn.over else None
         post = turn_post(turn.game, players, turn.moves, over, kinds.read_ratings(notification))
-        return await self._publisher.send_to_game(
+        message = await self._publisher.send_to_game(
             turn.game, post, players=players, nonce=notification.nonce
         )
+        await self._replace_placement_board(turn, message)
+        return message
+
+    async def _replace_placement_board(
+        self, turn: kinds.TurnPost, message: discord.Message
+    ) -> None:
+        """During the placement phase each new board replaces the last one (deleted: 49 boards
+        would bury the game's first post), while every turn still pings the player to move.
+        The last placement board stays, under the first move."""
+        game_id = turn.game.id
+        placing = bool(turn.moves) and isinstance(turn.moves[0].move, rules.Place)
+        earlier = self._placement_posts.pop(game_id, None)
+        if not placing:
+            return
+        self._placement_posts[game_id] = message.id
+        if earlier is not None and earlier != message.id:
+            await self._publisher.delete_post(turn.game, earlier)
 
     async def _game_started(self, notification: Notification) -> discord.Message:
         assert notification.game_id is not None

@@ -8,6 +8,7 @@ processes: Pillow work would otherwise stall every other game's commands.
 from __future__ import annotations
 
 import io
+import logging
 import secrets
 from dataclasses import dataclass
 from typing import Any, Final
@@ -21,6 +22,8 @@ from bot.posting.commands import CommandMentions
 from bot.posting.names import Names
 from bot.posting.renderer import Renderer
 from bot.posting.texts import GamePost, Players, image_labels, image_status
+
+log = logging.getLogger(__name__)
 
 BOARD_FILENAME: Final = "board.png"
 EMBED_COLOUR: Final = discord.Colour(0xC8A165)  # the board's wood
@@ -174,6 +177,14 @@ class Publisher:
         reader = await self.public_reader(game.guild_id)
         kwargs = await self.message(game, post, reader, players)
         return await self.channel(game).send(**kwargs, nonce=_nonce(nonce))
+
+    async def delete_post(self, game: Game, message_id: int) -> None:
+        """Delete one of the bot's posts in the game's thread; gone already or not allowed:
+        nothing to do."""
+        try:
+            await self.channel(game).get_partial_message(message_id).delete()
+        except (discord.NotFound, discord.Forbidden):
+            log.info("post %s of game %s could not be deleted", message_id, game.id)
 
     async def send_text(
         self,

@@ -152,10 +152,14 @@ def pick(rng: random.Random, position: rules.Position) -> rules.Move:
 
 
 def board_posts(table: Table, place: FakeChannel) -> list[RecordedMessage]:
+    """The bot's board posts in ``place``, in order, the placement boards it replaced (deleted)
+    included."""
+    world = table.fake.world
+    found = (world.messages[m] for m in world.channel_messages.get(place.id, []))
     return [
         m
-        for m in table.fake.messages_in(place)
-        if m.author_id == table.fake.world.bot.id and m.embed_image() is not None
+        for m in found
+        if m.author_id == world.bot.id and not m.ephemeral and m.embed_image() is not None
     ]
 
 

@@ -202,3 +202,23 @@ async def test_a_rate_limited_board_post_is_retried_not_lost(table: Table, bot: 
     assert statuses[-3:] == [429, 429, 200]
     game = await bot.service.game_in_channel(thread.id)
     assert game is not None and game.position.ply == 1
+
+
+async def test_placement_boards_replace_each_other_and_every_turn_still_pings(
+    table: Table, bot: DvonnBot
+) -> None:
+    fake = table.fake
+    thread = await start_game(table)
+    users = {rules.Colour.WHITE: table.alice, rules.Colour.BLACK: table.bob}
+    pos = rules.new_game()
+    pinged = []
+    for _ in range(12):
+        move = rules.legal_moves(pos)[0]
+        turn = await play_turn(fake, users[pos.turn], thread, move)
+        assert turn.post is not None
+        pos = rules.play(pos, move)
+        pinged.append((turn.post.pinged_user_ids, users[pos.turn].id))
+    assert all(ping == {wanted} for ping, wanted in pinged)  # every turn pinged the next player
+    boards = [m for m in fake.messages_in(thread) if m.embed_image() is not None]
+    assert len(boards) == 2  # the game's first post, and the newest board: not twelve
+    assert "move 13" in str(boards[-1].embeds[0].get("footer"))
