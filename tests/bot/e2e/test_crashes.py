@@ -146,6 +146,16 @@ async def game_id_in(table: Table, database: Path, channel: FakeChannel) -> int:
     return found
 
 
+async def alice_against_bob(table: Table, bot: BotProcess) -> tuple[FakeChannel, int]:
+    """Alice (White) challenges Bob, who accepts: where the game is played, and its id."""
+    challenge = await table.fake.run_command(
+        table.alice, table.games, "dvonn challenge", {"opponent": table.bob, "colour": "W"}
+    )
+    assert challenge.message is not None
+    place = await accept(table, challenge.message, table.bob)
+    return place, await game_id_in(table, bot.database, place)
+
+
 def pick(rng: random.Random, position: rules.Position) -> rules.Move:
     moves = [m for m in rules.legal_moves(position) if m != rules.PASS]
     return rng.choice(moves)
@@ -210,12 +220,7 @@ async def test_every_turn_is_posted_once_however_often_the_bot_is_killed(
     fake = table.fake
     rng = random.Random(2026)
     async with bot_process(table, tmp_path) as bot:
-        challenge = await fake.run_command(
-            table.alice, table.games, "dvonn challenge", {"opponent": table.bob, "colour": "W"}
-        )
-        assert challenge.message is not None
-        place = await accept(table, challenge.message, table.bob)
-        human = await game_id_in(table, bot.database, place)
+        place, human = await alice_against_bob(table, bot)
         versus = await fake.run_command(
             table.carol, table.no_threads, "dvonn play-bot", {"level": "easy", "colour": "W"}
         )
@@ -315,12 +320,7 @@ async def test_a_rate_limited_post_then_a_kill_is_posted_once_after_the_restart(
     fake = table.fake
     rng = random.Random(7)
     async with bot_process(table, tmp_path) as bot:
-        challenge = await fake.run_command(
-            table.alice, table.games, "dvonn challenge", {"opponent": table.bob, "colour": "W"}
-        )
-        assert challenge.message is not None
-        place = await accept(table, challenge.message, table.bob)
-        human = await game_id_in(table, bot.database, place)
+        place, human = await alice_against_bob(table, bot)
         players = {"W": table.alice, "B": table.bob}
         for _ in range(3):
             game = stored(bot.database, human)
