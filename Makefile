@@ -6,7 +6,16 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest bench gallery messages clean
+.PHONY: run test lint typecheck pytest bench gallery messages clean venv
+
+# A venv made by a Python older than the project needs (or whose Python is gone) is made again;
+# then (in a new make, which sees the venv as it is now) it is set up if needed.
+venv:
+	@if [ -e $(BIN)/python ] && ! $(BIN)/python -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then \
+		echo "$(VENV) was made by $$($(BIN)/python --version 2>&1 || echo 'a Python that is gone'); dvonn-bot needs Python 3.11 or newer: making it again with $(PYTHON)."; \
+		rm -rf $(VENV); \
+	fi
+	@$(MAKE) --no-print-directory -s $(STAMP)
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -14,10 +23,11 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-run: $(STAMP)
+run: venv
 	$(BIN)/python -m bot $(ARGS)
 
-test: $(STAMP) lint typecheck pytest
+test: venv
+	@$(MAKE) --no-print-directory lint typecheck pytest
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -11,7 +11,9 @@ import asyncio
 import logging
 import signal
 import sys
+from typing import Final
 
+import aiohttp
 import discord
 
 from bot.app import DvonnBot
@@ -22,15 +24,30 @@ from bot.i18n import ENGLISH
 log = logging.getLogger("bot")
 
 
-async def serve(settings: Settings, *, sync: bool) -> None:
-    token = settings.require_token()
-    # discord.py keeps Discord's addresses process-wide (see bot.endpoints): set them once here.
-    use_discord_endpoints(settings.api_base, settings.gateway_url)
-    bot = DvonnBot(settings, sync_commands=sync)
-    stop = asyncio.Event()
+VOICE_WARNINGS: Final = ("PyNaCl is not installed", "davey is not installed")
+
+
+def _not_about_voice(record: logging.LogRecord) -> bool:
+    """discord.py warns at start that voice libraries are missing; this bot has no voice."""
+    return not str(record.msg).startswith(VOICE_WARNINGS)
+
+
+def _on_stop_signals(stop: asyncio.Event) -> None:
+    """Set ``stop`` on Ctrl-C or SIGTERM: with the loop's own handlers where there are some,
+    else (Windows) with the process's signal handlers, which hand over to the loop."""
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
+        try:
+            loop.add_signal_handler(sig, stop.set)
+        except NotImplementedError:  # Windows' event loops have none
+            signal.signal(sig, lambda *_: loop.call_soon_threadsafe(stop.set))
+
+
+async def serve(settings: Settings, *, sync: bool) -> None:
+    token = settings.require_token()
+    bot = DvonnBot(settings, sync_commands=sync)
+    stop = asyncio.Event()
+    _on_stop_signals(stop)
     async with bot:
         runner = asyncio.create_task(bot.start(token), name="discord")
         stopper = asyncio.create_task(stop.wait(), name="signals")
@@ -59,11 +76,22 @@ def main(argv: list[str] | None = None) -> int:
     except SettingsError as error:
         print(ENGLISH.render(error.text), file=sys.stderr)
         return 2
+    try:
+        # discord.py keeps Discord's addresses process-wide (see bot.endpoints): set them once.
+        use_discord_endpoints(settings.api_base, settings.gateway_url)
+    except ValueError as error:
+        print(error, file=sys.stderr)
+        return 2
     discord.utils.setup_logging(level=getattr(logging, settings.log_level))
+    logging.getLogger("discord.client").addFilter(_not_about_voice)
     try:
         asyncio.run(serve(settings, sync=args.sync))
     except discord.LoginFailure:
         log.error("Discord refused the token: check DISCORD_TOKEN in .env (Bot → Reset Token).")
+        return 1
+    except (aiohttp.ClientConnectionError, OSError) as error:
+        where = settings.api_base or "Discord"
+        log.error("cannot reach %s (%s): check the network, or DISCORD_API_BASE", where, error)
         return 1
     return 0
 

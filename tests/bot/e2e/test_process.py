@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import socket
 import sys
 from pathlib import Path
 
@@ -78,4 +79,51 @@ async def test_the_real_process_serves_and_stops_cleanly_on_sigterm(
     assert "database closed" in log
     assert "invite link" in log
     assert fake.token not in log  # the token never reaches a log line
+    assert "voice will NOT be supported" not in log  # this bot has no voice: no noise about it
     assert database.exists()
+
+
+def _env(**values: str) -> dict[str, str]:
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DVONN_"))}
+    return {**base, "PYTHONPATH": str(REPO), **values}
+
+
+async def _run(tmp_path: Path, env: dict[str, str]) -> tuple[int, str]:
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot",
+        cwd=tmp_path,
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
+    out, _ = await asyncio.wait_for(process.communicate(), 60)
+    assert process.returncode is not None
+    return process.returncode, out.decode()
+
+
+async def test_a_malformed_endpoint_is_one_clear_line(tmp_path: Path) -> None:
+    code, out = await _run(
+        tmp_path, _env(DISCORD_TOKEN="x", DISCORD_API_BASE="discord.example/api")
+    )
+    assert code == 2 and "Traceback" not in out
+    assert out.strip().count("\n") == 0 and "DISCORD_API_BASE must be an http(s) URL" in out
+
+
+async def test_without_a_network_it_says_so_in_one_line(tmp_path: Path) -> None:
+    with socket.socket() as probe:  # a port on this machine where nothing listens
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    code, out = await _run(
+        tmp_path,
+        _env(
+            DISCORD_TOKEN="x",
+            DISCORD_API_BASE=f"http://127.0.0.1:{port}/api/v10",
+            DISCORD_GATEWAY_URL=f"ws://127.0.0.1:{port}/",
+            DVONN_DATABASE=str(tmp_path / "dvonn.sqlite3"),
+        ),
+    )
+    assert code == 1 and "Traceback" not in out, out
+    errors = [line for line in out.splitlines() if "ERROR" in line]
+    assert len(errors) == 1 and "cannot reach" in errors[0], out
