@@ -11,6 +11,7 @@ import asyncio
 import logging
 import signal
 import sys
+from pathlib import Path
 from typing import Final
 
 import aiohttp
@@ -20,6 +21,8 @@ from bot.app import DvonnBot
 from bot.config import Settings, SettingsError
 from bot.endpoints import use_discord_endpoints
 from bot.i18n import ENGLISH
+from bot.storage.backup import backup
+from bot.storage.errors import StorageError
 
 log = logging.getLogger("bot")
 
@@ -61,6 +64,16 @@ async def serve(settings: Settings, *, sync: bool) -> None:
         await runner
 
 
+def _backup(settings: Settings, dest: Path) -> int:
+    try:
+        made = backup(settings.database, dest)
+    except StorageError as error:
+        print(f"no backup: {error}", file=sys.stderr)
+        return 1
+    print(f"backed up {settings.database} to {made}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot", description="Run dvonn-bot.")
     parser.add_argument(
@@ -69,9 +82,20 @@ def main(argv: list[str] | None = None) -> int:
         help="register the slash commands with Discord at start (to DVONN_DEV_GUILD if set, "
         "else globally); needed after commands change",
     )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    saving = commands.add_parser(
+        "backup",
+        help="copy the database (DVONN_DATABASE) while the bot runs, consistently",
+        description="Copy the database while the bot runs: the copy is the database as it was "
+        "when the backup began. Restore: stop the bot, copy the backup over DVONN_DATABASE, "
+        "delete the -wal and -shm files beside it, start the bot.",
+    )
+    saving.add_argument("dest", type=Path, help="a new file, or a directory for a dated file")
     args = parser.parse_args(argv)
     try:
         settings = Settings.from_env()
+        if args.command == "backup":
+            return _backup(settings, args.dest)
         settings.require_token()
     except SettingsError as error:
         print(ENGLISH.render(error.text), file=sys.stderr)
