@@ -14,7 +14,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
-from typing import Final, TypeAlias
+from typing import Any, Final, TypeAlias
 
 import discord
 from discord import app_commands
@@ -25,8 +25,9 @@ from bot.config import Settings, invite_url
 from bot.games import Clock, GameService, utc_now
 from bot.i18n import Catalogues
 from bot.i18n.translator import CatalogueTranslator
-from bot.interactions.errors import RESTARTING, ErrorHandler
+from bot.interactions.errors import RESTARTING, ErrorHandler, error_text, metric_name
 from bot.interactions.inflight import InFlight
+from bot.monitoring import Metrics, MonitoringServer, Probes
 from bot.posting.commands import CommandMentions
 from bot.posting.names import Names
 from bot.posting.outbox import Deliverer
@@ -73,7 +74,10 @@ class DvonnTree(app_commands.CommandTree["DvonnBot"]):
     async def on_error(
         self, interaction: discord.Interaction[DvonnBot], error: app_commands.AppCommandError
     ) -> None:
-        await interaction.client.errors.report(interaction, error)
+        bot = interaction.client
+        await bot.errors.report(interaction, error)
+        outcome = "refused" if error_text(error) is not None else "failed"
+        bot.count_interaction(interaction, outcome)
 
 
 class DvonnBot(commands.Bot):
@@ -107,6 +111,10 @@ class DvonnBot(commands.Bot):
         self.names = Names(self)
         self.renderer = Renderer(settings.render_processes)
         self.inflight = InFlight()
+        self.metrics = Metrics()
+        self._monitoring: MonitoringServer | None = None
+        self.http_port: int | None = None
+        """Where /healthz and /metrics are served, once they are."""
         self.mentions = CommandMentions()
         self.errors = ErrorHandler(self.catalogues, self.mentions)
         self.accepting = True
@@ -161,6 +169,7 @@ class DvonnBot(commands.Bot):
             renderer=self.renderer,
             catalogues=self.catalogues,
             mentions=self.mentions,
+            metrics=self.metrics,
         )
         self._deliverer = Deliverer(self.service.outbox, self._publisher)
         await self.load_features()
@@ -174,6 +183,39 @@ class DvonnBot(commands.Bot):
                 self.mentions.learn(command.id, (c.name for c in self.dvonn.commands))
         if self.application_id is not None:
             log.info("invite link: %s", invite_url(self.application_id))
+        if self.settings.http_port is not None:
+            self._monitoring = MonitoringServer(self.metrics, self._probes())
+            self.http_port = await self._monitoring.start(
+                self.settings.http_host, self.settings.http_port
+            )
+
+    # --- the operator's view -------------------------------------------------------------------
+
+    def _probes(self) -> Probes:
+        async def refresh() -> None:
+            self.metrics.games_running.set(await self.service.running_games())
+            self.metrics.outbox_lag.set(await self.service.outbox.lag())
+
+        return Probes(
+            gateway_connected=self._gateway_connected,
+            database_answers=self.service.answers,
+            outbox_lag=self.service.outbox.lag,
+            refresh=refresh,
+        )
+
+    def _gateway_connected(self) -> bool:
+        ws = self.ws  # discord.py's gateway connection of the moment (None before the first)
+        return self.is_ready() and not self.is_closed() and ws is not None and ws.open
+
+    def count_interaction(self, interaction: discord.Interaction[Any], outcome: str) -> None:
+        """Count a finished interaction in the metrics (commands by name, buttons by kind)."""
+        age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+        self.metrics.interaction(metric_name(interaction), outcome, age)
+
+    async def on_app_command_completion(
+        self, interaction: discord.Interaction[Any], command: object
+    ) -> None:
+        self.count_interaction(interaction, "ok")
 
     # --- features ------------------------------------------------------------------------------
 
@@ -268,6 +310,8 @@ class DvonnBot(commands.Bot):
                 log.warning("shutting down with %d interactions unfinished", self.inflight.busy)
             if self._deliverer is not None:
                 await self._deliverer.close(self._shutdown_grace)
+            if self._monitoring is not None:
+                await self._monitoring.stop()
             for name in list(self.extensions):
                 await self.unload_extension(name)
             await asyncio.gather(*self._background, return_exceptions=True)

@@ -101,6 +101,9 @@ class Settings:
     outbox_lease: float = 30.0
     """Seconds a claim on a post holds: a crashed process's posts wait this long before another
     process (or the next start) takes them over."""
+    http_port: int | None = None
+    """Where ``/healthz`` and ``/metrics`` are served (``None``: not at all)."""
+    http_host: str = "127.0.0.1"
     outbox_poll: float = 5.0
     """Seconds between two looks for posts left unsent (by a crash, an outage, a refusal)."""
 
@@ -141,6 +144,8 @@ class Settings:
             ai_seconds=_seconds(values, "DVONN_AI_SECONDS"),
             outbox_lease=_seconds(values, "DVONN_OUTBOX_LEASE_SECONDS") or 30.0,
             outbox_poll=_seconds(values, "DVONN_OUTBOX_POLL_SECONDS") or 5.0,
+            http_port=_port(values, "DVONN_HTTP_PORT"),
+            http_host=values.get("DVONN_HTTP_HOST", "").strip() or "127.0.0.1",
         )
 
     def require_token(self) -> str:
@@ -208,6 +213,17 @@ def _seconds(values: Mapping[str, str], name: str) -> float | None:
             )
         )
     return seconds
+
+
+def _port(values: Mapping[str, str], name: str) -> int | None:
+    raw = values.get(name, "").strip()
+    if not raw:
+        return None
+    if not raw.isdigit() or not 0 <= int(raw) <= 65535:
+        raise SettingsError(
+            _("{name} must be a port number from 0 to 65535, not {value}.", name=name, value=raw)
+        )
+    return int(raw)
 
 
 def _snowflake(values: Mapping[str, str], name: str) -> int | None:

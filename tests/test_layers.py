@@ -130,7 +130,8 @@ BOT_ROOMS = {
     "bot.i18n": set(),
     "bot.config": {"bot.i18n"},
     "bot.endpoints": set(),
-    "bot.posting": {"bot.games", "bot.i18n"},
+    "bot.monitoring": set(),
+    "bot.posting": {"bot.games", "bot.i18n", "bot.monitoring"},
     "bot.interactions": {"bot.games", "bot.i18n", "bot.posting"},
 }
 """The Discord layer (posting, interactions, features, the root) reaches data only through the
@@ -139,6 +140,9 @@ FEATURE_MAY_IMPORT = {*BOT_ROOMS, "bot.app"} - {"bot.storage"}
 EXCEPTIONS = {
     # The catalogue tool extracts the service's error templates as messages too.
     ("bot.i18n.tools", "bot.games.errors"),
+    # The operator's command `python -m bot backup` copies the database file itself.
+    ("bot.__main__", "bot.storage.backup"),
+    ("bot.__main__", "bot.storage.errors"),
 }
 
 

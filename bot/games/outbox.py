@@ -99,6 +99,11 @@ class Outbox:
             await tx.mark_failed(notification.id, give_up=give_up, now=now, retry_at=retry_at)
         return give_up
 
+    async def lag(self) -> float:
+        """Seconds the oldest announcement not delivered yet has waited (0: none waits)."""
+        oldest = await self._store.oldest_unsent_at()
+        return 0.0 if oldest is None else max(0.0, (self._now() - oldest).total_seconds())
+
     async def get(self, notification_id: int) -> Notification | None:
         """An announcement by id, if it is still unsent."""
         if notification_id in self._marks:

@@ -604,6 +604,14 @@ class GameService:
         """Running games against the bot in which it is the bot's turn (after a restart, say)."""
         return await self.store.games_with_computer_to_move()
 
+    async def running_games(self) -> int:
+        """How many games are being played (for the operator's metrics)."""
+        return await self.store.running_games()
+
+    async def answers(self) -> bool:
+        """Whether the database answers a read (for the health check)."""
+        return await self.store.running_games() >= 0
+
     async def active_games(self, user_id: UserId) -> list[Game]:
         """The user's running games in every server, the most recently changed first."""
         return await self.store.active_games_of(user_id)

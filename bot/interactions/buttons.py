@@ -14,7 +14,7 @@ from typing import Any, Protocol, cast
 import discord
 
 from bot.i18n import Text
-from bot.interactions.errors import RESTARTING, ErrorHandler
+from bot.interactions.errors import RESTARTING, ErrorHandler, error_text
 from bot.interactions.inflight import InFlight
 from bot.posting.names import Names
 from bot.posting.publisher import Reader
@@ -27,6 +27,8 @@ class ButtonHost(Protocol):
     inflight: InFlight
     errors: ErrorHandler
     names: Names
+
+    def count_interaction(self, interaction: discord.Interaction[Any], outcome: str) -> None: ...
 
 
 def label(reader: Reader | None, text: Text) -> str:
@@ -50,6 +52,10 @@ class BotButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"dvonn
                 await self.run(interaction)
             except Exception as error:  # one handler for every error, as for commands
                 await host.errors.report(interaction, error)
+                outcome = "refused" if error_text(error) is not None else "failed"
+                host.count_interaction(interaction, outcome)
+            else:
+                host.count_interaction(interaction, "ok")
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         raise NotImplementedError

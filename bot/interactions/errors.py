@@ -126,6 +126,16 @@ async def _answer(interaction: discord.Interaction[Any], content: str) -> None:
         await interaction.response.send_message(content, ephemeral=True)
 
 
+def metric_name(interaction: discord.Interaction[Any]) -> str:
+    """What an interaction counts as in the metrics: the command (``dvonn move``), or the
+    button's kind without the ids in it (``dvonn:challenge:accept``)."""
+    if interaction.command is not None:
+        return interaction.command.qualified_name
+    data: dict[str, Any] = dict(interaction.data or {})
+    parts = str(data.get("custom_id", interaction.type.name)).split(":")
+    return ":".join(part for part in parts if not part.isdigit())
+
+
 def interaction_name(interaction: discord.Interaction[Any]) -> str:
     """The command (``/dvonn move``) or the button's id an interaction came from, for logs."""
     if interaction.command is not None:

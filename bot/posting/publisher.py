@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import logging
 import secrets
+import time
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -18,6 +19,7 @@ import discord
 import rules
 from bot.games import Game, GameRecord, GameService
 from bot.i18n import Catalogues, Locale
+from bot.monitoring import Metrics
 from bot.posting.commands import CommandMentions
 from bot.posting.names import Names
 from bot.posting.renderer import Renderer
@@ -101,6 +103,7 @@ class Publisher:
         renderer: Renderer,
         catalogues: Catalogues,
         mentions: CommandMentions | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         self._client = client
         self._service = service
@@ -108,6 +111,7 @@ class Publisher:
         self.renderer = renderer
         self.catalogues = catalogues
         self.mentions = mentions
+        self._metrics = metrics
 
     async def game(self, game_id: int) -> Game:
         """A game by id, as stored now."""
@@ -147,7 +151,11 @@ class Publisher:
         self, game: Game, post: GamePost, reader: Reader, players: Players | None = None
     ) -> dict[str, Any]:
         players = players or await self.players(game)
-        return await message(self.renderer, game.position, post, players, reader)
+        started = time.perf_counter()
+        made = await message(self.renderer, game.position, post, players, reader)
+        if self._metrics is not None:
+            self._metrics.render_seconds.observe(time.perf_counter() - started)
+        return made
 
     @staticmethod
     def transcript_file(record: GameRecord, players: Players) -> discord.File:

@@ -866,6 +866,18 @@ class Store:
         )
         return [_notification(row) for row in rows]
 
+    async def oldest_unsent_at(self) -> datetime | None:
+        """When the oldest announcement not delivered yet was written (``None``: none waits)."""
+        row = await self.db.fetch_one(
+            "SELECT min(created_at) FROM notifications WHERE sent_at IS NULL"
+        )
+        return None if row is None or row[0] is None else text_to_time(row[0])
+
+    async def running_games(self) -> int:
+        """How many games are being played."""
+        row = await self.db.fetch_one("SELECT count(*) FROM games WHERE status = 'active'")
+        return 0 if row is None else int(row[0])
+
     async def notification(self, notification_id: int) -> Notification | None:
         """An announcement by id, if it is still unsent."""
         row = await self.db.fetch_one(

@@ -24,3 +24,4 @@ async def setup(bot: DvonnBot) -> None:
     )
     await bot.add_feature(Computer(player, bot.service, bot.publisher, bot.deliverer, bot.inflight))
     bot.add_housekeeping(player.resume)  # in case a turn of the bot was lost to an error
+    bot.metrics.computer_queue.set_function(player.queued)

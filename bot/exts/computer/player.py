@@ -70,6 +70,10 @@ class ComputerPlayer:
         budget = self._budget if self._budget is not None else BUDGETS[level]
         return budget if self._longest is None else min(budget, self._longest)
 
+    def queued(self) -> int:
+        """Moves waiting for a worker process (for the operator's metrics)."""
+        return 0 if self._engine is None else self._engine.pending()
+
     def is_thinking(self, game_id: int) -> bool:
         task = self._thinking.get(game_id)
         return task is not None and not task.done()
