@@ -1,0 +1,29 @@
+# dvonn-bot in a container: docker build -t dvonn-bot . && docker run --env-file .env \
+#   -v dvonn-data:/data -p 127.0.0.1:8080:8080 dvonn-bot   (or: docker compose up -d)
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    DVONN_DATABASE=/data/dvonn.sqlite3 \
+    DVONN_HTTP_HOST=0.0.0.0 \
+    DVONN_HTTP_PORT=8080
+
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY rules ./rules
+COPY render ./render
+COPY ai ./ai
+COPY bot ./bot
+RUN pip install --no-cache-dir . \
+    && useradd --system --uid 10001 --home-dir /data --no-create-home dvonn \
+    && mkdir -p /data && chown dvonn /data
+
+USER dvonn
+VOLUME ["/data"]
+EXPOSE 8080
+# 200 from /healthz: the gateway is connected, the database answers, the outbox keeps up.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
+    CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8080/healthz', timeout=4)"]
+# SIGTERM (docker stop) finishes the work in flight and closes the database.
+STOPSIGNAL SIGTERM
+CMD ["python", "-m", "bot"]
