@@ -25,6 +25,7 @@ from bot.config import Settings, invite_url
 from bot.games import Clock, GameService, utc_now
 from bot.i18n import Catalogues
 from bot.i18n.translator import CatalogueTranslator
+from bot.incidents import IncidentReporter, Send, webhook
 from bot.interactions.errors import RESTARTING, ErrorHandler, error_text, metric_name
 from bot.interactions.inflight import InFlight
 from bot.monitoring import Metrics, MonitoringServer, Probes
@@ -116,7 +117,8 @@ class DvonnBot(commands.Bot):
         self.http_port: int | None = None
         """Where /healthz and /metrics are served, once they are."""
         self.mentions = CommandMentions()
-        self.errors = ErrorHandler(self.catalogues, self.mentions)
+        self.incidents = IncidentReporter(self._incident_senders())
+        self.errors = ErrorHandler(self.catalogues, self.mentions, self.incidents.report)
         self.accepting = True
         self.dvonn = app_commands.Group(name="dvonn", description=locale_str("Play DVONN"))
         """The one slash command: every feature's commands are its subcommands."""
@@ -188,6 +190,19 @@ class DvonnBot(commands.Bot):
             self.http_port = await self._monitoring.start(
                 self.settings.http_host, self.settings.http_port
             )
+
+    def _incident_senders(self) -> list[Send]:
+        senders: list[Send] = []
+        if self.settings.incident_webhook:
+            senders.append(webhook(self.settings.incident_webhook.reveal()))
+        owner = self.settings.owner_id
+        if owner is not None:
+
+            async def direct_message(note: str) -> None:
+                await (await self.fetch_user(owner)).send(note)
+
+            senders.append(direct_message)
+        return senders
 
     # --- the operator's view -------------------------------------------------------------------
 
@@ -312,6 +327,7 @@ class DvonnBot(commands.Bot):
                 await self._deliverer.close(self._shutdown_grace)
             if self._monitoring is not None:
                 await self._monitoring.stop()
+            await self.incidents.close()
             for name in list(self.extensions):
                 await self.unload_extension(name)
             await asyncio.gather(*self._background, return_exceptions=True)

@@ -62,6 +62,9 @@ class Secret:
         return hash(self._value)
 
 
+NO_SECRET: Final = Secret("")
+
+
 class SettingsError(ValueError):
     """A configuration problem, explained for whoever runs the bot."""
 
@@ -101,6 +104,10 @@ class Settings:
     outbox_lease: float = 30.0
     """Seconds a claim on a post holds: a crashed process's posts wait this long before another
     process (or the next start) takes them over."""
+    incident_webhook: Secret = NO_SECRET
+    """A Discord webhook URL that gets a note of every incident (it holds a token: secret)."""
+    owner_id: int | None = None
+    """A user who gets a DM of every incident."""
     http_port: int | None = None
     """Where ``/healthz`` and ``/metrics`` are served (``None``: not at all)."""
     http_host: str = "127.0.0.1"
@@ -144,6 +151,8 @@ class Settings:
             ai_seconds=_seconds(values, "DVONN_AI_SECONDS"),
             outbox_lease=_seconds(values, "DVONN_OUTBOX_LEASE_SECONDS") or 30.0,
             outbox_poll=_seconds(values, "DVONN_OUTBOX_POLL_SECONDS") or 5.0,
+            incident_webhook=Secret(values.get("DVONN_INCIDENT_WEBHOOK", "").strip()),
+            owner_id=_snowflake(values, "DVONN_OWNER_ID"),
             http_port=_port(values, "DVONN_HTTP_PORT"),
             http_host=values.get("DVONN_HTTP_HOST", "").strip() or "127.0.0.1",
         )

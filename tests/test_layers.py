@@ -131,6 +131,7 @@ BOT_ROOMS = {
     "bot.config": {"bot.i18n"},
     "bot.endpoints": set(),
     "bot.monitoring": set(),
+    "bot.incidents": set(),
     "bot.posting": {"bot.games", "bot.i18n", "bot.monitoring"},
     "bot.interactions": {"bot.games", "bot.i18n", "bot.posting"},
 }

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -66,9 +67,16 @@ def error_text(error: BaseException) -> Text | None:
 class ErrorHandler:
     """Answers users privately, in their language, when nothing happened and why."""
 
-    def __init__(self, catalogues: Catalogues, mentions: CommandMentions | None = None) -> None:
+    def __init__(
+        self,
+        catalogues: Catalogues,
+        mentions: CommandMentions | None = None,
+        on_incident: Callable[[str, str, BaseException], None] | None = None,
+    ) -> None:
+        """``on_incident(incident, where, error)``: told of every bug (to tell the owner)."""
         self._catalogues = catalogues
         self._mentions = mentions
+        self._on_incident = on_incident
 
     def _render(self, text: Text, interaction: discord.Interaction[Any]) -> str:
         rendered = self._catalogues.render(text, interaction.locale)
@@ -109,6 +117,8 @@ class ErrorHandler:
                 interaction.user.id,
                 exc_info=(type(original), original, original.__traceback__),
             )
+            if self._on_incident is not None:
+                self._on_incident(incident, interaction_name(interaction), original)
             text = _(
                 "Sorry, something went wrong on our side (incident {incident}). Nothing you did "
                 "was lost; please try again, and quote the incident if it happens again.",
