@@ -5,8 +5,9 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+LOCK   := requirements.lock
 
-.PHONY: run test lint typecheck pytest bench gallery messages clean venv
+.PHONY: run test lint typecheck pytest bench gallery messages clean venv lock
 
 # A venv made by a Python older than the project needs (or whose Python is gone) is made again;
 # then (in a new make, which sees the venv as it is now) it is set up if needed.
@@ -17,11 +18,20 @@ venv:
 	fi
 	@$(MAKE) --no-print-directory -s $(STAMP)
 
-$(STAMP): pyproject.toml
+# Exactly the versions in requirements.lock, checked against their hashes; then the project
+# itself, built with the locked setuptools.
+$(STAMP): pyproject.toml $(LOCK)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --require-hashes -r $(LOCK)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
 	touch $(STAMP)
+
+# Upgrade the pinned versions to the newest allowed by pyproject.toml; then make test, and commit
+# requirements.lock if it passes.
+lock: venv
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check uv
+	$(BIN)/uv pip compile pyproject.toml --extra dev --universal --generate-hashes \
+		--python-version 3.11 --upgrade -o $(LOCK)
 
 run: venv
 	$(BIN)/python -m bot $(ARGS)
