@@ -9,12 +9,15 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     DVONN_HTTP_PORT=8080
 
 WORKDIR /app
+# The running bot's dependencies, exactly as locked (requirements-run.lock: no dev tools).
+COPY requirements-run.lock ./
+RUN pip install --no-cache-dir --disable-pip-version-check --require-hashes -r requirements-run.lock
 COPY pyproject.toml README.md ./
 COPY rules ./rules
 COPY render ./render
 COPY ai ./ai
 COPY bot ./bot
-RUN pip install --no-cache-dir . \
+RUN pip install --no-cache-dir --disable-pip-version-check --no-deps . \
     && useradd --system --uid 10001 --home-dir /data --no-create-home dvonn \
     && mkdir -p /data && chown dvonn /data
 

@@ -32,6 +32,8 @@ lock: venv
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check uv
 	$(BIN)/uv pip compile pyproject.toml --extra dev --universal --generate-hashes \
 		--python-version 3.11 --upgrade -o $(LOCK)
+	$(BIN)/uv pip compile pyproject.toml --universal --generate-hashes \
+		--python-version 3.11 -c $(LOCK) -o requirements-run.lock
 
 run: venv
 	$(BIN)/python -m bot $(ARGS)
