@@ -21,6 +21,7 @@ from bot.app import DvonnBot
 from bot.config import Settings, SettingsError
 from bot.endpoints import use_discord_endpoints
 from bot.i18n import ENGLISH
+from bot.single import AlreadyRunning, only_process
 from bot.storage.backup import backup
 from bot.storage.errors import StorageError
 
@@ -109,7 +110,11 @@ def main(argv: list[str] | None = None) -> int:
     discord.utils.setup_logging(level=getattr(logging, settings.log_level))
     logging.getLogger("discord.client").addFilter(_not_about_voice)
     try:
-        asyncio.run(serve(settings, sync=args.sync))
+        with only_process(settings.database):
+            asyncio.run(serve(settings, sync=args.sync))
+    except AlreadyRunning as error:
+        log.error("%s", error)
+        return 2
     except discord.LoginFailure:
         log.error("Discord refused the token: check DISCORD_TOKEN in .env (Bot → Reset Token).")
         return 1

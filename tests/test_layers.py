@@ -132,6 +132,7 @@ BOT_ROOMS = {
     "bot.endpoints": set(),
     "bot.monitoring": set(),
     "bot.incidents": set(),
+    "bot.single": set(),
     "bot.posting": {"bot.games", "bot.i18n", "bot.monitoring"},
     "bot.interactions": {"bot.games", "bot.i18n", "bot.posting"},
 }

@@ -13,6 +13,7 @@ import pytest
 
 from tests.bot.e2e.conftest import Table
 from tests.bot.e2e.test_game import accept
+from tests.fakediscord import FakeDiscord
 
 # Each test starts `python -m bot` as a real process (0.4-0.7 s each).
 pytestmark = pytest.mark.slow
@@ -127,3 +128,44 @@ async def test_without_a_network_it_says_so_in_one_line(tmp_path: Path) -> None:
     assert code == 1 and "Traceback" not in out, out
     errors = [line for line in out.splitlines() if "ERROR" in line]
     assert len(errors) == 1 and "cannot reach" in errors[0], out
+
+
+async def test_a_second_process_on_the_same_sqlite_file_is_refused(
+    table: Table, tmp_path: Path
+) -> None:
+    fake = table.fake
+    env = _env(
+        DISCORD_TOKEN=fake.token,
+        DISCORD_API_BASE=fake.api_base,
+        DISCORD_GATEWAY_URL=fake.gateway_url,
+        DVONN_DATABASE=str(tmp_path / "games.sqlite3"),
+    )
+    first = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=tmp_path, env=env)
+    try:
+        await fake.wait_for_ready(timeout=30)
+        code, out = await _run(tmp_path, env)
+        assert code == 2 and "SQLite serves one process" in out and str(first.pid) in out
+        assert "Traceback" not in out
+    finally:
+        first.send_signal(signal.SIGTERM)
+        assert await asyncio.wait_for(first.wait(), 30) == 0
+    code, out = await asyncio.wait_for(_run_briefly(tmp_path, env, fake), 60)
+    assert code == 0, out  # once the first has stopped, a new one starts
+
+
+async def _run_briefly(tmp_path: Path, env: dict[str, str], fake: FakeDiscord) -> tuple[int, str]:
+    """Start the bot, let it connect, stop it; its exit code and output."""
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot",
+        cwd=tmp_path,
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
+    await fake.wait_for_ready(timeout=30)
+    process.send_signal(signal.SIGTERM)
+    out, _ = await process.communicate()
+    assert process.returncode is not None
+    return process.returncode, out.decode()
