@@ -26,7 +26,7 @@ from bot.games import Clock, GameService, utc_now
 from bot.i18n import Catalogues
 from bot.i18n.translator import CatalogueTranslator
 from bot.incidents import IncidentReporter, Send, webhook
-from bot.interactions.errors import RESTARTING, ErrorHandler, error_text, metric_name
+from bot.interactions.errors import RESTARTING, ErrorHandler, metric_name
 from bot.interactions.inflight import InFlight
 from bot.monitoring import Metrics, MonitoringServer, Probes
 from bot.posting.commands import CommandMentions
@@ -76,9 +76,7 @@ class DvonnTree(app_commands.CommandTree["DvonnBot"]):
         self, interaction: discord.Interaction[DvonnBot], error: app_commands.AppCommandError
     ) -> None:
         bot = interaction.client
-        await bot.errors.report(interaction, error)
-        outcome = "refused" if error_text(error) is not None else "failed"
-        bot.count_interaction(interaction, outcome)
+        bot.count_interaction(interaction, await bot.errors.report(interaction, error))
 
 
 class DvonnBot(commands.Bot):
@@ -213,7 +211,7 @@ class DvonnBot(commands.Bot):
 
         return Probes(
             gateway_connected=self._gateway_connected,
-            database_answers=self.service.answers,
+            database_read=self.service.running_games,
             outbox_lag=self.service.outbox.lag,
             refresh=refresh,
         )

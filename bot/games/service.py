@@ -608,10 +608,6 @@ class GameService:
         """How many games are being played (for the operator's metrics)."""
         return await self.store.running_games()
 
-    async def answers(self) -> bool:
-        """Whether the database answers a read (for the health check)."""
-        return await self.store.running_games() >= 0
-
     async def active_games(self, user_id: UserId) -> list[Game]:
         """The user's running games in every server, the most recently changed first."""
         return await self.store.active_games_of(user_id)

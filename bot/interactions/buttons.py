@@ -14,7 +14,7 @@ from typing import Any, Protocol, cast
 import discord
 
 from bot.i18n import Text
-from bot.interactions.errors import RESTARTING, ErrorHandler, error_text
+from bot.interactions.errors import RESTARTING, ErrorHandler
 from bot.interactions.inflight import InFlight
 from bot.posting.names import Names
 from bot.posting.publisher import Reader
@@ -51,9 +51,7 @@ class BotButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"dvonn
             try:
                 await self.run(interaction)
             except Exception as error:  # one handler for every error, as for commands
-                await host.errors.report(interaction, error)
-                outcome = "refused" if error_text(error) is not None else "failed"
-                host.count_interaction(interaction, outcome)
+                host.count_interaction(interaction, await host.errors.report(interaction, error))
             else:
                 host.count_interaction(interaction, "ok")
 

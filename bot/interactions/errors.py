@@ -104,8 +104,9 @@ class ErrorHandler:
         except discord.HTTPException:
             log.exception("could not answer %s at all", interaction_name(interaction))
 
-    async def report(self, interaction: discord.Interaction[Any], error: BaseException) -> None:
-        """The one error handler: a friendly sentence for user errors, an apology for bugs."""
+    async def report(self, interaction: discord.Interaction[Any], error: BaseException) -> str:
+        """The one error handler: a friendly sentence for user errors, an apology for bugs.
+        Returns the outcome for the metrics: ``refused`` (the user's mistake) or ``failed``."""
         text = error_text(error)
         if text is None:
             incident = secrets.token_hex(4)
@@ -124,9 +125,12 @@ class ErrorHandler:
                 "was lost; please try again, and quote the incident if it happens again.",
                 incident=incident,
             )
-        elif isinstance(getattr(error, "original", error), InvalidMoveError):
+            await self.reply(interaction, text)
+            return "failed"
+        if isinstance(getattr(error, "original", error), InvalidMoveError):
             log.debug("invalid move text from %s: %s", interaction.user.id, error)
         await self.reply(interaction, text)
+        return "refused"
 
 
 async def _answer(interaction: discord.Interaction[Any], content: str) -> None:

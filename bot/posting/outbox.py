@@ -30,11 +30,18 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 import discord
 
 import rules
-from bot.games import GameOver, Notification
+from bot.games import Game, GameOver, Notification
 from bot.games import announcements as kinds
 from bot.games.outbox import Outbox
 from bot.posting.publisher import Publisher
-from bot.posting.texts import ended_post, start_post, takeback_post, turn_post
+from bot.posting.texts import (
+    GamePost,
+    Players,
+    ended_post,
+    start_post,
+    takeback_post,
+    turn_post,
+)
 
 log = logging.getLogger(__name__)
 
@@ -232,14 +239,27 @@ class Deliverer:
 
     # --- the posting side's own kinds ----------------------------------------------------------
 
-    async def _turn(self, notification: Notification) -> discord.Message:
+    async def _post(
+        self, game: Game, notification: Notification, post: Callable[[Players], GamePost]
+    ) -> discord.Message:
+        """Post about ``game`` in its thread, with the announcement's nonce."""
+        players = await self._publisher.players(game)
+        return await self._publisher.send_to_game(
+            game, post(players), players=players, nonce=notification.nonce
+        )
+
+    async def _game_now(self, notification: Notification) -> Game:
         assert notification.game_id is not None
-        turn = kinds.read_turn(notification, await self._publisher.game(notification.game_id))
-        players = await self._publisher.players(turn.game)
+        return await self._publisher.game(notification.game_id)
+
+    async def _turn(self, notification: Notification) -> discord.Message:
+        turn = kinds.read_turn(notification, await self._game_now(notification))
         over = GameOver.of(turn.game) if turn.over else None
-        post = turn_post(turn.game, players, turn.moves, over, kinds.read_ratings(notification))
-        message = await self._publisher.send_to_game(
-            turn.game, post, players=players, nonce=notification.nonce
+        ratings = kinds.read_ratings(notification)
+        message = await self._post(
+            turn.game,
+            notification,
+            lambda players: turn_post(turn.game, players, turn.moves, over, ratings),
         )
         await self._replace_placement_board(turn, message)
         return message
@@ -260,31 +280,20 @@ class Deliverer:
             await self._publisher.delete_post(turn.game, earlier)
 
     async def _game_started(self, notification: Notification) -> discord.Message:
-        assert notification.game_id is not None
-        game = kinds.read_started(notification, await self._publisher.game(notification.game_id))
-        players = await self._publisher.players(game)
-        post = start_post(game, players)
-        return await self._publisher.send_to_game(
-            game, post, players=players, nonce=notification.nonce
-        )
+        game = kinds.read_started(notification, await self._game_now(notification))
+        return await self._post(game, notification, lambda players: start_post(game, players))
 
     async def _takeback(self, notification: Notification) -> discord.Message:
-        assert notification.game_id is not None
-        current = await self._publisher.game(notification.game_id)
-        game, undone = kinds.read_takeback(notification, current)
-        players = await self._publisher.players(game)
-        post = takeback_post(game, players, undone)
-        return await self._publisher.send_to_game(
-            game, post, players=players, nonce=notification.nonce
+        game, undone = kinds.read_takeback(notification, await self._game_now(notification))
+        return await self._post(
+            game, notification, lambda players: takeback_post(game, players, undone)
         )
 
     async def _game_ended(self, notification: Notification) -> discord.Message:
-        assert notification.game_id is not None
-        game = await self._publisher.game(notification.game_id)
-        players = await self._publisher.players(game)
-        post = ended_post(game, players, GameOver.of(game), kinds.read_ratings(notification))
-        return await self._publisher.send_to_game(
-            game, post, players=players, nonce=notification.nonce
+        game = await self._game_now(notification)
+        over, ratings = GameOver.of(game), kinds.read_ratings(notification)
+        return await self._post(
+            game, notification, lambda players: ended_post(game, players, over, ratings)
         )
 
 

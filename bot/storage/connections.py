@@ -20,11 +20,10 @@ async def connect(
     synchronous: Synchronous,
     busy_timeout_ms: int,
     opened: list[aiosqlite.Connection],
-    *,
-    read_only: bool = False,
 ) -> aiosqlite.Connection:
-    """A connection with the pragmas every connection gets; appended to ``opened`` at once so
-    that the caller can close it should a pragma fail."""
+    """The writer connection, with the pragmas every connection gets (readers:
+    :func:`connect_reader`); appended to ``opened`` at once so that the caller can close it
+    should a pragma fail."""
     # isolation_level=None: no implicit transactions; every transaction here is explicit.
     conn = await aiosqlite.connect(path, isolation_level=None)
     opened.append(conn)
@@ -33,9 +32,6 @@ async def connect(
     await conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
     await conn.execute("PRAGMA foreign_keys = ON")
     await conn.execute(f"PRAGMA synchronous = {synchronous}")
-    if read_only:
-        await set_wal(conn, path)  # a no-op on a WAL file, but it checks the mode
-        await conn.execute("PRAGMA query_only = ON")
     return conn
 
 

@@ -89,8 +89,9 @@ def _env(**values: str) -> dict[str, str]:
     return {**base, "PYTHONPATH": str(REPO), **values}
 
 
-async def _run(tmp_path: Path, env: dict[str, str]) -> tuple[int, str]:
-    process = await asyncio.create_subprocess_exec(
+async def _start(tmp_path: Path, env: dict[str, str]) -> asyncio.subprocess.Process:
+    """``python -m bot`` in ``tmp_path``, its output (and errors) piped."""
+    return await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
         "bot",
@@ -99,9 +100,17 @@ async def _run(tmp_path: Path, env: dict[str, str]) -> tuple[int, str]:
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT,
     )
+
+
+async def _finished(process: asyncio.subprocess.Process) -> tuple[int, str]:
+    """Its exit code and output, once it has ended."""
     out, _ = await asyncio.wait_for(process.communicate(), 60)
     assert process.returncode is not None
     return process.returncode, out.decode()
+
+
+async def _run(tmp_path: Path, env: dict[str, str]) -> tuple[int, str]:
+    return await _finished(await _start(tmp_path, env))
 
 
 async def test_a_malformed_endpoint_is_one_clear_line(tmp_path: Path) -> None:
@@ -155,17 +164,7 @@ async def test_a_second_process_on_the_same_sqlite_file_is_refused(
 
 async def _run_briefly(tmp_path: Path, env: dict[str, str], fake: FakeDiscord) -> tuple[int, str]:
     """Start the bot, let it connect, stop it; its exit code and output."""
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "bot",
-        cwd=tmp_path,
-        env=env,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.STDOUT,
-    )
+    process = await _start(tmp_path, env)
     await fake.wait_for_ready(timeout=30)
     process.send_signal(signal.SIGTERM)
-    out, _ = await process.communicate()
-    assert process.returncode is not None
-    return process.returncode, out.decode()
+    return await _finished(process)
