@@ -79,8 +79,14 @@ class DvonnTree(app_commands.CommandTree["DvonnBot"]):
         bot.count_interaction(interaction, await bot.errors.report(interaction, error))
 
 
-class DvonnBot(commands.Bot):
-    """dvonn-bot: a correspondence DVONN server for Discord."""
+class DvonnBot(commands.AutoShardedBot):
+    """dvonn-bot: a correspondence DVONN server for Discord.
+
+    Always an ``AutoShardedBot``: one process holds every shard (``DVONN_SHARD_COUNT`` of them,
+    or as many as Discord recommends), or, with ``DVONN_SHARDS``, a slice of them beside other
+    processes on the same PostgreSQL database. Nothing here depends on which shards a process
+    holds: interactions come with what they need, and posts are made over REST by channel id.
+    """
 
     def __init__(
         self,
@@ -97,12 +103,16 @@ class DvonnBot(commands.Bot):
         """``clock``, ``housekeeping_interval`` (``0``: never by itself) and ``ai_budget`` (the
         computer opponent's seconds per move) are for tests, which move time by hand, call
         :meth:`housekeeping` when they want, and let the bot think briefly."""
+        # discord.py's types ask for a list; None (every shard) is what it defaults to.
+        shard_ids: Any = None if settings.shards is None else list(settings.shards)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=INTENTS,
             tree_cls=DvonnTree,
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
+            shard_count=settings.shard_count,
+            shard_ids=shard_ids,
         )
         self.settings = settings
         self.ai_budget = ai_budget
@@ -217,8 +227,10 @@ class DvonnBot(commands.Bot):
         )
 
     def _gateway_connected(self) -> bool:
-        ws = self.ws  # discord.py's gateway connection of the moment (None before the first)
-        return self.is_ready() and not self.is_closed() and ws is not None and ws.open
+        """Every shard of this process is connected (discord.py's view of its gateways)."""
+        shards = self.shards.values()
+        ready = self.is_ready() and not self.is_closed()
+        return ready and bool(shards) and not any(shard.is_closed() for shard in shards)
 
     def count_interaction(self, interaction: discord.Interaction[Any], outcome: str) -> None:
         """Count a finished interaction in the metrics (commands by name, buttons by kind)."""

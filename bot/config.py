@@ -12,7 +12,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 from dotenv import dotenv_values
 
@@ -85,7 +85,8 @@ def invite_url(application_id: int) -> str:
 @dataclass(frozen=True, slots=True)
 class Settings:
     token: Secret
-    database: Path = DEFAULT_DATABASE
+    database: Path | str = DEFAULT_DATABASE
+    """An SQLite file's path (the default), or a ``postgresql://`` URL (several processes)."""
     log_level: str = "INFO"
     dev_guild: int | None = None
     """A server where commands are synced instantly during development."""
@@ -113,6 +114,17 @@ class Settings:
     http_host: str = "127.0.0.1"
     outbox_poll: float = 5.0
     """Seconds between two looks for posts left unsent (by a crash, an outage, a refusal)."""
+    shard_count: int | None = None
+    """How many shards the bot has in all (``None``: as many as Discord recommends)."""
+    shards: tuple[int, ...] | None = None
+    """The shards this process serves (``None``: all of them)."""
+
+    @property
+    def serves_every_shard(self) -> bool:
+        """Whether this process is the only one (it holds every shard)."""
+        return self.shards is None or (
+            self.shard_count is not None and set(self.shards) == set(range(self.shard_count))
+        )
 
     @classmethod
     def from_env(
@@ -138,7 +150,7 @@ class Settings:
             )
         return cls(
             token=Secret(values.get("DISCORD_TOKEN", "").strip()),
-            database=Path(values.get("DVONN_DATABASE", "").strip() or DEFAULT_DATABASE),
+            database=_database(values.get("DVONN_DATABASE", "")),
             log_level=level,
             dev_guild=_snowflake(values, "DVONN_DEV_GUILD"),
             application_id=_snowflake(values, "DISCORD_APPLICATION_ID"),
@@ -155,6 +167,7 @@ class Settings:
             owner_id=_snowflake(values, "DVONN_OWNER_ID"),
             http_port=_port(values, "DVONN_HTTP_PORT"),
             http_host=values.get("DVONN_HTTP_HOST", "").strip() or "127.0.0.1",
+            **_sharding(values),
         )
 
     def require_token(self) -> str:
@@ -233,6 +246,64 @@ def _port(values: Mapping[str, str], name: str) -> int | None:
             _("{name} must be a port number from 0 to 65535, not {value}.", name=name, value=raw)
         )
     return int(raw)
+
+
+def _database(raw: str) -> Path | str:
+    raw = raw.strip()
+    if raw.lower().startswith(("postgresql://", "postgres://")):
+        return raw
+    return Path(raw) if raw else DEFAULT_DATABASE
+
+
+def _sharding(values: Mapping[str, str]) -> dict[str, Any]:
+    """``shard_count`` and ``shards`` from ``DVONN_SHARD_COUNT`` and ``DVONN_SHARDS``; a slice
+    of the shards means other processes serve the rest, which needs a shared PostgreSQL."""
+    raw_count = values.get("DVONN_SHARD_COUNT", "").strip()
+    count = _count(values, "DVONN_SHARD_COUNT", default=0, minimum=1) if raw_count else None
+    raw = values.get("DVONN_SHARDS", "").strip()
+    if not raw:
+        return {"shard_count": count, "shards": None}
+    if count is None:
+        raise SettingsError(
+            _("DVONN_SHARDS needs DVONN_SHARD_COUNT, the number of shards in all processes.")
+        )
+    shards = _shard_ids(raw, count)
+    if shards is None:
+        raise SettingsError(
+            _(
+                "DVONN_SHARDS must name shards from 0 to {last}, such as 0-3 or 0,2,5, "
+                "not {value}.",
+                last=count - 1,
+                value=raw,
+            )
+        )
+    database = _database(values.get("DVONN_DATABASE", ""))
+    if set(shards) != set(range(count)) and not isinstance(database, str):
+        raise SettingsError(
+            _(
+                "DVONN_SHARDS={value} gives this process only some of the {count} shards, so "
+                "other processes serve the rest, and several processes need one PostgreSQL "
+                "database: set DVONN_DATABASE to a postgresql:// URL. SQLite serves one process "
+                "with every shard.",
+                value=raw,
+                count=count,
+            )
+        )
+    return {"shard_count": count, "shards": shards}
+
+
+def _shard_ids(raw: str, count: int) -> tuple[int, ...] | None:
+    """``"0-3"``, ``"0,2,5"`` or ``"0-1,4"`` as shard ids below ``count``; ``None`` if not so."""
+    ids: set[int] = set()
+    for part in raw.replace(" ", "").split(","):
+        first, _dash, last = part.partition("-")
+        if not first.isdigit() or (last and not last.isdigit()) or (_dash and not last):
+            return None
+        low, high = int(first), int(last or first)
+        if low > high or high >= count:
+            return None
+        ids.update(range(low, high + 1))
+    return tuple(sorted(ids))
 
 
 def _snowflake(values: Mapping[str, str], name: str) -> int | None:

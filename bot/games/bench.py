@@ -30,7 +30,7 @@ from pathlib import Path
 
 import rules
 from bot.games.service import GameService
-from bot.storage import Database, EndReason, Game, GameStatus, NewGame, NewMove, Result, Store
+from bot.storage import EndReason, Game, GameStatus, NewGame, NewMove, Result, SQLiteDatabase, Store
 
 _PLAYERS = 2000
 _START = datetime(2025, 1, 1, tzinfo=UTC)
@@ -145,7 +145,7 @@ def _percentile(sorted_values: list[float], fraction: float) -> float:
 
 async def run(args: argparse.Namespace, path: Path) -> None:
     rng = random.Random(args.seed)
-    db = await Database.open(path, synchronous=args.synchronous)
+    db = await SQLiteDatabase.open(path, synchronous=args.synchronous)
     store = Store(db)
     service = GameService(store, rng=rng)
     ms = 1000

@@ -68,7 +68,6 @@ from bot.storage import (
     Challenge,
     ChallengeStatus,
     ChannelId,
-    Database,
     Game,
     GuildId,
     GuildSettings,
@@ -80,6 +79,7 @@ from bot.storage import (
     UserId,
     VersionConflict,
     Writer,
+    open_database,
 )
 from rules import Colour, Move, Position
 
@@ -155,7 +155,7 @@ class GameService:
     @classmethod
     async def open(
         cls,
-        path: Path | str,
+        database: Path | str,
         *,
         clock: Clock = utc_now,
         rng: random.Random | None = None,
@@ -163,8 +163,9 @@ class GameService:
         default_clock_days: int | None = None,
         outbox_lease: timedelta = DEFAULT_LEASE,
     ) -> GameService:
-        """Open the database at ``path`` (creating and migrating it) and a service over it."""
-        db = await Database.open(path)
+        """Open the database ``database`` names, an SQLite file's path or a PostgreSQL URL
+        (creating and migrating it), and a service over it."""
+        db = await open_database(database)
         return cls(
             Store(db),
             clock=clock,

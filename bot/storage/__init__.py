@@ -1,13 +1,15 @@
-"""SQLite storage for challenges, games and their moves (aiosqlite, one file, WAL).
+"""Storage for challenges, games and their moves: an SQLite file (the default) or PostgreSQL.
 
-* :class:`Database` opens the file: pragmas on every connection, migrations, transactions.
+* :func:`open_database` opens what ``DVONN_DATABASE`` names: :class:`SQLiteDatabase` (one
+  file, WAL, pragmas) or :class:`PostgresDatabase` (a pool; several processes), each with its
+  migrations and transactions behind one interface, :class:`Database`.
 * :class:`Store` holds every SQL statement: reads, and :class:`Writer` for transactional writes.
 * :mod:`bot.storage.models` are the values read and written.
 
 Nothing here knows of Discord: ids are opaque integers.
 """
 
-from bot.storage.database import Database
+from bot.storage.database import is_postgres, open_database
 from bot.storage.errors import (
     DatabaseTooNew,
     MigrationError,
@@ -15,6 +17,7 @@ from bot.storage.errors import (
     StorageError,
     VersionConflict,
 )
+from bot.storage.interface import Database
 from bot.storage.migrations import MIGRATIONS, SCHEMA_VERSION, Migration
 from bot.storage.models import (
     Challenge,
@@ -33,6 +36,8 @@ from bot.storage.models import (
     Result,
     UserId,
 )
+from bot.storage.postgres import PostgresDatabase
+from bot.storage.sqlite import SQLiteDatabase
 from bot.storage.store import (
     NewChallenge,
     NewGame,
@@ -66,13 +71,17 @@ __all__ = [
     "NotOurDatabase",
     "Notification",
     "PlayerPrefs",
+    "PostgresDatabase",
     "RatingRow",
     "RecordedMove",
     "Result",
+    "SQLiteDatabase",
     "Saved",
     "StorageError",
     "Store",
     "UserId",
     "VersionConflict",
     "Writer",
+    "is_postgres",
+    "open_database",
 ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -35,6 +35,32 @@ async def connect(
     return conn
 
 
+class SQLiteConnection:
+    """The writer connection inside one ``BEGIN IMMEDIATE`` transaction, as the store uses it
+    (:class:`bot.storage.interface.Connection`). The transaction holds the whole file, so reads
+    need no row locks."""
+
+    locks_rows = False
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self._conn = conn
+
+    async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        return list(await self._conn.execute_fetchall(sql, params))
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        cursor = await self._conn.execute(sql, params)
+        return cursor.rowcount
+
+    async def execute_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> int:
+        cursor = await self._conn.executemany(sql, rows)
+        return cursor.rowcount
+
+    async def restart(self) -> None:
+        await self._conn.execute("ROLLBACK")
+        await self._conn.execute("BEGIN IMMEDIATE")
+
+
 class InlineReader:
     """A read-only connection used on the event loop's own thread, without a worker thread.
 
@@ -56,6 +82,16 @@ class InlineReader:
 
     def close(self) -> None:
         self._conn.close()
+
+
+class SnapshotReader:
+    """An :class:`InlineReader` inside a read transaction, with the store's async read API."""
+
+    def __init__(self, reader: InlineReader) -> None:
+        self._reader = reader
+
+    async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        return self._reader.fetch_all(sql, params)
 
 
 def connect_reader(path: Path, synchronous: Synchronous, busy_timeout_ms: int) -> InlineReader:

@@ -1,4 +1,5 @@
-"""Numbered schema migrations, tracked in ``PRAGMA user_version``.
+"""Numbered schema migrations, tracked in ``PRAGMA user_version`` (PostgreSQL: see
+:mod:`bot.storage.postgres`, which runs the twin files in ``sql/postgres/``).
 
 Migration *n* lives in ``bot/storage/sql/NNNN_name.sql`` and takes the schema from version
 *n - 1* to *n*. Each runs in its own ``BEGIN IMMEDIATE`` transaction together with the
@@ -6,7 +7,8 @@ Migration *n* lives in ``bot/storage/sql/NNNN_name.sql`` and takes the schema fr
 version before it. A file whose version is higher than the code knows is refused: an older bot
 must not write into a schema it does not understand.
 
-Add a migration by adding the next numbered file; never edit one that has been released.
+Add a migration by adding the next numbered file, in ``sql/`` and in ``sql/postgres/``; never
+edit one that has been released.
 """
 
 from __future__ import annotations
@@ -55,10 +57,10 @@ def _only_comments(sql: str) -> bool:
     return all(not line.strip() or line.strip().startswith("--") for line in sql.splitlines())
 
 
-def load_migrations() -> tuple[Migration, ...]:
-    """The migrations shipped in this package, checked to be numbered 1, 2, 3... without gaps."""
+def load_migrations(package: str = "bot.storage.sql") -> tuple[Migration, ...]:
+    """The migrations shipped in ``package``, checked to be numbered 1, 2, 3... without gaps."""
     found: list[Migration] = []
-    for entry in resources.files("bot.storage.sql").iterdir():
+    for entry in resources.files(package).iterdir():
         match = _FILE_NAME.fullmatch(entry.name)
         if match:
             found.append(Migration(int(match[1]), match[2], entry.read_text(encoding="utf-8")))
@@ -70,8 +72,12 @@ def load_migrations() -> tuple[Migration, ...]:
 
 
 MIGRATIONS: tuple[Migration, ...] = load_migrations()
+POSTGRES_MIGRATIONS: tuple[Migration, ...] = load_migrations("bot.storage.sql.postgres")
+"""The same versions for PostgreSQL, in its dialect (run by :mod:`bot.storage.postgres`)."""
 SCHEMA_VERSION: int = len(MIGRATIONS)
 """The schema version this code writes and understands."""
+if [m.name for m in POSTGRES_MIGRATIONS] != [m.name for m in MIGRATIONS]:
+    raise RuntimeError("every SQLite migration needs its PostgreSQL twin of the same number")
 
 
 async def schema_version(conn: aiosqlite.Connection) -> int:

@@ -23,10 +23,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final
 
-import aiosqlite
-
-from bot.storage.database import Database
 from bot.storage.errors import StorageError, VersionConflict
+from bot.storage.interface import Connection, Database, Row
 from bot.storage.models import (
     Challenge,
     ChallengeStatus,
@@ -133,7 +131,7 @@ _NOTIFICATION_COLUMNS: Final = (
 )
 _INSERT_NOTIFICATION: Final = (
     "INSERT INTO notifications (kind, user_id, game_id, payload, created_at, claimed_by, "
-    "leased_until) VALUES (?, ?, ?, ?, ?, ?, ?)"
+    "leased_until) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id"
 )
 
 
@@ -168,7 +166,7 @@ class _PositionCache:
             self._positions.popitem(last=False)
 
 
-def _game(row: aiosqlite.Row, positions: _PositionCache) -> Game:
+def _game(row: Row, positions: _PositionCache) -> Game:
     score = None if row["score_white"] is None else (row["score_white"], row["score_black"])
     return Game(
         id=row["id"],
@@ -199,7 +197,7 @@ def _game(row: aiosqlite.Row, positions: _PositionCache) -> Game:
     )
 
 
-def _challenge(row: aiosqlite.Row) -> Challenge:
+def _challenge(row: Row) -> Challenge:
     return Challenge(
         id=row["id"],
         guild_id=row["guild_id"],
@@ -217,7 +215,7 @@ def _challenge(row: aiosqlite.Row) -> Challenge:
     )
 
 
-def _recorded_move(row: aiosqlite.Row) -> RecordedMove:
+def _recorded_move(row: Row) -> RecordedMove:
     return RecordedMove(
         game_id=row["game_id"],
         ply=row["ply"],
@@ -229,7 +227,7 @@ def _recorded_move(row: aiosqlite.Row) -> RecordedMove:
     )
 
 
-def _prefs(row: aiosqlite.Row | None, user_id: UserId) -> PlayerPrefs:
+def _prefs(row: Row | None, user_id: UserId) -> PlayerPrefs:
     if row is None:
         return PlayerPrefs(user_id)
     return PlayerPrefs(
@@ -243,7 +241,7 @@ def _prefs(row: aiosqlite.Row | None, user_id: UserId) -> PlayerPrefs:
     )
 
 
-def _rating(row: aiosqlite.Row) -> RatingRow:
+def _rating(row: Row) -> RatingRow:
     return RatingRow(
         guild_id=row["guild_id"],
         user_id=row["user_id"],
@@ -257,7 +255,7 @@ def _rating(row: aiosqlite.Row) -> RatingRow:
     )
 
 
-def _notification(row: aiosqlite.Row) -> Notification:
+def _notification(row: Row) -> Notification:
     return Notification(
         id=row["id"],
         kind=row["kind"],
@@ -349,9 +347,16 @@ def _move_params(game_id: int, move: NewMove) -> tuple[Any, ...]:
     )
 
 
-async def _one(conn: aiosqlite.Connection, sql: str, params: Sequence[Any]) -> aiosqlite.Row | None:
-    rows = list(await conn.execute_fetchall(sql, params))
+async def _one(conn: Connection, sql: str, params: Sequence[Any]) -> Row | None:
+    rows = await conn.fetch_all(sql, params)
     return rows[0] if rows else None
+
+
+def _locking(conn: Connection, sql: str) -> str:
+    """``sql`` (a plain SELECT of rows this transaction will change), taking their row locks
+    where other transactions run beside this one: a second process's transaction that reads
+    the same rows waits for this one to end instead of reading what this one is changing."""
+    return f"{sql} FOR UPDATE" if conn.locks_rows else sql
 
 
 # --- writing -----------------------------------------------------------------------------------
@@ -364,30 +369,30 @@ class Writer:
     reads cannot change under it: the transaction holds the database's write lock.
     """
 
-    def __init__(self, conn: aiosqlite.Connection, positions: _PositionCache) -> None:
+    def __init__(self, conn: Connection, positions: _PositionCache) -> None:
         self._conn = conn
         self._positions = positions
 
     async def ensure_players(self, user_ids: Iterable[UserId], now: datetime) -> None:
         """Make sure every user has a ``players`` row."""
-        await self._conn.executemany(
+        await self._conn.execute_many(
             "INSERT INTO players (user_id, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING",
-            [(user_id, time_to_text(now)) for user_id in set(user_ids)],
+            [(user_id, time_to_text(now)) for user_id in sorted(set(user_ids))],
         )
 
     # challenges
 
     async def challenge(self, challenge_id: int) -> Challenge | None:
         """A challenge by id, or ``None``."""
-        row = await _one(self._conn, _SELECT_CHALLENGE, (challenge_id,))
+        row = await _one(self._conn, _locking(self._conn, _SELECT_CHALLENGE), (challenge_id,))
         return None if row is None else _challenge(row)
 
     async def insert_challenge(self, new: NewChallenge) -> Challenge:
         """Insert an open challenge (its players must exist: :meth:`ensure_players`)."""
-        cursor = await self._conn.execute(
+        rows = await self._conn.fetch_all(
             "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, "
             "challenger_colour, clock_days, status, created_at, expires_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, 'open', ?, ?)",
+            "VALUES (?, ?, ?, ?, ?, ?, 'open', ?, ?) RETURNING id",
             (
                 new.guild_id,
                 new.channel_id,
@@ -399,9 +404,7 @@ class Writer:
                 time_to_text(new.expires_at),
             ),
         )
-        challenge_id = cursor.lastrowid
-        assert challenge_id is not None
-        created = await self.challenge(challenge_id)
+        created = await self.challenge(rows[0][0])
         assert created is not None
         return created
 
@@ -417,12 +420,12 @@ class Writer:
         """Move an open challenge to ``status``; raises :class:`StorageError` if it is not open."""
         if status is ChallengeStatus.OPEN:
             raise ValueError("a challenge is closed to accepted, declined, cancelled or expired")
-        cursor = await self._conn.execute(
+        changed = await self._conn.execute(
             "UPDATE challenges SET status = ?, closed_at = ?, closed_by = ?, game_id = ? "
             "WHERE id = ? AND status = 'open'",
             (status.value, time_to_text(at), by, game_id, challenge_id),
         )
-        if cursor.rowcount != 1:
+        if changed != 1:
             raise StorageError(f"challenge {challenge_id} is not open")
         closed = await self.challenge(challenge_id)
         assert closed is not None
@@ -430,7 +433,7 @@ class Writer:
 
     async def expire_challenges(self, now: datetime) -> list[Challenge]:
         """Close every open challenge whose time is up at ``now``; returns them."""
-        rows = await self._conn.execute_fetchall(
+        rows = await self._conn.fetch_all(
             "UPDATE challenges SET status = 'expired', closed_at = ? "
             f"WHERE status = 'open' AND expires_at <= ? RETURNING {_CHALLENGE_COLUMNS}",
             (time_to_text(now), time_to_text(now)),
@@ -441,22 +444,23 @@ class Writer:
 
     async def game(self, game_id: int) -> Game | None:
         """A game by id, or ``None``."""
-        row = await _one(self._conn, _SELECT_GAME, (game_id,))
+        row = await _one(self._conn, _locking(self._conn, _SELECT_GAME), (game_id,))
         return None if row is None else _game(row, self._positions)
 
     async def active_game_in_channel(self, channel_id: ChannelId) -> Game | None:
         """The running game of a channel or thread, or ``None``."""
-        row = await _one(self._conn, _SELECT_ACTIVE_IN_CHANNEL, (channel_id,))
+        sql = _locking(self._conn, _SELECT_ACTIVE_IN_CHANNEL)
+        row = await _one(self._conn, sql, (channel_id,))
         return None if row is None else _game(row, self._positions)
 
     async def insert_game(self, new: NewGame) -> Game:
         """Insert an active game at version 0 (its players must exist)."""
         now = time_to_text(new.created_at)
-        cursor = await self._conn.execute(
+        rows = await self._conn.fetch_all(
             "INSERT INTO games (guild_id, channel_id, parent_channel_id, challenge_id, white_id, "
             "black_id, status, position, ply, version, clock_days, deadline_at, created_at, "
             "updated_at, rated, computer_id, computer_level) "
-            "VALUES (?, ?, ?, ?, ?, ?, 'active', ?, ?, 0, ?, ?, ?, ?, ?, ?, ?)",
+            "VALUES (?, ?, ?, ?, ?, ?, 'active', ?, ?, 0, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             (
                 new.guild_id,
                 new.channel_id,
@@ -475,9 +479,7 @@ class Writer:
                 new.computer_level,
             ),
         )
-        game_id = cursor.lastrowid
-        assert game_id is not None
-        created = await self.game(game_id)
+        created = await self.game(rows[0][0])
         assert created is not None
         return created
 
@@ -489,21 +491,21 @@ class Writer:
 
         Returns the game as saved, at ``expected_version + 1``.
         """
-        cursor = await self._conn.execute(
+        changed = await self._conn.execute(
             _UPDATE_GAME, _update_params(game, expected_version, self._positions)
         )
-        if cursor.rowcount != 1:
+        if changed != 1:
             raise VersionConflict(game.id, expected_version)
         await self.append_moves(game.id, moves)
         return dataclasses.replace(game, version=expected_version + 1)
 
     async def append_moves(self, game_id: int, moves: Sequence[NewMove]) -> None:
         """Append to a game's record (a trigger refuses any gap or overlap)."""
-        await self._conn.executemany(_INSERT_MOVE, [_move_params(game_id, m) for m in moves])
+        await self._conn.execute_many(_INSERT_MOVE, [_move_params(game_id, m) for m in moves])
 
     async def phase_two_movers(self, game_id: int) -> set[Colour]:
         """The sides that have made a real (non-pass) move in the movement phase."""
-        rows = await self._conn.execute_fetchall(
+        rows = await self._conn.fetch_all(
             "SELECT DISTINCT colour FROM moves WHERE game_id = ? AND ply >= ? AND move <> 'PASS'",
             (game_id, PLACEMENT_PLIES),
         )
@@ -517,7 +519,8 @@ class Writer:
 
     async def prefs(self, user_id: UserId) -> PlayerPrefs:
         """A player's preferences, read inside this transaction (defaults if none are stored)."""
-        return _prefs(await _one(self._conn, _SELECT_PREFS, (user_id,)), user_id)
+        row = await _one(self._conn, _locking(self._conn, _SELECT_PREFS), (user_id,))
+        return _prefs(row, user_id)
 
     async def save_vacation(self, prefs: PlayerPrefs) -> None:
         await self._conn.execute(
@@ -547,7 +550,7 @@ class Writer:
             "UPDATE players SET last_reminded_at = ? WHERE user_id = ?",
             (time_to_text(now), user_id),
         )
-        await self._conn.executemany(
+        await self._conn.execute_many(
             "UPDATE games SET reminded_for = deadline_at WHERE id = ? AND deadline_at = ?",
             [(g.id, time_to_text(g.deadline_at)) for g in games if g.deadline_at is not None],
         )
@@ -555,7 +558,7 @@ class Writer:
     # ratings
 
     async def rating(self, guild_id: GuildId, user_id: UserId) -> RatingRow | None:
-        row = await _one(self._conn, _SELECT_RATING, (guild_id, user_id))
+        row = await _one(self._conn, _locking(self._conn, _SELECT_RATING), (guild_id, user_id))
         return None if row is None else _rating(row)
 
     async def save_rating(self, rating: RatingRow, now: datetime) -> None:
@@ -582,12 +585,12 @@ class Writer:
 
     async def claim_for_rating(self, game_id: int, now: datetime) -> bool:
         """Mark a finished rated game as rated; ``False`` if it already was (do nothing)."""
-        cursor = await self._conn.execute(
+        changed = await self._conn.execute(
             "UPDATE games SET rated_at = ? WHERE id = ? AND status = 'finished' AND rated = 1 "
             "AND rated_at IS NULL",
             (time_to_text(now), game_id),
         )
-        return cursor.rowcount == 1
+        return changed == 1
 
     # the outbox
 
@@ -598,15 +601,14 @@ class Writer:
 
         ``claim``: the writer's own hold on it (it posts it right after the commit); the other
         deliverers take it only once the claim has run out."""
-        cursor = await self._conn.execute(
+        rows = await self._conn.fetch_all(
             _INSERT_NOTIFICATION, _notification_params(notice, now, claim)
         )
-        assert cursor.lastrowid is not None
-        return cursor.lastrowid
+        return int(rows[0][0])
 
     async def claim_next(self, game_id: int, claim: Claim, now: datetime) -> Notification | None:
         """Claim a game's oldest unsent announcement, unless another deliverer holds it."""
-        rows = await self._conn.execute_fetchall(
+        rows = await self._conn.fetch_all(
             "UPDATE notifications SET claimed_by = ?, leased_until = ? WHERE id = ("
             "SELECT min(id) FROM notifications WHERE game_id = ? AND sent_at IS NULL) "
             "AND (leased_until IS NULL OR leased_until <= ? OR claimed_by = ?) "
@@ -619,7 +621,7 @@ class Writer:
         self, notification_id: int, claim: Claim, now: datetime
     ) -> Notification | None:
         """Claim an announcement that belongs to no game, unless another deliverer holds it."""
-        rows = await self._conn.execute_fetchall(
+        rows = await self._conn.fetch_all(
             "UPDATE notifications SET claimed_by = ?, leased_until = ? "
             "WHERE id = ? AND game_id IS NULL AND sent_at IS NULL "
             "AND (leased_until IS NULL OR leased_until <= ? OR claimed_by = ?) "
@@ -636,12 +638,12 @@ class Writer:
 
     async def renew(self, notification_id: int, claim: Claim) -> bool:
         """Extend a claim still held; ``False`` if another deliverer has taken the row over."""
-        cursor = await self._conn.execute(
+        changed = await self._conn.execute(
             "UPDATE notifications SET leased_until = ? "
             "WHERE id = ? AND claimed_by = ? AND sent_at IS NULL",
             (time_to_text(claim.until), notification_id, claim.claimant),
         )
-        return cursor.rowcount == 1
+        return changed == 1
 
     async def mark_sent(
         self, notification_id: int, now: datetime, message_id: int | None = None
@@ -654,12 +656,11 @@ class Writer:
     async def release(self, claimant: str) -> int:
         """Give up every claim of ``claimant`` on unsent rows (a clean shutdown), so that the
         next deliverer need not wait for them to run out; returns how many there were."""
-        cursor = await self._conn.execute(
+        return await self._conn.execute(
             "UPDATE notifications SET claimed_by = NULL, leased_until = NULL "
             "WHERE claimed_by = ? AND sent_at IS NULL",
             (claimant,),
         )
-        return cursor.rowcount
 
     async def mark_failed(
         self, notification_id: int, *, give_up: bool, now: datetime, retry_at: datetime
@@ -668,7 +669,7 @@ class Writer:
         announcements until then, to keep their order), or mark it done if ``give_up``."""
         await self._conn.execute(
             "UPDATE notifications SET attempts = attempts + 1, claimed_by = NULL, "
-            "leased_until = ?, sent_at = CASE WHEN ? THEN ? ELSE sent_at END WHERE id = ?",
+            "leased_until = ?, sent_at = CASE WHEN ? = 1 THEN ? ELSE sent_at END WHERE id = ?",
             (time_to_text(retry_at), int(give_up), time_to_text(now), notification_id),
         )
 
@@ -693,7 +694,7 @@ class Writer:
         await self._conn.execute(
             "DELETE FROM guild_channels WHERE guild_id = ?", (settings.guild_id,)
         )
-        await self._conn.executemany(
+        await self._conn.execute_many(
             "INSERT INTO guild_channels (guild_id, channel_id) VALUES (?, ?)",
             [(settings.guild_id, channel) for channel in sorted(settings.channels)],
         )
@@ -772,11 +773,11 @@ class Store:
     async def game_with_moves(self, game_id: int) -> tuple[Game, list[RecordedMove]] | None:
         """A game and its record, read together so that they match."""
         async with self.db.snapshot() as conn:
-            found = conn.fetch_all(_SELECT_GAME, (game_id,))
+            found = await conn.fetch_all(_SELECT_GAME, (game_id,))
             if not found:
                 return None
             row = found[0]
-            rows = conn.fetch_all(
+            rows = await conn.fetch_all(
                 f"SELECT {_MOVE_COLUMNS} FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
             )
         return _game(row, self._positions), [_recorded_move(r) for r in rows]
@@ -998,16 +999,15 @@ class Store:
         notices: dict[_SaveJob, int] = {}
         async with self.db.transaction() as conn:
             accepted = set(await self._apply_updates(conn, batch))
-            await conn.executemany(
+            await conn.execute_many(
                 _INSERT_MOVE,
                 [_move_params(j.game.id, move) for j in batch if j in accepted for move in j.moves],
             )
             for job in batch:
                 if job in accepted and job.notice is not None:
                     params = _notification_params(job.notice, job.game.updated_at, job.claim)
-                    cursor = await conn.execute(_INSERT_NOTIFICATION, params)
-                    assert cursor.lastrowid is not None
-                    notices[job] = cursor.lastrowid
+                    rows = await conn.fetch_all(_INSERT_NOTIFICATION, params)
+                    notices[job] = int(rows[0][0])
         return [
             Saved(dataclasses.replace(j.game, version=j.expected_version + 1), notices.get(j))
             if j in accepted
@@ -1016,32 +1016,33 @@ class Store:
         ]
 
     def _update_rows(self, jobs: list[_SaveJob]) -> list[tuple[Any, ...]]:
-        return [_update_params(j.game, j.expected_version, self._positions) for j in jobs]
+        # In the order of the games' ids (a stable sort keeps two saves of one game in order):
+        # transactions of other processes that lock the same rows take them in the same order,
+        # so they wait for each other instead of deadlocking.
+        ordered = sorted(jobs, key=lambda job: job.game.id)
+        return [_update_params(j.game, j.expected_version, self._positions) for j in ordered]
 
-    async def _apply_updates(
-        self, conn: aiosqlite.Connection, batch: list[_SaveJob]
-    ) -> list[_SaveJob]:
+    async def _apply_updates(self, conn: Connection, batch: list[_SaveJob]) -> list[_SaveJob]:
         """Run the version-checked UPDATEs of the saves that can win; returns those saves."""
-        cursor = await conn.executemany(_UPDATE_GAME, self._update_rows(batch))
-        if cursor.rowcount == len(batch):
+        changed = await conn.execute_many(_UPDATE_GAME, self._update_rows(batch))
+        if changed == len(batch):
             return batch  # the usual case: nobody else touched these games
         # Some game moved on (or two saves of one game met in this batch). Start the batch
-        # again knowing the versions: inside the new BEGIN IMMEDIATE they cannot change, so
-        # this read decides which saves win, and the UPDATEs' version checks merely confirm it.
+        # again knowing the versions: inside the new transaction they cannot change (SQLite's
+        # BEGIN IMMEDIATE holds the file, PostgreSQL's row locks the rows), so this read
+        # decides which saves win, and the UPDATEs' version checks merely confirm it.
         # (Rare, so it may cost a new transaction; the usual case saves a SAVEPOINT instead.)
-        await conn.execute("ROLLBACK")
-        await conn.execute("BEGIN IMMEDIATE")
+        await conn.restart()
         ids = sorted({job.game.id for job in batch})
-        rows = await conn.execute_fetchall(
-            f"SELECT id, version FROM games WHERE id IN ({', '.join('?' * len(ids))})", ids
-        )
+        sql = f"SELECT id, version FROM games WHERE id IN ({', '.join('?' * len(ids))}) ORDER BY id"
+        rows = await conn.fetch_all(_locking(conn, sql), ids)
         current: dict[int, int] = {row[0]: row[1] for row in rows}
         accepted: list[_SaveJob] = []
         for job in batch:
             if current.get(job.game.id) == job.expected_version:
                 current[job.game.id] = job.expected_version + 1
                 accepted.append(job)
-        cursor = await conn.executemany(_UPDATE_GAME, self._update_rows(accepted))
-        if cursor.rowcount != len(accepted):
-            raise StorageError(f"{len(accepted)} game updates were checked, {cursor.rowcount} ran")
+        changed = await conn.execute_many(_UPDATE_GAME, self._update_rows(accepted))
+        if changed != len(accepted):
+            raise StorageError(f"{len(accepted)} game updates were checked, {changed} ran")
         return accepted

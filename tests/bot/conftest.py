@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.games import GameService
-from bot.storage import Database, Store
+from bot.storage import SQLiteDatabase, Store
 from tests.bot.clock import ManualClock
 
 
@@ -20,7 +20,7 @@ def clock() -> ManualClock:
 
 @pytest.fixture
 async def service(tmp_path: Path, clock: ManualClock) -> AsyncIterator[GameService]:
-    db = await Database.open(tmp_path / "dvonn.sqlite3")
+    db = await SQLiteDatabase.open(tmp_path / "dvonn.sqlite3")
     service = GameService(Store(db), clock=clock, rng=random.Random(7))
     yield service
     await service.close()

@@ -22,7 +22,7 @@ from bot.games import (
     NotYourTurn,
     ServiceError,
 )
-from bot.storage import Database, Game, Store
+from bot.storage import Game, SQLiteDatabase, Store
 from rules import Colour
 from tests.bot.clock import ManualClock
 
@@ -31,7 +31,7 @@ ALICE, BOB, CAROL = 11, 22, 33
 
 @pytest.fixture
 async def service(tmp_path: Path) -> AsyncIterator[GameService]:
-    db = await Database.open(tmp_path / "dvonn.sqlite3")
+    db = await SQLiteDatabase.open(tmp_path / "dvonn.sqlite3")
     service = GameService(Store(db), clock=ManualClock(), rng=random.Random(1))
     yield service
     await service.close()

@@ -13,7 +13,7 @@ import pytest
 import rules
 from bot.games import GameService
 from bot.games.outbox import Outbox
-from bot.storage import Database, Store
+from bot.storage import SQLiteDatabase, Store
 from tests.bot.clock import ManualClock
 from tests.bot.games.test_service import start_game
 
@@ -21,7 +21,7 @@ from tests.bot.games.test_service import start_game
 @pytest.fixture
 async def second(tmp_path: Path, clock: ManualClock) -> AsyncIterator[GameService]:
     """Another process's service on the same database file."""
-    service = GameService(Store(await Database.open(tmp_path / "dvonn.sqlite3")), clock=clock)
+    service = GameService(Store(await SQLiteDatabase.open(tmp_path / "dvonn.sqlite3")), clock=clock)
     yield service
     await service.close()
 
@@ -60,7 +60,7 @@ async def test_two_deliverers_racing_post_each_row_once_in_order(
     written = await _play(service, games=4, moves=6)
     assert await second.outbox.claimable() == []  # the writer holds them: nobody else posts
     clock.advance(service.outbox.lease * 2)  # the writer died: its claims run out
-    third = GameService(Store(await Database.open(second.store.db.path)), clock=clock)
+    third = GameService(Store(await SQLiteDatabase.open(second.store.db.where)), clock=clock)
     try:
         posted: list[tuple[str, int, int]] = []
         await asyncio.gather(

@@ -29,7 +29,7 @@ from bot.games import (
     NotYourTurn,
     ServiceError,
 )
-from bot.storage import Database, Game, Store
+from bot.storage import Game, SQLiteDatabase, Store
 from rules import Colour
 from tests.conftest import REPO_ROOT
 
@@ -43,7 +43,7 @@ def db_path(tmp_path: Path) -> Path:
 
 @pytest.fixture
 async def service(db_path: Path) -> AsyncIterator[GameService]:
-    service = GameService(Store(await Database.open(db_path)), rng=random.Random(1))
+    service = GameService(Store(await SQLiteDatabase.open(db_path)), rng=random.Random(1))
     yield service
     await service.close()
 
@@ -95,7 +95,7 @@ async def test_different_moves_by_the_same_player_at_once(service: GameService, 
 async def test_identical_moves_over_two_connections(
     service: GameService, game: Game, db_path: Path
 ) -> None:
-    other = GameService(Store(await Database.open(db_path)))
+    other = GameService(Store(await SQLiteDatabase.open(db_path)))
     try:
         attempts = [(service if i % 2 else other).play(game.id, ALICE, "E3") for i in range(20)]
         results = await asyncio.gather(*attempts, return_exceptions=True)
@@ -125,7 +125,7 @@ async def test_a_whole_game_played_by_duplicated_clients(
     service: GameService, game: Game, db_path: Path
 ) -> None:
     """Each player runs three clients over two connections, all playing as fast as they can."""
-    other = GameService(Store(await Database.open(db_path)))
+    other = GameService(Store(await SQLiteDatabase.open(db_path)))
     applied: list[int] = []
 
     async def client(svc: GameService, user: int, seed: int) -> None:
@@ -204,7 +204,7 @@ async def test_identical_moves_from_separate_processes(
 
 
 async def _child(db: str, game_id: int, user: int, move: str, go: str) -> None:
-    service = GameService(Store(await Database.open(db)))
+    service = GameService(Store(await SQLiteDatabase.open(db)))
     try:
         print("ready", flush=True)
         deadline = time.monotonic() + 30

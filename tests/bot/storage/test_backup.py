@@ -14,6 +14,7 @@ import pytest
 
 import rules
 from bot.games import GameService
+from bot.storage import SQLiteDatabase
 from bot.storage.backup import backup
 from bot.storage.errors import StorageError
 from tests.bot.games.test_service import start_game
@@ -30,6 +31,7 @@ def _moves_in(path: Path) -> int:
 async def test_a_backup_during_a_stream_of_moves_is_sound_and_holds_what_came_before(
     service: GameService, tmp_path: Path
 ) -> None:
+    assert isinstance(service.store.db, SQLiteDatabase)
     database = service.store.db.path
     games = [await start_game(service, channel=100 + n) for n in range(4)]
     rng = random.Random(5)
@@ -78,7 +80,7 @@ def test_a_backup_goes_into_a_directory_and_never_over_a_file(tmp_path: Path) ->
 async def test_the_backup_command(tmp_path: Path, service: GameService) -> None:
     await start_game(service)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DVONN_"))}
-    env |= {"PYTHONPATH": str(REPO), "DVONN_DATABASE": str(service.store.db.path)}
+    env |= {"PYTHONPATH": str(REPO), "DVONN_DATABASE": service.store.db.where}
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",

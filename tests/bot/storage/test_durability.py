@@ -22,7 +22,7 @@ import pytest
 
 import rules
 from bot.games import GameService
-from bot.storage import Database, Store
+from bot.storage import SQLiteDatabase, Store
 from rules import Colour
 from tests.conftest import REPO_ROOT
 
@@ -34,13 +34,14 @@ ROUNDS = 30
 
 
 async def _open(path: Path | str) -> GameService:
-    return GameService(Store(await Database.open(path)))
+    return GameService(Store(await SQLiteDatabase.open(path)))
 
 
 async def _check(path: Path, game_id: int, acknowledged: dict[int, str]) -> bool:
     """Check the file after a kill; returns whether the game is still running."""
     service = await _open(path)
     try:
+        assert isinstance(service.store.db, SQLiteDatabase)
         assert await service.store.db.integrity_check() == ["ok"]
         record = await service.record(game_id)
         assert [m.ply for m in record.moves] == list(range(record.game.ply))

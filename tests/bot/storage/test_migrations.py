@@ -12,11 +12,11 @@ import pytest
 from bot.storage import (
     MIGRATIONS,
     SCHEMA_VERSION,
-    Database,
     DatabaseTooNew,
     Migration,
     MigrationError,
     NotOurDatabase,
+    SQLiteDatabase,
 )
 from bot.storage.migrations import APPLICATION_ID, load_migrations
 
@@ -49,7 +49,7 @@ def test_migrations_are_numbered_without_gaps() -> None:
 
 async def test_an_empty_file_gets_the_whole_schema(tmp_path: Path) -> None:
     path = tmp_path / "new" / "folder" / "dvonn.sqlite3"  # the folder is created too
-    db = await Database.open(path)
+    db = await SQLiteDatabase.open(path)
     await db.close()
     assert _pragma(path, "user_version") == SCHEMA_VERSION
     assert _pragma(path, "application_id") == APPLICATION_ID
@@ -62,11 +62,11 @@ async def test_an_empty_file_gets_the_whole_schema(tmp_path: Path) -> None:
 @pytest.mark.slow
 async def test_every_older_version_migrates_to_the_same_schema(tmp_path: Path, start: int) -> None:
     fresh = tmp_path / "fresh.sqlite3"
-    await (await Database.open(fresh)).close()
+    await (await SQLiteDatabase.open(fresh)).close()
     old = tmp_path / "old.sqlite3"
-    await (await Database.open(old, migrate_to=start)).close()
+    await (await SQLiteDatabase.open(old, migrate_to=start)).close()
     assert _pragma(old, "user_version") == start
-    await (await Database.open(old)).close()
+    await (await SQLiteDatabase.open(old)).close()
     assert _pragma(old, "user_version") == SCHEMA_VERSION
     assert _schema(old) == _schema(fresh)
 
@@ -74,7 +74,7 @@ async def test_every_older_version_migrates_to_the_same_schema(tmp_path: Path, s
 async def test_a_later_migration_keeps_the_data(tmp_path: Path) -> None:
     """What a future migration does to a file in use: here a made-up migration 2."""
     path = tmp_path / "dvonn.sqlite3"
-    db = await Database.open(path)
+    db = await SQLiteDatabase.open(path)
     async with db.transaction() as conn:
         await conn.execute("INSERT INTO players (user_id, created_at) VALUES (7, 'then')")
     await db.close()
@@ -84,7 +84,7 @@ async def test_a_later_migration_keeps_the_data(tmp_path: Path) -> None:
         "ALTER TABLE players ADD COLUMN rating REAL NOT NULL DEFAULT 1500;\n"
         "CREATE TABLE IF NOT EXISTS notes (id INTEGER PRIMARY KEY, text TEXT);\n",
     )
-    db = await Database.open(path, migrations=[*MIGRATIONS, future])
+    db = await SQLiteDatabase.open(path, migrations=[*MIGRATIONS, future])
     rows = await db.fetch_all("SELECT user_id, rating FROM players")
     await db.close()
     assert [tuple(row) for row in rows] == [(7, 1500.0)]
@@ -92,19 +92,19 @@ async def test_a_later_migration_keeps_the_data(tmp_path: Path) -> None:
     # ... and today's code now refuses that file, untouched.
     before = _digest(path)
     with pytest.raises(DatabaseTooNew):
-        await Database.open(path)
+        await SQLiteDatabase.open(path)
     assert _digest(path) == before
 
 
 async def test_a_newer_file_is_refused_and_left_alone(tmp_path: Path) -> None:
     path = tmp_path / "dvonn.sqlite3"
-    await (await Database.open(path)).close()
+    await (await SQLiteDatabase.open(path)).close()
     conn = sqlite3.connect(path)
     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 3}")
     conn.close()
     before = _digest(path)
     with pytest.raises(DatabaseTooNew) as error:
-        await Database.open(path)
+        await SQLiteDatabase.open(path)
     assert (error.value.found, error.value.supported) == (SCHEMA_VERSION + 3, SCHEMA_VERSION)
     message = str(error.value)
     assert f"schema version {SCHEMA_VERSION + 3}" in message and "newer dvonn-bot" in message
@@ -114,7 +114,7 @@ async def test_a_newer_file_is_refused_and_left_alone(tmp_path: Path) -> None:
 
 async def test_a_failed_migration_leaves_no_trace(tmp_path: Path) -> None:
     path = tmp_path / "dvonn.sqlite3"
-    await (await Database.open(path)).close()
+    await (await SQLiteDatabase.open(path)).close()
     broken = Migration(
         SCHEMA_VERSION + 1,
         "broken",
@@ -123,14 +123,14 @@ async def test_a_failed_migration_leaves_no_trace(tmp_path: Path) -> None:
         "INSERT INTO no_such_table VALUES (1);\n",
     )
     with pytest.raises(MigrationError) as error:
-        await Database.open(path, migrations=[*MIGRATIONS, broken])
+        await SQLiteDatabase.open(path, migrations=[*MIGRATIONS, broken])
     assert error.value.version == SCHEMA_VERSION + 1 and "no_such_table" in str(error.value)
     assert _pragma(path, "user_version") == SCHEMA_VERSION
     names = {name for _, name, _ in _schema(path)}
     assert "half_done" not in names
     columns = {row[1] for row in sqlite3.connect(path).execute("PRAGMA table_info(players)")}
     assert "nickname" not in columns
-    await (await Database.open(path)).close()  # and the file is still perfectly usable
+    await (await SQLiteDatabase.open(path)).close()  # and the file is still perfectly usable
 
 
 async def test_another_applications_file_is_refused(tmp_path: Path) -> None:
@@ -140,19 +140,19 @@ async def test_another_applications_file_is_refused(tmp_path: Path) -> None:
     conn.commit()
     conn.close()
     with pytest.raises(NotOurDatabase, match="has tables"):
-        await Database.open(path)
+        await SQLiteDatabase.open(path)
     conn = sqlite3.connect(path)
     conn.execute("PRAGMA application_id = 42")
     conn.execute("PRAGMA user_version = 1")
     conn.close()
     with pytest.raises(NotOurDatabase, match="application_id"):
-        await Database.open(path)
+        await SQLiteDatabase.open(path)
 
 
 async def test_two_connections_migrating_at_once(tmp_path: Path) -> None:
     """Two bots starting on one new file at once: each step runs once, both end up open."""
     path = tmp_path / "dvonn.sqlite3"
-    first, second = await asyncio.gather(Database.open(path), Database.open(path))
+    first, second = await asyncio.gather(SQLiteDatabase.open(path), SQLiteDatabase.open(path))
     await first.close()
     await second.close()
     assert _pragma(path, "user_version") == SCHEMA_VERSION

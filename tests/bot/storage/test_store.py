@@ -13,13 +13,13 @@ import pytest
 
 import rules
 from bot.storage import (
-    Database,
     Game,
     GameStatus,
     GuildSettings,
     NewGame,
     NewMove,
     Result,
+    SQLiteDatabase,
     StorageError,
     Store,
     VersionConflict,
@@ -32,7 +32,7 @@ ALICE, BOB = 11, 22
 
 @pytest.fixture
 async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    store = Store(await Database.open(tmp_path / "dvonn.sqlite3"))
+    store = Store(await SQLiteDatabase.open(tmp_path / "dvonn.sqlite3"))
     yield store
     await store.close()
 
@@ -74,6 +74,7 @@ def _after(game: Game, *moves: str) -> tuple[Game, list[NewMove]]:
 
 async def test_every_connection_has_the_pragmas(store: Store) -> None:
     db = store.db
+    assert isinstance(db, SQLiteDatabase)
     assert str(await db.pragma("journal_mode")).lower() == "wal"
     assert await db.pragma("synchronous") == 2  # FULL
     assert await db.pragma("foreign_keys") == 1
@@ -94,16 +95,16 @@ async def test_every_connection_has_the_pragmas(store: Store) -> None:
 
 
 async def test_synchronous_normal_is_a_choice(tmp_path: Path) -> None:
-    db = await Database.open(tmp_path / "x.sqlite3", synchronous="NORMAL")
+    db = await SQLiteDatabase.open(tmp_path / "x.sqlite3", synchronous="NORMAL")
     assert await db.pragma("synchronous") == 1
     await db.close()
     with pytest.raises(ValueError, match="FULL or NORMAL"):
-        await Database.open(tmp_path / "y.sqlite3", synchronous="OFF")  # type: ignore[arg-type]
+        await SQLiteDatabase.open(tmp_path / "y.sqlite3", synchronous="OFF")  # type: ignore[arg-type]
 
 
 async def test_a_memory_database_is_refused() -> None:
     with pytest.raises(ValueError, match="must be a file"):
-        await Database.open(":memory:")
+        await SQLiteDatabase.open(":memory:")
 
 
 async def test_an_old_sqlite_is_refused_clearly(
@@ -112,7 +113,7 @@ async def test_an_old_sqlite_is_refused_clearly(
     monkeypatch.setattr(sqlite3, "sqlite_version_info", (3, 31, 1))
     monkeypatch.setattr(sqlite3, "sqlite_version", "3.31.1")
     with pytest.raises(StorageError, match=r"needs SQLite 3\.35\.0 or newer .* uses SQLite 3\.31"):
-        await Database.open(tmp_path / "dvonn.sqlite3")
+        await SQLiteDatabase.open(tmp_path / "dvonn.sqlite3")
     assert not (tmp_path / "dvonn.sqlite3").exists()
 
 
@@ -157,7 +158,7 @@ async def test_giving_up_while_waiting_for_the_lock_leaves_the_writer_usable(
     """Cancelled while BEGIN IMMEDIATE waits for another process's lock: once the BEGIN gets
     through it must be rolled back, not left open for the next transaction to trip on."""
     path = tmp_path / "dvonn.sqlite3"
-    mine, other = Store(await Database.open(path)), Store(await Database.open(path))
+    mine, other = Store(await SQLiteDatabase.open(path)), Store(await SQLiteDatabase.open(path))
     try:
         holding, release = asyncio.Event(), asyncio.Event()
 
@@ -192,7 +193,7 @@ async def test_giving_up_while_waiting_for_the_lock_leaves_the_writer_usable(
 @pytest.mark.slow
 async def test_writes_from_two_connections_wait_for_each_other(tmp_path: Path) -> None:
     path = tmp_path / "dvonn.sqlite3"
-    first, second = Store(await Database.open(path)), Store(await Database.open(path))
+    first, second = Store(await SQLiteDatabase.open(path)), Store(await SQLiteDatabase.open(path))
     try:
 
         async def add(store: Store, user: int) -> None:
