@@ -165,18 +165,17 @@ class Clocks:
                     vacation_days_used=used + days,
                 ),
             )
-            games = await self._store.active_games_of(user_id)
+            # Read and locked in this transaction: a move in another process waits for it, so
+            # the deadline moved is the one of the player who is on vacation.
+            games = await tx.active_games_of(user_id)
             for game in games:
                 if game.to_move_id == user_id and game.deadline_at is not None:
-                    current = await tx.game(game.id)
-                    if current is None or current.deadline_at is None:
-                        continue
                     moved = dataclasses.replace(
-                        current,
-                        deadline_at=current.deadline_at + timedelta(days=days),
+                        game,
+                        deadline_at=game.deadline_at + timedelta(days=days),
                         updated_at=now,
                     )
-                    await tx.save_game(moved, current.version)
+                    await tx.save_game(moved, game.version)
                 notice = NewNotification(
                     announcements.VACATION,
                     game_id=game.id,

@@ -68,7 +68,13 @@ class Outbox:
         if len(pending) != len(unsent):
             await self._flush_marks()  # the rows ahead of it must be marked before a claim
         async with self._store.write() as tx:
-            return await tx.claim_next(game_id, self.claim(), now)
+            claimed = await tx.claim_next(game_id, self.claim(), now)
+            if claimed is None:
+                # Another process holds the row ahead: it posts the game's later rows after
+                # it, so this process lets go of those it wrote (or they would wait for its
+                # claim to run out). Whatever it misses, the next poll takes.
+                await tx.release_game(game_id, self.claimant)
+            return claimed
 
     async def claim_one(self, notification_id: int) -> Notification | None:
         """Claim an announcement that belongs to no game (a reminder), unless it is held."""
@@ -96,7 +102,9 @@ class Outbox:
         now = self._now()
         retry_at = now + timedelta(seconds=RETRY_AFTER[min(attempts, len(RETRY_AFTER)) - 1])
         async with self._store.write() as tx:
-            await tx.mark_failed(notification.id, give_up=give_up, now=now, retry_at=retry_at)
+            await tx.mark_failed(
+                notification.id, self.claimant, give_up=give_up, now=now, retry_at=retry_at
+            )
         return give_up
 
     async def lag(self) -> float:

@@ -89,8 +89,15 @@ async def rate_in(tx: Writer, game: Game, now: datetime) -> RatingChange | None:
         return None
     assert game.guild_id is not None and game.result is not None
     guild = game.guild_id
-    white = await tx.rating(guild, game.white_id) or new_rating(guild, game.white_id)
-    black = await tx.rating(guild, game.black_id) or new_rating(guild, game.black_id)
+    # Every player's row exists, then is locked, in the order of their ids: a game of the
+    # same player ending in another process waits for this one and starts from its result
+    # (PostgreSQL; SQLite's transactions take turns anyway).
+    players = sorted({game.white_id, game.black_id})
+    for user_id in players:
+        await tx.add_rating(new_rating(guild, user_id), now)
+    current = {user_id: await tx.rating(guild, user_id) for user_id in players}
+    white = current[game.white_id] or new_rating(guild, game.white_id)
+    black = current[game.black_id] or new_rating(guild, game.black_id)
     new_white, new_black = rate(white, black, _SCORES[game.result])
     await tx.save_rating(new_white, now)
     await tx.save_rating(new_black, now)

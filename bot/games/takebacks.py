@@ -58,7 +58,7 @@ class Takebacks:
             game = await game_for_action(tx.game, game_id, user_id)
             if game.takeback_requested_by is not None:
                 raise TakebackPending(game_id)
-            moves = await self._store.moves(game_id)
+            moves = await tx.moves(game_id)
             own = [m for m in moves if not m.automatic]
             while own and own[-1].player_id == game.computer_id != user_id:
                 own.pop()  # the bot's replies go with the move they answered
@@ -97,11 +97,11 @@ class Takebacks:
     async def _accept(self, tx: Writer, game: Game, now: datetime) -> TakebackAnswer:
         requester, ply = game.takeback_requested_by, game.takeback_ply
         assert requester is not None and ply is not None
-        moves = await self._store.moves(game.id)
+        moves = await tx.moves(game.id)
         keep = [m.move for m in moves if m.ply < ply]
         undone = tuple(str(m.move) for m in moves if m.ply >= ply)
         position = rules.replay(keep)[-1]
-        prefs = await tx.prefs(requester)
+        prefs = await tx.prefs(requester, lock=False)  # only looked at
         restored = continued(game, position, now, prefs.vacation_until)
         await tx.delete_moves_from(game.id, ply)
         saved = await tx.save_game(restored, game.version)

@@ -283,6 +283,21 @@ def _notification_params(
     )
 
 
+def _rating_params(rating: RatingRow, now: datetime) -> tuple[Any, ...]:
+    return (
+        rating.guild_id,
+        rating.user_id,
+        rating.rating,
+        rating.deviation,
+        rating.volatility,
+        rating.games,
+        rating.wins,
+        rating.losses,
+        rating.draws,
+        time_to_text(now),
+    )
+
+
 def _optional_text(moment: datetime | None) -> str | None:
     return None if moment is None else time_to_text(moment)
 
@@ -517,10 +532,32 @@ class Writer:
 
     # players
 
-    async def prefs(self, user_id: UserId) -> PlayerPrefs:
-        """A player's preferences, read inside this transaction (defaults if none are stored)."""
-        row = await _one(self._conn, _locking(self._conn, _SELECT_PREFS), (user_id,))
-        return _prefs(row, user_id)
+    async def prefs(self, user_id: UserId, *, lock: bool = True) -> PlayerPrefs:
+        """A player's preferences, read inside this transaction (defaults if none are stored).
+
+        ``lock=False`` for a transaction that only looks at them: it then does not wait for, or
+        hold up, another process's transaction that changes them."""
+        sql = _locking(self._conn, _SELECT_PREFS) if lock else _SELECT_PREFS
+        return _prefs(await _one(self._conn, sql, (user_id,)), user_id)
+
+    async def active_games_of(self, user_id: UserId) -> list[Game]:
+        """The user's running games, read (and locked) inside this transaction, by id."""
+        rows = await self._conn.fetch_all(
+            _locking(
+                self._conn,
+                f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'active' "
+                "AND (white_id = ? OR black_id = ?) ORDER BY id",
+            ),
+            (user_id, user_id),
+        )
+        return [_game(row, self._positions) for row in rows]
+
+    async def moves(self, game_id: int) -> list[RecordedMove]:
+        """A game's record, read inside this transaction."""
+        rows = await self._conn.fetch_all(
+            f"SELECT {_MOVE_COLUMNS} FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
+        )
+        return [_recorded_move(row) for row in rows]
 
     async def save_vacation(self, prefs: PlayerPrefs) -> None:
         await self._conn.execute(
@@ -561,6 +598,17 @@ class Writer:
         row = await _one(self._conn, _locking(self._conn, _SELECT_RATING), (guild_id, user_id))
         return None if row is None else _rating(row)
 
+    async def add_rating(self, rating: RatingRow, now: datetime) -> None:
+        """Insert ``rating`` unless the player has one in that server already (then nothing):
+        a row to lock before reading it, so that two games ending at once in two processes
+        are both counted, the second from the first's result."""
+        await self._conn.execute(
+            "INSERT INTO ratings (guild_id, user_id, rating, deviation, volatility, games, wins, "
+            "losses, draws, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (guild_id, user_id) DO NOTHING",
+            _rating_params(rating, now),
+        )
+
     async def save_rating(self, rating: RatingRow, now: datetime) -> None:
         await self._conn.execute(
             "INSERT INTO ratings (guild_id, user_id, rating, deviation, volatility, games, wins, "
@@ -569,18 +617,7 @@ class Writer:
             "deviation = excluded.deviation, volatility = excluded.volatility, "
             "games = excluded.games, wins = excluded.wins, losses = excluded.losses, "
             "draws = excluded.draws, updated_at = excluded.updated_at",
-            (
-                rating.guild_id,
-                rating.user_id,
-                rating.rating,
-                rating.deviation,
-                rating.volatility,
-                rating.games,
-                rating.wins,
-                rating.losses,
-                rating.draws,
-                time_to_text(now),
-            ),
+            _rating_params(rating, now),
         )
 
     async def claim_for_rating(self, game_id: int, now: datetime) -> bool:
@@ -611,7 +648,7 @@ class Writer:
         rows = await self._conn.fetch_all(
             "UPDATE notifications SET claimed_by = ?, leased_until = ? WHERE id = ("
             "SELECT min(id) FROM notifications WHERE game_id = ? AND sent_at IS NULL) "
-            "AND (leased_until IS NULL OR leased_until <= ? OR claimed_by = ?) "
+            "AND sent_at IS NULL AND (leased_until IS NULL OR leased_until <= ? OR claimed_by = ?) "
             f"RETURNING {_NOTIFICATION_COLUMNS}",
             (claim.claimant, time_to_text(claim.until), game_id, time_to_text(now), claim.claimant),
         )
@@ -635,6 +672,15 @@ class Writer:
             ),
         )
         return next((_notification(row) for row in rows), None)
+
+    async def release_game(self, game_id: int, claimant: str) -> int:
+        """Give up ``claimant``'s claims on a game's unsent rows: another deliverer holds the
+        row ahead of them, and will post these after it (a game's posts go out in order)."""
+        return await self._conn.execute(
+            "UPDATE notifications SET claimed_by = NULL, leased_until = NULL "
+            "WHERE game_id = ? AND claimed_by = ? AND sent_at IS NULL",
+            (game_id, claimant),
+        )
 
     async def renew(self, notification_id: int, claim: Claim) -> bool:
         """Extend a claim still held; ``False`` if another deliverer has taken the row over."""
@@ -663,14 +709,55 @@ class Writer:
         )
 
     async def mark_failed(
-        self, notification_id: int, *, give_up: bool, now: datetime, retry_at: datetime
+        self,
+        notification_id: int,
+        claimant: str,
+        *,
+        give_up: bool,
+        now: datetime,
+        retry_at: datetime,
     ) -> None:
         """Count a failed delivery: try again from ``retry_at`` (holding back the game's later
-        announcements until then, to keep their order), or mark it done if ``give_up``."""
+        announcements until then, to keep their order), or mark it done if ``give_up``. Only
+        while ``claimant`` holds it: a deliverer that lost its claim does not count for another."""
         await self._conn.execute(
             "UPDATE notifications SET attempts = attempts + 1, claimed_by = NULL, "
-            "leased_until = ?, sent_at = CASE WHEN ? = 1 THEN ? ELSE sent_at END WHERE id = ?",
-            (time_to_text(retry_at), int(give_up), time_to_text(now), notification_id),
+            "leased_until = ?, sent_at = CASE WHEN ? = 1 THEN ? ELSE sent_at END "
+            "WHERE id = ? AND claimed_by = ? AND sent_at IS NULL",
+            (time_to_text(retry_at), int(give_up), time_to_text(now), notification_id, claimant),
+        )
+
+    # leases on background work
+
+    async def take_lease(self, name: str, holder: str, until: datetime, now: datetime) -> bool:
+        """Take (or renew) the lease ``name`` for ``holder`` until ``until``; ``False`` if
+        another holder's lease on it has not run out at ``now``."""
+        rows = await self._conn.fetch_all(
+            "INSERT INTO leases (name, holder, leased_until) VALUES (?, ?, ?) "
+            "ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, "
+            "leased_until = excluded.leased_until "
+            "WHERE leases.leased_until <= ? OR leases.holder = excluded.holder RETURNING holder",
+            (name, holder, time_to_text(until), time_to_text(now)),
+        )
+        return bool(rows)
+
+    async def release_lease(self, name: str, holder: str) -> None:
+        """End ``holder``'s lease ``name`` (if it still holds it)."""
+        await self._conn.execute("DELETE FROM leases WHERE name = ? AND holder = ?", (name, holder))
+
+    async def release_leases(self, holder: str) -> int:
+        """End every lease of ``holder`` (a clean shutdown); how many there were."""
+        return await self._conn.execute("DELETE FROM leases WHERE holder = ?", (holder,))
+
+    # servers
+
+    async def save_guild_locale(self, guild_id: GuildId, locale: str, now: datetime) -> None:
+        """Store a server's language as Discord reports it."""
+        await self._conn.execute(
+            "INSERT INTO guild_locales (guild_id, locale, updated_at) VALUES (?, ?, ?) "
+            "ON CONFLICT (guild_id) DO UPDATE SET locale = excluded.locale, "
+            "updated_at = excluded.updated_at",
+            (guild_id, locale, time_to_text(now)),
         )
 
     # settings
@@ -901,6 +988,23 @@ class Store:
             (channel_id,),
         )
         return [_challenge(row) for row in rows]
+
+    async def guild_locale(self, guild_id: GuildId) -> str | None:
+        """A server's language as Discord last reported it, if known."""
+        row = await self.db.fetch_one(
+            "SELECT locale FROM guild_locales WHERE guild_id = ?", (guild_id,)
+        )
+        return None if row is None else str(row[0])
+
+    async def live_leases(self, prefix: str, now: datetime, *, besides: str) -> set[str]:
+        """The names of the leases starting with ``prefix`` that a holder other than
+        ``besides`` holds at ``now``."""
+        rows = await self.db.fetch_all(
+            "SELECT name FROM leases WHERE substr(name, 1, ?) = ? AND leased_until > ? "
+            "AND holder <> ?",
+            (len(prefix), prefix, time_to_text(now), besides),
+        )
+        return {str(row[0]) for row in rows}
 
     async def guild_settings(self, guild_id: GuildId) -> GuildSettings:
         """A server's settings; the defaults if it has none stored."""
