@@ -22,7 +22,7 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.config import Settings, invite_url
-from bot.games import Clock, GameService, utc_now
+from bot.games import HOUSEKEEPING, Clock, GameService, utc_now
 from bot.i18n import Catalogues
 from bot.i18n.translator import CatalogueTranslator
 from bot.incidents import IncidentReporter, Send, webhook
@@ -65,6 +65,8 @@ class DvonnTree(app_commands.CommandTree["DvonnBot"]):
         bot = interaction.client
         bot.names.remember(interaction.user)
         bot.remember_locale(interaction.user.id, str(interaction.locale))
+        if interaction.guild_id is not None and interaction.guild_locale is not None:
+            bot.remember_guild_locale(interaction.guild_id, str(interaction.guild_locale))
         if bot.accepting:
             return True
         if interaction.type is discord.InteractionType.autocomplete:
@@ -139,9 +141,11 @@ class DvonnBot(commands.AutoShardedBot):
         self._clock = clock
         self._housekeeping_interval = housekeeping_interval
         self._housekeeping_jobs: list[HousekeepingJob] = []
+        self._poll_jobs: list[HousekeepingJob] = []
         self._housekeeper: asyncio.Task[None] | None = None
         self._poller: asyncio.Task[None] | None = None
         self._locales: dict[int, str] = {}
+        self._guild_locales: dict[int, str] = {}
         self._background: set[asyncio.Task[None]] = set()
 
     # --- the services, open from setup_hook on ------------------------------------------------
@@ -258,8 +262,14 @@ class DvonnBot(commands.AutoShardedBot):
             self.dvonn.add_command(command)
 
     def add_housekeeping(self, job: HousekeepingJob) -> None:
-        """Run ``job`` on every housekeeping pass (every minute), in the order added."""
+        """Run ``job`` on every housekeeping pass (every minute), in the order added. A pass
+        runs in one process at a time (its lease, :data:`bot.games.HOUSEKEEPING`)."""
         self._housekeeping_jobs.append(job)
+
+    def add_poll(self, job: HousekeepingJob) -> None:
+        """Run ``job`` every ``DVONN_OUTBOX_POLL_SECONDS`` in every process, with the outbox's
+        look for posts left unsent: for work a killed process left, taken over by lease."""
+        self._poll_jobs.append(job)
 
     async def _synced(self) -> list[app_commands.AppCommand]:
         """The commands as Discord has them (for their ids), or none if it cannot say now."""
@@ -297,11 +307,33 @@ class DvonnBot(commands.AutoShardedBot):
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
+    def remember_guild_locale(self, guild_id: int, locale: str) -> None:
+        """Store a server's Discord language when it is new or changed, for the posts other
+        processes make there (they do not have this server in their cache)."""
+        if self._guild_locales.get(guild_id) == locale or self._service is None:
+            return
+        self._guild_locales[guild_id] = locale
+        task = asyncio.create_task(self._service.remember_guild_locale(guild_id, locale))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        self.remember_guild_locale(guild.id, str(guild.preferred_locale))
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        self.remember_guild_locale(guild.id, str(guild.preferred_locale))
+
+    async def on_guild_update(self, before: discord.Guild, after: discord.Guild) -> None:
+        self.remember_guild_locale(after.id, str(after.preferred_locale))
+
     async def housekeeping(self) -> None:
-        """One pass of every feature's housekeeping job, then the outbox's delivery of whatever
-        is left (what a crash or a refusal left unsent)."""
-        for job in self._housekeeping_jobs:
-            await job()
+        """One pass of every feature's housekeeping job (unless another process is making one
+        right now), then the outbox's delivery of whatever is left (what a crash or a refusal
+        left unsent)."""
+        async with self.service.leases.holding(HOUSEKEEPING) as ours:
+            if ours:
+                for job in self._housekeeping_jobs:
+                    await job()
         await self.deliverer.deliver_pending()
 
     async def _housekeep_forever(self) -> None:
@@ -315,12 +347,14 @@ class DvonnBot(commands.AutoShardedBot):
             await asyncio.sleep(self._housekeeping_interval)
 
     async def _deliver_forever(self) -> None:
-        """Post what the outbox holds unclaimed (left by a crash, an outage, a refusal)."""
+        """Post what the outbox holds unclaimed (left by a crash, an outage, a refusal), and
+        run the poll jobs (work another process left)."""
         while True:
-            try:
-                await self.deliverer.deliver_pending()
-            except Exception:
-                log.exception("delivering the outbox failed; trying again")
+            for job in (self.deliverer.deliver_pending, *self._poll_jobs):
+                try:
+                    await job()
+                except Exception:
+                    log.exception("a poll job failed (%s); trying again", job)
             await asyncio.sleep(self.settings.outbox_poll)
 
     async def close(self) -> None:
@@ -345,6 +379,12 @@ class DvonnBot(commands.AutoShardedBot):
                 await self._service.close()
             log.info("database closed")
             await asyncio.to_thread(self.renderer.close)
+        if not self.shards:
+            # Never connected. discord.py's AutoShardedClient.close() assumes it did (it posts
+            # to a queue that connect() makes), so close as a plain client: the HTTP session
+            # is all there is. (The features were unloaded above.)
+            await discord.Client.close(self)
+            return
         await super().close()
 
 

@@ -8,7 +8,8 @@ Open it over a database file and call its use cases (the tests do exactly this):
     outcome = await service.play(started.game.id, started.game.white_id, "E3")
 
 Its parts: :mod:`~bot.games.clocks` (deadlines, reminders, vacations),
-:mod:`~bot.games.takebacks`, :mod:`~bot.games.ratings`, :mod:`~bot.games.outbox`; every game
+:mod:`~bot.games.takebacks`, :mod:`~bot.games.ratings`, :mod:`~bot.games.outbox`,
+:mod:`~bot.games.leases` (background work shared by several processes); every game
 ends through :mod:`~bot.games.endings`. Errors a player can cause are in
 :mod:`~bot.games.errors`, results in :mod:`~bot.games.results`.
 """
@@ -46,6 +47,7 @@ from bot.games.errors import (
     TakebackPending,
     VacationNotAllowed,
 )
+from bot.games.leases import COMPUTER_TURNS, HOUSEKEEPING, Leases, computer_turn
 from bot.games.results import (
     AbortOutcome,
     GameEnded,
@@ -80,7 +82,9 @@ from bot.storage.models import (
 
 __all__ = [
     "CLOCK_CHOICES",
+    "COMPUTER_TURNS",
     "DEFAULT_CHALLENGE_TTL",
+    "HOUSEKEEPING",
     "SERVER_DEFAULT",
     "VACATION_DAYS_PER_YEAR",
     "AbortOutcome",
@@ -112,6 +116,7 @@ __all__ = [
     "GameStatus",
     "GuildSettings",
     "InvalidClock",
+    "Leases",
     "MoveOutcome",
     "NoGameHere",
     "NoTakebackRequested",
@@ -135,5 +140,6 @@ __all__ = [
     "Sweep",
     "TakebackPending",
     "VacationNotAllowed",
+    "computer_turn",
     "utc_now",
 ]

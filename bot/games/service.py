@@ -53,6 +53,7 @@ from bot.games.errors import (
     PlyOutOfRange,
     SelfChallenge,
 )
+from bot.games.leases import Leases
 from bot.games.outbox import DEFAULT_LEASE, Outbox
 from bot.games.ratings import Ratings
 from bot.games.results import (
@@ -148,6 +149,7 @@ class GameService:
         self._challenge_ttl = challenge_ttl
         self._default_clock_days = default_clock_days
         self.outbox = Outbox(store, self.now, outbox_lease)
+        self.leases = Leases(store, self.now, self.outbox.claimant, outbox_lease)
         self.clocks = Clocks(store, self.now, self.outbox)
         self.takebacks = Takebacks(store, self.now, self.outbox)
         self.ratings = Ratings(store, self.now)
@@ -176,8 +178,12 @@ class GameService:
         )
 
     async def close(self) -> None:
-        """Finish pending writes and close the database."""
+        """Finish pending writes, give up this process's leases, close the database."""
         await self.outbox.close()
+        try:
+            await self.leases.release_all()
+        except Exception:
+            log.warning("could not give up this process's leases; they run out by themselves")
         await self.store.close()
 
     def now(self) -> datetime:
@@ -641,6 +647,17 @@ class GameService:
         async with self.store.write() as tx:
             await tx.ensure_players([user_id], now)
             await tx.save_locale(user_id, locale)
+
+    async def remember_guild_locale(self, guild_id: GuildId, locale: str) -> None:
+        """Keep a server's language as Discord reports it: every process posts in it, also
+        one that does not serve that server's shard."""
+        now = self.now()
+        async with self.store.write() as tx:
+            await tx.save_guild_locale(guild_id, locale, now)
+
+    async def guild_locale(self, guild_id: GuildId) -> str | None:
+        """A server's language as Discord last reported it, if known."""
+        return await self.store.guild_locale(guild_id)
 
     # --- server settings -----------------------------------------------------------------------
 

@@ -125,7 +125,11 @@ class Publisher:
         self, guild_id: int | None, interaction: discord.Interaction[Any] | None = None
     ) -> Reader:
         """The language for posts everyone in a server reads: the server's setting, else the
-        server's Discord language, else the language of whoever triggered the post."""
+        server's Discord language, else the language of whoever triggered the post.
+
+        The server's Discord language comes with an interaction, else from the database (the
+        bot stores it, :meth:`DvonnBot.remember_guild_locale`), never from this process's
+        cache of the server: the process that posts may not serve that server's shard."""
         locale: Locale = None
         if guild_id is not None:
             settings = await self._service.guild_settings(guild_id)
@@ -133,8 +137,8 @@ class Publisher:
             if locale is None:
                 if interaction is not None and interaction.guild_locale is not None:
                     locale = interaction.guild_locale
-                elif (guild := self._client.get_guild(guild_id)) is not None:
-                    locale = guild.preferred_locale
+                else:
+                    locale = await self._service.guild_locale(guild_id)
         if locale is None and interaction is not None:
             locale = interaction.locale
         return Reader(self.catalogues, locale, self.mentions)

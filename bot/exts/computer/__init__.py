@@ -23,5 +23,6 @@ async def setup(bot: DvonnBot) -> None:
         longest=bot.settings.ai_seconds,
     )
     await bot.add_feature(Computer(player, bot.service, bot.publisher, bot.deliverer, bot.inflight))
-    bot.add_housekeeping(player.resume)  # in case a turn of the bot was lost to an error
+    # Turns left by an error, a restart, or another process that was killed.
+    bot.add_poll(player.resume)
     bot.metrics.computer_queue.set_function(player.queued)

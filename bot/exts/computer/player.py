@@ -15,7 +15,7 @@ import discord
 
 import ai
 from ai.engine import Engine
-from bot.games import Game, GameChanged, GameFinished, GameService
+from bot.games import COMPUTER_TURNS, Game, GameChanged, GameFinished, GameService, computer_turn
 from bot.i18n import _
 from bot.interactions.inflight import InFlight
 from bot.posting.outbox import Deliverer
@@ -88,11 +88,14 @@ class ComputerPlayer:
         task.add_done_callback(lambda _: self._thinking.pop(game.id, None))
 
     async def resume(self) -> int:
-        """After a (re)start: think in every game where the bot is to move."""
+        """Think in every game where the bot is to move and no other process is thinking (after
+        a restart, an error, or another process's death); how many games that was."""
         games = await self._service.games_with_computer_to_move()
-        for game in games:
+        others = await self._service.leases.held_by_others(COMPUTER_TURNS)
+        mine = [game for game in games if computer_turn(game.id) not in others]
+        for game in mine:
             self.play_if_its_turn(game)
-        return len(games)
+        return len(mine)
 
     async def wait_idle(self) -> None:
         """Until no game is being thought about (tests; shutdown)."""
@@ -109,16 +112,24 @@ class ComputerPlayer:
         return str(move)
 
     async def _turn(self, game: Game) -> None:
-        async with self._inflight.track():
+        async with (
+            self._inflight.track(),
+            self._service.leases.holding(computer_turn(game.id)) as ours,
+        ):
+            if not ours:
+                return  # another process is thinking about this game
+            again = None
             try:
+                game = await self._service.get_game(game.id)  # as it is now that it is ours
                 await self._play(game)
             except (GameChanged, GameFinished):
                 log.info("game %s changed while the bot was thinking; it looks again", game.id)
                 fresh = await self._service.get_game(game.id)
-                if fresh.computer_to_move:
-                    asyncio.get_running_loop().call_soon(self.play_if_its_turn, fresh)
+                again = fresh if fresh.computer_to_move else None
             except Exception:
                 log.exception("the bot could not play its turn in game %s", game.id)
+        if again is not None:  # once this turn has let go of the game and its lease
+            asyncio.get_running_loop().call_soon(self.play_if_its_turn, again)
 
     async def _play(self, game: Game) -> None:
         # The opponent's automatic passes may leave the bot to move again: go on until not.
