@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import signal
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Final
 
@@ -22,6 +24,7 @@ from bot.config import Settings, SettingsError
 from bot.endpoints import use_discord_endpoints
 from bot.i18n import ENGLISH
 from bot.single import AlreadyRunning, only_process
+from bot.storage import SCHEMA_VERSION, open_database
 from bot.storage.backup import backup
 from bot.storage.errors import StorageError
 
@@ -66,6 +69,13 @@ async def serve(settings: Settings, *, sync: bool) -> None:
 
 
 def _backup(settings: Settings, dest: Path) -> int:
+    if not isinstance(settings.database, Path):
+        print(
+            "no backup: DVONN_DATABASE is a PostgreSQL database; back it up with PostgreSQL's "
+            "own tools (pg_dump, or your host's backups)",
+            file=sys.stderr,
+        )
+        return 1
     try:
         made = backup(settings.database, dest)
     except StorageError as error:
@@ -73,6 +83,33 @@ def _backup(settings: Settings, dest: Path) -> int:
         return 1
     print(f"backed up {settings.database} to {made}")
     return 0
+
+
+def _migrate(settings: Settings) -> int:
+    """Bring the database's schema up to date (several processes may do it at once)."""
+
+    async def run() -> str:
+        db = await open_database(settings.database)
+        await db.close()
+        return db.where
+
+    try:
+        where = asyncio.run(run())
+    except StorageError as error:
+        print(f"not migrated: {error}", file=sys.stderr)
+        return 1
+    print(f"{where}: schema version {SCHEMA_VERSION}, up to date")
+    return 0
+
+
+@contextlib.contextmanager
+def _process_guard(settings: Settings) -> Iterator[None]:
+    """SQLite serves one process: hold its file's lock. PostgreSQL serves several."""
+    if isinstance(settings.database, Path):
+        with only_process(settings.database):
+            yield
+    else:
+        yield
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -92,11 +129,20 @@ def main(argv: list[str] | None = None) -> int:
         "delete the -wal and -shm files beside it, start the bot.",
     )
     saving.add_argument("dest", type=Path, help="a new file, or a directory for a dated file")
+    commands.add_parser(
+        "migrate",
+        help="bring the database's schema (DVONN_DATABASE) up to date, and stop",
+        description="Apply the database's pending migrations and stop; the bot also does this "
+        "when it starts. Safe when several processes do it at once (PostgreSQL: an advisory "
+        "lock). A database written by a newer dvonn-bot is refused, unchanged.",
+    )
     args = parser.parse_args(argv)
     try:
         settings = Settings.from_env()
         if args.command == "backup":
             return _backup(settings, args.dest)
+        if args.command == "migrate":
+            return _migrate(settings)
         settings.require_token()
     except SettingsError as error:
         print(ENGLISH.render(error.text), file=sys.stderr)
@@ -110,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     discord.utils.setup_logging(level=getattr(logging, settings.log_level))
     logging.getLogger("discord.client").addFilter(_not_about_voice)
     try:
-        with only_process(settings.database):
+        with _process_guard(settings):
             asyncio.run(serve(settings, sync=args.sync))
     except AlreadyRunning as error:
         log.error("%s", error)

@@ -142,8 +142,11 @@ FEATURE_MAY_IMPORT = {*BOT_ROOMS, "bot.app"} - {"bot.storage"}
 EXCEPTIONS = {
     # The catalogue tool extracts the service's error templates as messages too.
     ("bot.i18n.tools", "bot.games.errors"),
-    # The operator's command `python -m bot backup` copies the database file itself.
+    # The operator's commands `python -m bot backup`, `migrate` and `copy-database` work on
+    # the database itself.
+    ("bot.__main__", "bot.storage"),
     ("bot.__main__", "bot.storage.backup"),
+    ("bot.__main__", "bot.storage.copy"),
     ("bot.__main__", "bot.storage.errors"),
 }
 
