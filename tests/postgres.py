@@ -56,6 +56,10 @@ SETTINGS: Mapping[str, str] = {
     "listen_addresses": "127.0.0.1",
 }
 
+SHM_ROOM = 1 << 30
+"""The free space /dev/shm needs before a server goes there: a cluster takes some 60 MB, and
+each database that a test has not dropped yet 7.5 MB more."""
+
 START_ATTEMPTS = 5
 """Tries at starting the server, each on a new port: another process may take the free port
 between the moment it is picked and the moment the server binds it."""
@@ -94,14 +98,29 @@ def _holds_the_programs(folder: Path) -> bool:
 
 
 def new_directory() -> Path:
-    """A new empty directory for one server, under /tmp when there is one.
+    """A new empty directory for one server: in /dev/shm when it has room, else in /tmp.
 
-    Short (the server's socket path must fit in about a hundred bytes) and, as root, reachable by
-    the ``postgres`` user: /tmp is open to everyone, unlike pytest's own temporary folders (mode
-    0700, owned by root) or a ``$TMPDIR`` that may be as private.
+    /dev/shm is memory (tmpfs): ``CREATE DATABASE`` writes some 270 files, which there takes
+    about 9 ms, against 14 ms on a quiet disk and 250 ms or more in a /tmp that other test runs
+    keep creating and deleting files in (measured on ext4). /tmp is the fallback: Docker gives
+    its containers a /dev/shm of 64 MB, too small for a cluster and a few databases.
+
+    Either way the path is short (a server's socket path must fit in about a hundred bytes) and,
+    as root, reachable by the ``postgres`` user: both are open to everyone, unlike pytest's own
+    temporary folders (mode 0700, owned by root) or a ``$TMPDIR`` that may be as private.
     """
-    parent = "/tmp" if Path("/tmp").is_dir() else None
-    return Path(tempfile.mkdtemp(prefix="dvonn-postgres-", dir=parent))
+    return Path(tempfile.mkdtemp(prefix="dvonn-postgres-", dir=_parent_directory()))
+
+
+def _parent_directory() -> str | None:
+    for candidate, room in (("/dev/shm", SHM_ROOM), ("/tmp", 0)):
+        try:
+            free = shutil.disk_usage(candidate).free
+        except OSError:
+            continue
+        if free >= room and os.access(candidate, os.W_OK | os.X_OK):
+            return candidate
+    return None  # tempfile's own choice ($TMPDIR)
 
 
 def _free_port() -> int:
@@ -167,18 +186,17 @@ class PostgresServer:
         """
         if self.directory is not None:
             raise PostgresError(f"the server is already started in {self.directory}")
-        self._account = _account()
         directory.mkdir(parents=True, exist_ok=True)
         self.directory = directory
         atexit.register(self.stop)
         try:
-            self._start()
+            self._account = _account()
+            self._start(directory)
         except BaseException:
             self.stop()
             raise
 
-    def _start(self) -> None:
-        directory = self._directory()
+    def _start(self, directory: Path) -> None:
         if self._account.uid is not None and self._account.gid is not None:
             os.chown(directory, self._account.uid, self._account.gid)
         self._run(
@@ -190,6 +208,7 @@ class PostgresServer:
             port = _free_port()
             settings = {**SETTINGS, "port": str(port), "unix_socket_directories": str(directory)}
             options = " ".join(f"-c {shlex.quote(f'{k}={v}')}" for k, v in settings.items())
+            logged = len(self._log_text())
             started = self._run(
                 "pg_ctl",
                 ["start", "-w", "-D", str(self.data), "-l", str(self.log), "-o", options],
@@ -198,7 +217,7 @@ class PostgresServer:
             if started.returncode == 0:
                 self.port = port
                 return
-            if "could not bind" not in self._log_text():
+            if "could not bind" not in self._log_text()[logged:]:
                 break
         raise PostgresError(
             f"the PostgreSQL server would not start (pg_ctl: {started.stdout.strip()}); "
@@ -207,7 +226,11 @@ class PostgresServer:
 
     def stop(self) -> None:
         """Stop the server at once (nothing in it is worth a clean shutdown), delete its
-        directory. Safe to call twice, or after a ``start`` that failed."""
+        directory. Safe to call twice, or after a ``start`` that failed.
+
+        Should ``pg_ctl stop`` fail, the directory goes all the same: a server finds out within
+        a minute that its ``postmaster.pid`` is gone, and shuts itself down.
+        """
         atexit.unregister(self.stop)
         directory, self.directory = self.directory, None
         if directory is None:
@@ -224,6 +247,7 @@ class PostgresServer:
                     "pg_ctl",
                     ["stop", "-m", "immediate", "-w", "-D", str(directory / "data")],
                     cwd=directory,
+                    check=False,
                 )
         finally:
             self.port = None
