@@ -1,15 +1,15 @@
-"""Fixtures for the game service's tests: a real SQLite file and a clock moved by hand."""
+"""Fixtures for the game service's tests: a real database, once on each backend (an SQLite
+file, then a fresh PostgreSQL database: ``database_target``), and a clock moved by hand."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
 from bot.games import GameService
-from bot.storage import SQLiteDatabase, Store
+from bot.storage import Store, open_database
 from tests.bot.clock import ManualClock
 
 
@@ -19,8 +19,8 @@ def clock() -> ManualClock:
 
 
 @pytest.fixture
-async def service(tmp_path: Path, clock: ManualClock) -> AsyncIterator[GameService]:
-    db = await SQLiteDatabase.open(tmp_path / "dvonn.sqlite3")
+async def service(database_target: str, clock: ManualClock) -> AsyncIterator[GameService]:
+    db = await open_database(database_target)
     service = GameService(Store(db), clock=clock, rng=random.Random(7))
     yield service
     await service.close()

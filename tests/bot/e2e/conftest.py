@@ -51,9 +51,10 @@ def table(discord_fake: FakeDiscord) -> Table:
 
 
 class BotRunner:
-    """Starts real bots on one database file, one after another (restarts)."""
+    """Starts real bots on one database, one after another (restarts): an SQLite file's path,
+    or a PostgreSQL URL."""
 
-    def __init__(self, table: Table, database: Path) -> None:
+    def __init__(self, table: Table, database: Path | str) -> None:
         self.table = table
         self.database = database
         self.settings = Settings(
@@ -74,8 +75,11 @@ class BotRunner:
 
 
 @pytest.fixture
-def bot_runner(table: Table, tmp_path: Path) -> BotRunner:
-    return BotRunner(table, tmp_path / "dvonn.sqlite3")
+def bot_runner(table: Table, database_target: str) -> BotRunner:
+    """Bots on each backend in turn."""
+    if database_target.startswith("postgresql://"):
+        return BotRunner(table, database_target)
+    return BotRunner(table, Path(database_target))
 
 
 @pytest.fixture

@@ -23,7 +23,7 @@ from bot.games.errors import (
 )
 from bot.games.ratings import LEADERBOARD_MIN_GAMES
 from bot.games.takebacks import TakebackAnswer
-from bot.storage import SQLiteDatabase, Store
+from bot.storage import Store, open_database
 from tests.bot.clock import ManualClock
 from tests.bot.games.test_service import ALICE, BOB, CAROL, CHANNEL, GUILD, start_game
 
@@ -60,14 +60,14 @@ async def test_a_missed_deadline_loses_on_time_once(
 
 
 async def test_a_deadline_missed_while_the_bot_was_down_is_enforced_after_restart(
-    tmp_path: Path, clock: ManualClock
+    database_target: str, clock: ManualClock
 ) -> None:
-    path = tmp_path / "restart.sqlite3"
-    first = GameService(Store(await SQLiteDatabase.open(path)), clock=clock, rng=random.Random(1))
+    path = database_target
+    first = GameService(Store(await open_database(path)), clock=clock, rng=random.Random(1))
     game = await start_game(first, clock_days=1)
     await first.close()
     clock.advance(days=3)  # the bot was down all along
-    second = GameService(Store(await SQLiteDatabase.open(path)), clock=clock)
+    second = GameService(Store(await open_database(path)), clock=clock)
     try:
         sweep = await second.sweep()
         assert [e.game.id for e in sweep.lost_on_time] == [game.id]

@@ -6,7 +6,6 @@ from __future__ import annotations
 import random
 import string
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,7 +21,7 @@ from bot.games import (
     NotYourTurn,
     ServiceError,
 )
-from bot.storage import Game, SQLiteDatabase, Store
+from bot.storage import Game, Store, open_database
 from rules import Colour
 from tests.bot.clock import ManualClock
 
@@ -30,8 +29,8 @@ ALICE, BOB, CAROL = 11, 22, 33
 
 
 @pytest.fixture
-async def service(tmp_path: Path) -> AsyncIterator[GameService]:
-    db = await SQLiteDatabase.open(tmp_path / "dvonn.sqlite3")
+async def service(database_target: str) -> AsyncIterator[GameService]:
+    db = await open_database(database_target)
     service = GameService(Store(db), clock=ManualClock(), rng=random.Random(1))
     yield service
     await service.close()

@@ -6,22 +6,21 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
 import rules
 from bot.games import GameService
 from bot.games.outbox import Outbox
-from bot.storage import SQLiteDatabase, Store
+from bot.storage import Store, open_database
 from tests.bot.clock import ManualClock
 from tests.bot.games.test_service import start_game
 
 
 @pytest.fixture
-async def second(tmp_path: Path, clock: ManualClock) -> AsyncIterator[GameService]:
-    """Another process's service on the same database file."""
-    service = GameService(Store(await SQLiteDatabase.open(tmp_path / "dvonn.sqlite3")), clock=clock)
+async def second(database_target: str, clock: ManualClock) -> AsyncIterator[GameService]:
+    """Another process's service on the same database."""
+    service = GameService(Store(await open_database(database_target)), clock=clock)
     yield service
     await service.close()
 
@@ -55,12 +54,12 @@ async def _deliver_all(outbox: Outbox, posted: list[tuple[str, int, int]]) -> No
 
 
 async def test_two_deliverers_racing_post_each_row_once_in_order(
-    service: GameService, second: GameService, clock: ManualClock
+    service: GameService, second: GameService, clock: ManualClock, database_target: str
 ) -> None:
     written = await _play(service, games=4, moves=6)
     assert await second.outbox.claimable() == []  # the writer holds them: nobody else posts
     clock.advance(service.outbox.lease * 2)  # the writer died: its claims run out
-    third = GameService(Store(await SQLiteDatabase.open(second.store.db.where)), clock=clock)
+    third = GameService(Store(await open_database(database_target)), clock=clock)
     try:
         posted: list[tuple[str, int, int]] = []
         await asyncio.gather(

@@ -29,7 +29,7 @@ from bot.games import (
     NotYourTurn,
     ServiceError,
 )
-from bot.storage import Game, SQLiteDatabase, Store
+from bot.storage import Game, Store, open_database
 from rules import Colour
 from tests.conftest import REPO_ROOT
 
@@ -37,13 +37,13 @@ ALICE, BOB = 11, 22
 
 
 @pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "dvonn.sqlite3"
+def db_path(database_target: str) -> str:
+    return database_target
 
 
 @pytest.fixture
-async def service(db_path: Path) -> AsyncIterator[GameService]:
-    service = GameService(Store(await SQLiteDatabase.open(db_path)), rng=random.Random(1))
+async def service(db_path: str) -> AsyncIterator[GameService]:
+    service = GameService(Store(await open_database(db_path)), rng=random.Random(1))
     yield service
     await service.close()
 
@@ -93,9 +93,9 @@ async def test_different_moves_by_the_same_player_at_once(service: GameService, 
 
 
 async def test_identical_moves_over_two_connections(
-    service: GameService, game: Game, db_path: Path
+    service: GameService, game: Game, db_path: str
 ) -> None:
-    other = GameService(Store(await SQLiteDatabase.open(db_path)))
+    other = GameService(Store(await open_database(db_path)))
     try:
         attempts = [(service if i % 2 else other).play(game.id, ALICE, "E3") for i in range(20)]
         results = await asyncio.gather(*attempts, return_exceptions=True)
@@ -122,10 +122,10 @@ async def test_a_move_racing_a_resignation_is_never_lost(service: GameService, g
 
 @pytest.mark.slow
 async def test_a_whole_game_played_by_duplicated_clients(
-    service: GameService, game: Game, db_path: Path
+    service: GameService, game: Game, db_path: str
 ) -> None:
     """Each player runs three clients over two connections, all playing as fast as they can."""
-    other = GameService(Store(await SQLiteDatabase.open(db_path)))
+    other = GameService(Store(await open_database(db_path)))
     applied: list[int] = []
 
     async def client(svc: GameService, user: int, seed: int) -> None:
@@ -169,7 +169,7 @@ async def test_a_whole_game_played_by_duplicated_clients(
 
 @pytest.mark.slow
 async def test_identical_moves_from_separate_processes(
-    service: GameService, game: Game, db_path: Path, tmp_path: Path
+    service: GameService, game: Game, db_path: str, tmp_path: Path
 ) -> None:
     go = tmp_path / "go"
     children = [
@@ -204,7 +204,7 @@ async def test_identical_moves_from_separate_processes(
 
 
 async def _child(db: str, game_id: int, user: int, move: str, go: str) -> None:
-    service = GameService(Store(await SQLiteDatabase.open(db)))
+    service = GameService(Store(await open_database(db)))
     try:
         print("ready", flush=True)
         deadline = time.monotonic() + 30

@@ -8,16 +8,32 @@ import os
 import random
 import sqlite3
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 import rules
 from bot.games import GameService
-from bot.storage import SQLiteDatabase
+from bot.storage import SQLiteDatabase, Store
 from bot.storage.backup import backup
 from bot.storage.errors import StorageError
+from tests.bot.clock import ManualClock
 from tests.bot.games.test_service import start_game
+
+
+@pytest.fixture
+async def service(tmp_path: Path, clock: ManualClock) -> AsyncIterator[GameService]:
+    """A service on an SQLite file: the backup copies SQLite files (PostgreSQL has its own
+    tools)."""
+    service = GameService(
+        Store(await SQLiteDatabase.open(tmp_path / "dvonn.sqlite3")),
+        clock=clock,
+        rng=random.Random(7),
+    )
+    yield service
+    await service.close()
+
 
 REPO = Path(__file__).resolve().parents[3]
 

@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
+import psycopg
 import pytest
 
 import rules
@@ -23,6 +24,7 @@ from bot.storage import (
     StorageError,
     Store,
     VersionConflict,
+    open_database,
 )
 from bot.storage.models import text_to_time, time_to_text
 
@@ -30,8 +32,21 @@ NOW = datetime(2025, 3, 1, 9, 30, tzinfo=UTC)
 ALICE, BOB = 11, 22
 
 
+INTEGRITY = (sqlite3.IntegrityError, psycopg.errors.IntegrityError)
+"""What either backend raises when a constraint refuses a write."""
+
+
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
+async def store(database_target: str) -> AsyncIterator[Store]:
+    """A store on each backend in turn."""
+    store = Store(await open_database(database_target))
+    yield store
+    await store.close()
+
+
+@pytest.fixture
+async def sqlite_store(tmp_path: Path) -> AsyncIterator[Store]:
+    """A store on an SQLite file, for what only SQLite has (pragmas, read-only readers)."""
     store = Store(await SQLiteDatabase.open(tmp_path / "dvonn.sqlite3"))
     yield store
     await store.close()
@@ -72,8 +87,8 @@ def _after(game: Game, *moves: str) -> tuple[Game, list[NewMove]]:
 # --- connections ---------------------------------------------------------------------------------
 
 
-async def test_every_connection_has_the_pragmas(store: Store) -> None:
-    db = store.db
+async def test_every_connection_has_the_pragmas(sqlite_store: Store) -> None:
+    db = sqlite_store.db
     assert isinstance(db, SQLiteDatabase)
     assert str(await db.pragma("journal_mode")).lower() == "wal"
     assert await db.pragma("synchronous") == 2  # FULL
@@ -117,9 +132,9 @@ async def test_an_old_sqlite_is_refused_clearly(
     assert not (tmp_path / "dvonn.sqlite3").exists()
 
 
-async def test_readers_cannot_write(store: Store) -> None:
+async def test_readers_cannot_write(sqlite_store: Store) -> None:
     with pytest.raises(sqlite3.OperationalError, match="readonly"):
-        await store.db.fetch_all("DELETE FROM games")
+        await sqlite_store.db.fetch_all("DELETE FROM games")
 
 
 # --- transactions --------------------------------------------------------------------------------
@@ -215,7 +230,7 @@ async def test_a_record_cannot_have_gaps_or_overlaps(store: Store) -> None:
     game = await _new_game(store)
     _, rows = _after(game, "E3", "F3", "G3")
     for bad in ([rows[1]], [rows[0], rows[2]], [rows[0], rows[0]]):
-        with pytest.raises(sqlite3.IntegrityError, match="without gaps"):
+        with pytest.raises(INTEGRITY, match="without gaps"):
             async with store.write() as tx:
                 await tx.append_moves(game.id, bad)
     async with store.write() as tx:
@@ -226,18 +241,18 @@ async def test_a_record_cannot_have_gaps_or_overlaps(store: Store) -> None:
 async def test_moves_need_a_game_and_a_player(store: Store) -> None:
     game = await _new_game(store)
     _, rows = _after(game, "E3")
-    with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
+    with pytest.raises(INTEGRITY, match=r"(?i)foreign key"):
         async with store.write() as tx:
             await tx.append_moves(game.id + 1, rows)
     stranger = dataclasses.replace(rows[0], player_id=999)
-    with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
+    with pytest.raises(INTEGRITY, match=r"(?i)foreign key"):
         async with store.write() as tx:
             await tx.append_moves(game.id, [stranger])
 
 
 async def test_only_one_active_game_per_channel(store: Store) -> None:
     await _new_game(store, channel=1)
-    with pytest.raises(sqlite3.IntegrityError, match="UNIQUE"):
+    with pytest.raises(INTEGRITY, match=r"(?i)unique"):
         await _new_game(store, channel=1)
     await _new_game(store, channel=2)
 
@@ -290,7 +305,7 @@ async def test_saves_that_arrive_together_share_commits_but_not_fates(store: Sto
         won, lost = results[2 * index], results[2 * index + 1]
         assert isinstance(won, Game) and won.version == 1
         assert isinstance(lost, VersionConflict)
-    assert isinstance(results[-1], sqlite3.IntegrityError)
+    assert isinstance(results[-1], INTEGRITY)
     for game in games:
         assert [m.text for m in await store.moves(game.id)] == ["E3"]
 
