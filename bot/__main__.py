@@ -24,8 +24,9 @@ from bot.config import Settings, SettingsError
 from bot.endpoints import use_discord_endpoints
 from bot.i18n import ENGLISH
 from bot.single import AlreadyRunning, only_process
-from bot.storage import SCHEMA_VERSION, open_database
+from bot.storage import SCHEMA_VERSION, is_postgres, open_database
 from bot.storage.backup import backup
+from bot.storage.copy import copy_database
 from bot.storage.errors import StorageError
 
 log = logging.getLogger("bot")
@@ -102,6 +103,27 @@ def _migrate(settings: Settings) -> int:
     return 0
 
 
+def _copy(source: Path, url: str) -> int:
+    """Copy an SQLite file's data into an empty PostgreSQL database, checked."""
+    if not is_postgres(url):
+        print(f"not copied: {url!r} is not a postgresql:// URL", file=sys.stderr)
+        return 2
+    try:
+        # The bot must not write to the file meanwhile: hold its one-process lock.
+        with only_process(source):
+            report = asyncio.run(copy_database(source, url, progress=print))
+    except (StorageError, AlreadyRunning) as error:
+        print(f"not copied: {error}", file=sys.stderr)
+        return 1
+    total = sum(report.rows.values())
+    print(
+        f"copied {total} rows in {len(report.rows)} tables from {source}; "
+        f"{report.games_replayed} games replayed to their stored positions. "
+        "Set DVONN_DATABASE to the PostgreSQL URL and start the bot."
+    )
+    return 0
+
+
 @contextlib.contextmanager
 def _process_guard(settings: Settings) -> Iterator[None]:
     """SQLite serves one process: hold its file's lock. PostgreSQL serves several."""
@@ -136,7 +158,19 @@ def main(argv: list[str] | None = None) -> int:
         "when it starts. Safe when several processes do it at once (PostgreSQL: an advisory "
         "lock). A database written by a newer dvonn-bot is refused, unchanged.",
     )
+    copying = commands.add_parser(
+        "copy-database",
+        help="move an SQLite database's data into an empty PostgreSQL database",
+        description="Copy every table of an SQLite database (stop the bot first) into an empty "
+        "PostgreSQL database, in one transaction, checked by row counts and by replaying every "
+        "game through the rules. The SQLite file is not changed.",
+    )
+    copying.add_argument("source", type=Path, help="the SQLite file (DVONN_DATABASE until now)")
+    copying.add_argument("url", help="the PostgreSQL database, postgresql://user@host/name")
     args = parser.parse_args(argv)
+    if args.command == "copy-database":
+        discord.utils.setup_logging(level=logging.WARNING)
+        return _copy(args.source, args.url)
     try:
         settings = Settings.from_env()
         if args.command == "backup":

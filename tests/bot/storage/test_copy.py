@@ -1,0 +1,463 @@
+"""Copying a server's SQLite file into an empty PostgreSQL database (``bot.storage.copy``).
+
+The source is made by playing real games through the game service (finished, resigned,
+aborted, running, against the computer), with challenges, ratings, preferences, settings and
+announcements; the copy is compared row by row, and read and played on by a service opened on
+the PostgreSQL database. A target with rows, and a source whose record does not replay, are
+refused and leave the target as it was.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+from psycopg import sql
+
+import rules
+from bot.games import GameService, GuildSettings
+from bot.storage import PostgresDatabase, SQLiteDatabase, StorageError, Store
+from bot.storage.copy import CopyReport, Table, copy_database, plan_tables, read_tables
+from rules import Colour
+from tests.bot.clock import ManualClock
+
+pytestmark = pytest.mark.postgres
+
+GUILD, OTHER_GUILD = 500, 501
+ALICE, BOB, CAROL, DAVE = 11, 22, 33, 44
+COMPUTER = 99
+SCHEMA_TABLE = "dvonn_schema"
+
+
+# --- the source: a server's file, played through the service ----------------------------------
+
+
+@dataclass(frozen=True)
+class Source:
+    """A file made by :func:`make_source`, and what the tests need to know of it."""
+
+    path: Path
+    game_ids: tuple[int, ...]
+    running: int
+    """A game in its movement phase, still running."""
+    placing: int
+    """A game still in its placement phase (fewer than 49 pieces placed)."""
+
+
+async def play_randomly(
+    service: GameService, game_id: int, plies: int | None, rng: random.Random
+) -> None:
+    """Play ``plies`` random legal moves in ``game_id`` (``None``: to the end)."""
+    game = await service.get_game(game_id)
+    played = 0
+    while game.is_active and (plies is None or played < plies):
+        choices = [m for m in rules.legal_moves(game.position) if m != rules.PASS]
+        mover = game.to_move_id
+        assert mover is not None and choices
+        game = (await service.play(game_id, mover, str(rng.choice(choices)))).game
+        played += 1
+
+
+async def start(
+    service: GameService, white: int, black: int, channel: int, *, guild: int | None = GUILD
+) -> int:
+    challenge = await service.create_challenge(
+        guild_id=guild,
+        channel_id=channel,
+        challenger_id=white,
+        opponent_id=black,
+        colour=Colour.WHITE,
+        clock_days=3,
+    )
+    return (await service.accept_challenge(challenge.id, black)).game.id
+
+
+async def make_source(path: Path) -> Source:
+    clock = ManualClock()
+    rng = random.Random(7)
+    service = GameService(Store(await SQLiteDatabase.open(path)), clock=clock, rng=random.Random(7))
+    try:
+        await service.save_guild_settings(
+            GuildSettings(GUILD, default_clock_days=3, use_threads=False, locale="fr")
+        )
+        await service.save_guild_settings(
+            GuildSettings(OTHER_GUILD, channels=frozenset({700, 701}))
+        )
+        finished = await start(service, ALICE, BOB, 600)
+        await play_randomly(service, finished, None, rng)  # to the end: scored and rated
+        resigned = await start(service, CAROL, ALICE, 601)
+        await play_randomly(service, resigned, 55, rng)
+        await service.resign(resigned, CAROL)
+        aborted = await start(service, BOB, DAVE, 602)
+        await play_randomly(service, aborted, 3, rng)
+        await service.abort(aborted, BOB, moderator=True)
+        running = await start(service, DAVE, CAROL, 700, guild=OTHER_GUILD)
+        await play_randomly(service, running, 60, rng)
+        placing = await start(service, BOB, CAROL, 603)
+        await play_randomly(service, placing, 20, rng)
+        computer = await service.start_computer_game(
+            guild_id=GUILD,
+            channel_id=604,
+            human_id=DAVE,
+            computer_id=COMPUTER,
+            level="easy",
+            human_colour=Colour.WHITE,
+        )
+        await play_randomly(service, computer.game.id, 1, rng)
+        dm = await start(service, ALICE, DAVE, 800, guild=None)  # outside any server
+        await play_randomly(service, dm, 7, rng)
+        fresh = await start(service, CAROL, DAVE, 606)  # no move yet
+        declined = await service.create_challenge(
+            guild_id=GUILD, channel_id=605, challenger_id=ALICE, opponent_id=CAROL
+        )
+        await service.decline_challenge(declined.id, CAROL)
+        await service.create_challenge(guild_id=GUILD, channel_id=605, challenger_id=BOB)
+        await service.remember_locale(ALICE, "fr")
+        await service.clocks.set_notify(BOB, False)
+        await service.clocks.start_vacation(CAROL, 3)
+        clock.advance(hours=1)
+        service.outbox.sent(1, message_id=123456789012345678)  # one announcement delivered
+        await service.outbox.flush()
+        await service.ratings.rate_finished_games()
+    finally:
+        await service.close()
+    ids = (finished, resigned, aborted, running, placing, computer.game.id, dm, fresh)
+    return Source(path, ids, running, placing)
+
+
+# --- reading both sides, independently of the code under test ---------------------------------
+
+
+def file_tables(path: Path) -> dict[str, list[tuple[Any, ...]]]:
+    """Every table of the file and its rows, in a fixed order."""
+    with contextlib.closing(sqlite3.connect(path)) as lite:
+        names = [
+            str(row[0])
+            for row in lite.execute(
+                "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite%'"
+            )
+        ]
+        return {name: sorted(lite.execute(f'SELECT * FROM "{name}"').fetchall()) for name in names}
+
+
+def target_tables(url: str, columns_like: dict[str, list[str]] | None = None) -> dict[str, Any]:
+    """Every table of the target but the schema version's, and its rows (columns in the file's
+    order when ``columns_like`` gives it), in a fixed order."""
+    with psycopg.connect(url) as conn:
+        names = [
+            str(row[0])
+            for row in conn.execute(
+                "SELECT table_name FROM information_schema.tables "
+                "WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'"
+            )
+        ]
+        tables: dict[str, Any] = {}
+        for name in names:
+            if name == SCHEMA_TABLE:
+                continue
+            picked = (
+                sql.SQL(", ").join(map(sql.Identifier, columns_like[name]))
+                if columns_like is not None and name in columns_like
+                else sql.SQL("*")
+            )
+            query = sql.SQL("SELECT {} FROM {}").format(picked, sql.Identifier(name))
+            tables[name] = sorted(conn.execute(query).fetchall())
+        return tables
+
+
+def file_columns(path: Path) -> dict[str, list[str]]:
+    with contextlib.closing(sqlite3.connect(path)) as lite:
+        return {
+            table.name: list(table.columns)
+            for table in read_tables(lite)  # names and order only
+        }
+
+
+def target_rows(url: str) -> dict[str, int]:
+    return {name: len(rows) for name, rows in target_tables(url).items()}
+
+
+async def copied(source: Source, url: str) -> tuple[CopyReport, list[str]]:
+    lines: list[str] = []
+    report = await copy_database(source.path, url, progress=lines.append)
+    return report, lines
+
+
+@contextlib.contextmanager
+def edited(path: Path) -> Iterator[sqlite3.Connection]:
+    """The file opened with plain sqlite3 for a test to spoil, committed at the end."""
+    with contextlib.closing(sqlite3.connect(path)) as lite, lite:
+        yield lite
+
+
+# --- the copy ---------------------------------------------------------------------------------
+
+
+async def test_the_copy_holds_every_row_of_every_table(tmp_path: Path, postgres_url: str) -> None:
+    source = await make_source(tmp_path / "dvonn.sqlite3")
+    before = file_tables(source.path)
+    report, lines = await copied(source, postgres_url)
+
+    assert set(report.rows) == set(before)
+    assert report.rows == {name: len(rows) for name, rows in before.items()}
+    for name in ("players", "guild_settings", "challenges", "games", "moves", "ratings"):
+        assert report.rows[name] > 0, name
+    assert report.rows["notifications"] > 0 and report.rows["guild_channels"] == 2
+    assert report.games_replayed == len(source.game_ids) == report.rows["games"]
+    assert f"moves: {report.rows['moves']} rows" in lines
+    assert f"players: {report.rows['players']} rows" in lines
+
+    # Row for row, column for column, every value the same (a challenge's game_id included).
+    assert target_tables(postgres_url, file_columns(source.path)) == before
+    assert file_tables(source.path) == before  # the source was only read
+
+
+async def test_a_service_on_the_copy_reads_the_same_games_and_plays_on(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    source = await make_source(tmp_path / "dvonn.sqlite3")
+    await copy_database(source.path, postgres_url)
+    clock = ManualClock()
+    clock.advance(hours=2)
+    lite = await GameService.open(source.path, clock=clock)
+    pg = await GameService.open(postgres_url, clock=clock, rng=random.Random(3))
+    try:
+        for game_id in source.game_ids:
+            assert await pg.get_game(game_id) == await lite.get_game(game_id)
+            assert await pg.record(game_id) == await lite.record(game_id)
+        assert [len((await pg.record(game_id)).moves) == 0 for game_id in source.game_ids] == [
+            *[False] * (len(source.game_ids) - 1),
+            True,
+        ]
+        for user in (ALICE, BOB, CAROL, DAVE, COMPUTER):
+            assert await pg.prefs(user) == await lite.prefs(user)
+            assert await pg.active_games(user) == await lite.active_games(user)
+            for guild in (GUILD, OTHER_GUILD):
+                rating = await pg.ratings.rating(guild, user)
+                assert rating == await lite.ratings.rating(guild, user)
+        for guild in (GUILD, OTHER_GUILD):
+            assert await pg.guild_settings(guild) == await lite.guild_settings(guild)
+        assert await pg.ratings.rating(GUILD, ALICE) is not None  # her games were rated
+        assert await pg.open_challenges(605) == await lite.open_challenges(605) != []
+        assert (await pg.prefs(ALICE)).locale == "fr" and not (await pg.prefs(BOB)).notify
+
+        # The running game goes on, and its move is kept.
+        game = await pg.get_game(source.running)
+        move = rules.legal_moves(game.position)[0]
+        assert game.to_move_id is not None
+        outcome = await pg.play(game.id, game.to_move_id, str(move))
+        record = await pg.record(game.id)
+        assert record.game.ply == game.ply + 1 == len(record.moves)
+        assert record.moves[-1].move == move
+        assert rules.replay([m.move for m in record.moves])[-1] == outcome.position
+
+        # New rows get new ids, after the copied ones.
+        challenge = await pg.create_challenge(
+            guild_id=GUILD, channel_id=900, challenger_id=ALICE, opponent_id=BOB
+        )
+        started = await pg.accept_challenge(challenge.id, BOB)
+        copied_rows = file_tables(source.path)
+        assert challenge.id > max(row[0] for row in copied_rows["challenges"])
+        assert started.game.id > max(source.game_ids)
+        assert started.announcement > max(row[0] for row in copied_rows["notifications"])
+        assert (await pg.get_challenge(challenge.id)).game_id == started.game.id
+    finally:
+        await lite.close()
+        await pg.close()
+
+
+# --- refusals ---------------------------------------------------------------------------------
+
+
+async def test_a_second_copy_into_the_same_database_is_refused(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    source = await make_source(tmp_path / "dvonn.sqlite3")
+    report = await copy_database(source.path, postgres_url)
+    before = target_tables(postgres_url)
+    with pytest.raises(StorageError, match="is not empty") as refusal:
+        await copy_database(source.path, postgres_url)
+    assert "players" in str(refusal.value) and "games" in str(refusal.value)
+    assert target_tables(postgres_url) == before
+    assert target_rows(postgres_url) == report.rows
+
+
+async def test_a_target_with_one_player_is_refused_and_left_as_it_was(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    source = await make_source(tmp_path / "dvonn.sqlite3")
+    service = await GameService.open(postgres_url)
+    try:
+        await service.remember_locale(12345, "ko")
+    finally:
+        await service.close()
+    before = target_tables(postgres_url)
+    with pytest.raises(StorageError, match=r"not empty \(rows in players\)"):
+        await copy_database(source.path, postgres_url)
+    assert target_tables(postgres_url) == before
+    assert sum(len(rows) for rows in before.values()) == 1
+
+
+def _other_placement(moves: list[str]) -> str:
+    """A legal last move for this placement record other than the one it has."""
+    before = rules.replay([rules.parse_move(m) for m in moves[:-1]])[-1]
+    last = rules.parse_move(moves[-1])
+    return str(next(m for m in rules.legal_moves(before) if m not in (last, rules.PASS)))
+
+
+@pytest.mark.parametrize("spoil", ["other move", "lost move", "stored position", "bad move"])
+async def test_a_record_that_does_not_replay_is_refused_and_nothing_is_written(
+    tmp_path: Path, postgres_url: str, spoil: str
+) -> None:
+    source = await make_source(tmp_path / "dvonn.sqlite3")
+    game_id = source.placing
+    with edited(source.path) as lite:
+        moves = [
+            str(row[0])
+            for row in lite.execute(
+                "SELECT move FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
+            )
+        ]
+        last = len(moves) - 1
+        if spoil == "other move":  # a legal move, but not the one that led to the position
+            lite.execute(
+                "UPDATE moves SET move = ? WHERE game_id = ? AND ply = ?",
+                (_other_placement(moves), game_id, last),
+            )
+        elif spoil == "lost move":  # the record is one move short of the game's ply
+            lite.execute("DELETE FROM moves WHERE game_id = ? AND ply = ?", (game_id, last))
+        elif spoil == "stored position":
+            position = rules.replay([rules.parse_move(m) for m in moves[:-1]])[-1]
+            lite.execute(
+                "UPDATE games SET position = ? WHERE id = ?", (position.to_text(), game_id)
+            )
+        else:  # a cell taken twice: the rules refuse the record
+            lite.execute(
+                "UPDATE moves SET move = ? WHERE game_id = ? AND ply = ?",
+                (moves[0], game_id, last),
+            )
+    with pytest.raises(StorageError, match=f"game {game_id}\\b"):
+        await copy_database(source.path, postgres_url)
+    assert set(target_rows(postgres_url).values()) == {0}
+
+
+async def test_a_missing_file_is_refused_and_not_created(tmp_path: Path, postgres_url: str) -> None:
+    missing = tmp_path / "nowhere" / "dvonn.sqlite3"
+    with pytest.raises(StorageError, match="no SQLite database"):
+        await copy_database(missing, postgres_url)
+    assert not missing.exists() and not missing.parent.exists()
+
+
+async def test_tables_that_differ_are_refused(tmp_path: Path, postgres_url: str) -> None:
+    source = await make_source(tmp_path / "dvonn.sqlite3")
+    with edited(source.path) as lite:
+        lite.execute("ALTER TABLE players ADD COLUMN nickname TEXT")
+    with pytest.raises(StorageError, match=r"players has other columns.*PostgreSQL: nickname"):
+        await copy_database(source.path, postgres_url)
+    with edited(source.path) as lite:
+        lite.execute("ALTER TABLE players DROP COLUMN nickname")
+        lite.execute("CREATE TABLE extra (id INTEGER PRIMARY KEY)")
+    with pytest.raises(StorageError, match="missing in PostgreSQL: extra"):
+        await copy_database(source.path, postgres_url)
+    assert set(target_rows(postgres_url).values()) == {0}
+
+
+# --- tables the code does not name ------------------------------------------------------------
+
+
+async def test_a_table_added_by_a_later_migration_is_copied_in_order(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    """As a migration 0006 would: a new table, with foreign keys (one of them to itself)."""
+    source = await make_source(tmp_path / "dvonn.sqlite3")
+    with edited(source.path) as lite:
+        lite.execute(
+            "CREATE TABLE annotations (id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL "
+            "REFERENCES games (id), reply_to INTEGER REFERENCES annotations (id), note TEXT)"
+        )
+        lite.executemany(
+            "INSERT INTO annotations VALUES (?, ?, ?, ?)",
+            [(1, source.running, 3, "first"), (2, source.placing, None, "é"), (3, 1, 1, None)],
+        )
+    target = await PostgresDatabase.open(postgres_url)
+    try:
+        async with target.transaction() as conn:
+            await conn.execute(
+                "CREATE TABLE annotations (id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY "
+                "KEY, game_id BIGINT NOT NULL REFERENCES games (id), reply_to BIGINT "
+                "REFERENCES annotations (id), note TEXT)"
+            )
+    finally:
+        await target.close()
+    before = file_tables(source.path)
+    report, lines = await copied(source, postgres_url)
+    assert report.rows["annotations"] == 3
+    assert "annotations: reply_to set on 2 rows" in lines
+    assert target_tables(postgres_url, file_columns(source.path)) == before
+    with psycopg.connect(postgres_url) as conn:
+        row = conn.execute(
+            "INSERT INTO annotations (game_id) VALUES (%s) RETURNING id", (source.running,)
+        ).fetchone()
+        assert row is not None and row[0] == 4
+
+
+# --- the order of the tables ------------------------------------------------------------------
+
+
+def _table(name: str, *refs: tuple[str, str], not_null: tuple[str, ...] = ()) -> Table:
+    columns = ("id", *(column for column, _ in refs))
+    return Table(
+        name,
+        columns,
+        ("id",),
+        frozenset(c for c in columns if c != "id" and c not in not_null),
+        refs,
+    )
+
+
+def _check_order(tables: list[Table]) -> dict[str, tuple[str, ...]]:
+    plan = plan_tables(tables)
+    assert sorted(t.name for t in plan.tables) == sorted(t.name for t in tables)
+    place = {t.name: i for i, t in enumerate(plan.tables)}
+    for table in tables:
+        for column, ref in table.references:
+            if column not in plan.deferred.get(table.name, ()):
+                assert place[ref] < place[table.name], (table.name, column, ref)
+    return plan.deferred
+
+
+async def test_the_schemas_one_cycle_is_broken_at_challenges_game_id(tmp_path: Path) -> None:
+    await (await SQLiteDatabase.open(tmp_path / "dvonn.sqlite3")).close()
+    with contextlib.closing(sqlite3.connect(tmp_path / "dvonn.sqlite3")) as lite:
+        tables = read_tables(lite)
+    assert _check_order(tables) == {"challenges": ("game_id",)}
+    order = [t.name for t in plan_tables(tables).tables]
+    assert order.index("players") < order.index("challenges") < order.index("games")
+    assert order.index("games") < min(order.index("moves"), order.index("notifications"))
+
+
+def test_any_cycle_is_broken_at_a_nullable_column() -> None:
+    tables = [
+        _table("a", ("b_id", "b"), not_null=("b_id",)),
+        _table("b", ("c_id", "c"), ("d_id", "d"), not_null=("c_id", "d_id")),
+        _table("c", ("a_id", "a")),
+        _table("d"),
+        _table("e", ("a_id", "a"), ("e_id", "e"), not_null=("a_id",)),
+    ]
+    assert _check_order(tables) == {"c": ("a_id",), "e": ("e_id",)}
+
+
+def test_a_cycle_of_not_null_keys_is_refused() -> None:
+    tables = [
+        _table("a", ("b_id", "b"), not_null=("b_id",)),
+        _table("b", ("a_id", "a"), not_null=("a_id",)),
+    ]
+    with pytest.raises(StorageError, match="no order"):
+        plan_tables(tables)
