@@ -81,6 +81,44 @@ def test_bad_values_are_refused_with_a_reason(environ: dict[str, str]) -> None:
         Settings.from_env(environ, env_file=None)
 
 
+PG = "postgresql://bot@db.example/dvonn"
+
+
+def test_the_database_is_a_file_by_default_or_a_postgresql_url() -> None:
+    assert Settings.from_env({}, env_file=None).database == Path("data/dvonn.sqlite3")
+    assert Settings.from_env({"DVONN_DATABASE": " x/y.db "}, env_file=None).database == Path(
+        "x/y.db"
+    )
+    assert Settings.from_env({"DVONN_DATABASE": PG}, env_file=None).database == PG
+
+
+@pytest.mark.parametrize(
+    ("value", "shards"),
+    [("0-3", (0, 1, 2, 3)), ("2", (2,)), ("0,2, 5", (0, 2, 5)), ("4-5,0", (0, 4, 5))],
+)
+def test_a_process_takes_a_slice_of_the_shards(value: str, shards: tuple[int, ...]) -> None:
+    environ = {"DVONN_DATABASE": PG, "DVONN_SHARD_COUNT": "6", "DVONN_SHARDS": value}
+    settings = Settings.from_env(environ, env_file=None)
+    assert (settings.shard_count, settings.shards) == (6, shards)
+    assert not settings.serves_every_shard
+
+
+@pytest.mark.parametrize("value", ["6", "0-6", "3-1", "a", "1-", "-1", "1,,2"])
+def test_shards_outside_the_count_or_misspelt_are_refused(value: str) -> None:
+    environ = {"DVONN_DATABASE": PG, "DVONN_SHARD_COUNT": "6", "DVONN_SHARDS": value}
+    with pytest.raises(SettingsError, match="from 0 to 5"):
+        Settings.from_env(environ, env_file=None)
+
+
+def test_a_slice_of_the_shards_needs_postgresql_and_a_count() -> None:
+    with pytest.raises(SettingsError, match="need one PostgreSQL database"):
+        Settings.from_env({"DVONN_SHARD_COUNT": "2", "DVONN_SHARDS": "1"}, env_file=None)
+    with pytest.raises(SettingsError, match="needs DVONN_SHARD_COUNT"):
+        Settings.from_env({"DVONN_DATABASE": PG, "DVONN_SHARDS": "1"}, env_file=None)
+    every = Settings.from_env({"DVONN_SHARD_COUNT": "2", "DVONN_SHARDS": "0-1"}, env_file=None)
+    assert every.serves_every_shard  # all of them in one process: SQLite will do
+
+
 def test_the_computer_opponent_can_be_given_processes_and_a_time_cap() -> None:
     default = Settings.from_env({}, env_file=None)
     assert default.ai_processes == 1 and default.ai_seconds is None
