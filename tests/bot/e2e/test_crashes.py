@@ -33,7 +33,7 @@ import rules
 from tests.bot.e2e.conftest import Table
 from tests.bot.e2e.helpers import send_move
 from tests.bot.e2e.test_game import accept
-from tests.fakediscord import FakeChannel, FakeUser, RecordedMessage
+from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser, RecordedMessage
 
 pytestmark = pytest.mark.slow
 
@@ -160,10 +160,10 @@ def pick(rng: random.Random, position: rules.Position) -> rules.Move:
     return rng.choice(moves)
 
 
-def board_posts(table: Table, place: FakeChannel) -> list[RecordedMessage]:
+def board_posts(fake: FakeDiscord, place: FakeChannel) -> list[RecordedMessage]:
     """The bot's board posts in ``place``, in order, the placement boards it replaced (deleted)
     included."""
-    world = table.fake.world
+    world = fake.world
     found = (world.messages[m] for m in world.channel_messages.get(place.id, []))
     return [
         m
@@ -173,7 +173,7 @@ def board_posts(table: Table, place: FakeChannel) -> list[RecordedMessage]:
 
 
 def check_posts(
-    table: Table,
+    fake: FakeDiscord,
     place: FakeChannel,
     game: Stored,
     players: dict[str, int],
@@ -191,7 +191,7 @@ def check_posts(
         over = not game.active and end == len(record)
         to_move = None if over else rules.position.colour_to_act(end).value
         turns.append((end, to_move))
-    posts = board_posts(table, place)
+    posts = board_posts(fake, place)
     numbers = []
     for post in posts:
         footer = str(post.embeds[0].get("footer", {}).get("text", ""))
@@ -286,10 +286,10 @@ async def test_every_turn_is_posted_once_however_often_the_bot_is_killed(
         await fake.wait_until(
             lambda: _settled(bot.database, computer_game), timeout=30, what="the outbox to empty"
         )
-        check_posts(table, place, stored(bot.database, human), people)
+        check_posts(fake, place, stored(bot.database, human), people)
         versus_game = stored(bot.database, computer_game)
         check_posts(
-            table,
+            fake,
             table.no_threads,
             versus_game,
             {"W": table.carol.id, "B": fake.world.bot.id},
@@ -343,9 +343,7 @@ async def test_a_rate_limited_post_then_a_kill_is_posted_once_after_the_restart(
         await bot.kill()
         await bot.start()
         await fake.wait_until(
-            lambda: len(board_posts(table, place)) == 5, timeout=15, what="the held post"
+            lambda: len(board_posts(fake, place)) == 5, timeout=15, what="the held post"
         )
         await asyncio.sleep(1.0)  # nothing more comes
-        check_posts(
-            table, place, stored(bot.database, human), {c: u.id for c, u in players.items()}
-        )
+        check_posts(fake, place, stored(bot.database, human), {c: u.id for c, u in players.items()})
