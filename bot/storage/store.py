@@ -1,7 +1,10 @@
 """Every SQL statement of the bot: reading and writing challenges, games, moves and settings.
 
+The statements are written once for both backends (:mod:`bot.storage.interface`): SQLite's and
+PostgreSQL's common SQL, ``?`` placeholders, ids returned with ``RETURNING``.
+
 :class:`Store` reads on the reader connections and hands out :class:`Writer` objects, each
-bound to one ``BEGIN IMMEDIATE`` transaction, for the service to compose its writes in. Saving a
+bound to one write transaction, for the service to compose its writes in. Saving a
 game after a move (the hot path) goes through :meth:`Store.save_game`, which commits the moves
 that arrive together in one transaction (group commit): one fsync for all of them.
 
@@ -378,10 +381,13 @@ def _locking(conn: Connection, sql: str) -> str:
 
 
 class Writer:
-    """The writes (and consistent reads) of one ``BEGIN IMMEDIATE`` transaction.
+    """The writes (and consistent reads) of one write transaction.
 
     Get one from :meth:`Store.write`; it is valid only inside that ``async with`` block. What it
-    reads cannot change under it: the transaction holds the database's write lock.
+    reads of a row it will change cannot change under it: on SQLite the transaction
+    (``BEGIN IMMEDIATE``) holds the whole file; on PostgreSQL, where other processes'
+    transactions run beside it, such reads lock their rows (``FOR UPDATE``) until it ends.
+    Where a row may not exist yet, the write makes it first, then locks it (ratings).
     """
 
     def __init__(self, conn: Connection, positions: _PositionCache) -> None:
