@@ -27,6 +27,7 @@ from bot.storage import PostgresDatabase, SQLiteDatabase, StorageError, Store
 from bot.storage.copy import CopyReport, Table, copy_database, plan_tables, read_tables
 from rules import Colour
 from tests.bot.clock import ManualClock
+from tests.bot.games.test_service import start_game
 
 pytestmark = pytest.mark.postgres
 
@@ -68,15 +69,8 @@ async def play_randomly(
 async def start(
     service: GameService, white: int, black: int, channel: int, *, guild: int | None = GUILD
 ) -> int:
-    challenge = await service.create_challenge(
-        guild_id=guild,
-        channel_id=channel,
-        challenger_id=white,
-        opponent_id=black,
-        colour=Colour.WHITE,
-        clock_days=3,
-    )
-    return (await service.accept_challenge(challenge.id, black)).game.id
+    game = await start_game(service, white, black, channel=channel, guild=guild, clock_days=3)
+    return game.id
 
 
 async def make_source(path: Path) -> Source:
