@@ -1,0 +1,92 @@
+"""Two processes' services on one database, doing the same work at the same moment: each change
+is made once, and the process that loses a race gets a player's error, not an incident.
+
+On SQLite the file's write lock makes them take turns; on PostgreSQL their transactions run
+side by side, and row locks (and versions) must give the same outcome.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from datetime import timedelta
+
+import pytest
+
+import rules
+from bot.games import ChallengeError, GameService
+from bot.storage import Store, open_database
+from tests.bot.clock import ManualClock
+from tests.bot.games.test_service import ALICE, BOB, CAROL, GUILD, start_game
+
+
+@pytest.fixture
+async def other(database_target: str, clock: ManualClock) -> AsyncIterator[GameService]:
+    """Another process's service on the same database, on the same clock."""
+    service = GameService(Store(await open_database(database_target)), clock=clock)
+    yield service
+    await service.close()
+
+
+async def test_a_challenge_accepted_in_two_processes_at_once_starts_one_game(
+    service: GameService, other: GameService
+) -> None:
+    challenge = await service.create_challenge(
+        guild_id=GUILD, channel_id=700, challenger_id=ALICE, opponent_id=None
+    )
+    results = await asyncio.gather(
+        service.accept_challenge(challenge.id, BOB),
+        other.accept_challenge(challenge.id, CAROL),
+        return_exceptions=True,
+    )
+    started = [r for r in results if not isinstance(r, BaseException)]
+    refused = [r for r in results if isinstance(r, BaseException)]
+    assert len(started) == 1 and len(refused) == 1
+    assert isinstance(refused[0], ChallengeError), repr(refused[0])
+
+
+async def test_two_games_of_one_player_ending_at_once_both_count(
+    service: GameService, other: GameService
+) -> None:
+    first = await start_game(service, ALICE, BOB, channel=701)
+    second = await start_game(service, CAROL, ALICE, channel=702)
+    await asyncio.gather(
+        service.resign(first.id, ALICE, expected_version=first.version),
+        other.resign(second.id, ALICE, expected_version=second.version),
+    )
+    profile = await service.ratings.profile(GUILD, ALICE)
+    assert profile.rating is not None
+    assert (profile.rating.games, profile.rating.losses) == (2, 2)
+
+
+async def test_two_processes_sweeping_at_once_end_a_game_on_time_once_and_remind_once(
+    service: GameService, other: GameService, clock: ManualClock
+) -> None:
+    late = await start_game(service, ALICE, BOB, channel=703, clock_days=1)
+    near = await start_game(service, CAROL, BOB, channel=704, clock_days=2)
+    mover = near.to_move_id
+    assert mover is not None
+    await service.play(near.id, mover, rules.CELL_NAMES[0])  # now Bob is to move
+    clock.advance(timedelta(days=1, hours=1))  # past the first deadline, near the second
+    sweeps = await asyncio.gather(service.sweep(), other.sweep())
+    assert sum(len(s.lost_on_time) for s in sweeps) == 1
+    assert sum(len(s.reminders) for s in sweeps) == 1  # Bob, of the game near its deadline
+    assert (await service.get_game(late.id)).is_active is False
+    await asyncio.gather(service.sweep(), other.sweep())  # nothing left to do twice
+    reminded = await service.store.db.fetch_all(
+        "SELECT count(*) FROM notifications WHERE kind = 'reminder'"
+    )
+    assert reminded[0][0] == sum(len(s.reminders) for s in sweeps)
+
+
+async def test_two_processes_taking_one_lease_one_gets_it_until_it_lets_go(
+    service: GameService, other: GameService, clock: ManualClock
+) -> None:
+    taken = await asyncio.gather(service.leases.take("job"), other.leases.take("job"))
+    assert sorted(taken) == [False, True]
+    holder, waiter = (service, other) if taken[0] else (other, service)
+    assert await waiter.leases.held_by_others("jo") == {"job"}
+    await holder.leases.release("job")
+    assert await waiter.leases.take("job")
+    clock.advance(waiter.leases.duration + timedelta(seconds=1))  # the holder died: it runs out
+    assert await holder.leases.take("job")
