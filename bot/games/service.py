@@ -14,11 +14,12 @@ injected :class:`random.Random`, so tests control both.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import enum
 import logging
 import random
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -69,6 +70,7 @@ from bot.storage import (
     Challenge,
     ChallengeStatus,
     ChannelId,
+    ChannelTaken,
     Game,
     GuildId,
     GuildSettings,
@@ -279,7 +281,7 @@ class GameService:
             (human_id, computer_id) if colour is Colour.WHITE else (computer_id, human_id)
         )
         place = channel_id if thread_id is None else thread_id
-        async with self.store.write() as tx:
+        async with self._channel_taken(), self.store.write() as tx:
             busy = await tx.active_game_in_channel(place)
             if busy is not None:
                 raise ChannelBusy(busy.id, place)
@@ -320,7 +322,7 @@ class GameService:
         raises anyway.
         """
         now = self.now()
-        async with self.store.write() as tx:
+        async with self._channel_taken(), self.store.write() as tx:
             challenge = await _unexpired_challenge(tx, challenge_id, now)
             started = (
                 None
@@ -332,6 +334,16 @@ class GameService:
         game = started.game
         log.info("game %s started: %s (white) vs %s (black)", game.id, game.white_id, game.black_id)
         return started
+
+    @contextlib.asynccontextmanager
+    async def _channel_taken(self) -> AsyncIterator[None]:
+        """Turns the database's refusal of a second running game in a channel, which another
+        process's transaction started beside this one's, into the player's error."""
+        try:
+            yield
+        except ChannelTaken as taken:
+            busy = await self.store.active_game_in_channel(taken.channel_id)
+            raise ChannelBusy(0 if busy is None else busy.id, taken.channel_id) from None
 
     async def _start_game(
         self,

@@ -11,6 +11,7 @@ Nothing here knows of Discord: ids are opaque integers.
 
 from bot.storage.database import is_postgres, open_database
 from bot.storage.errors import (
+    ChannelTaken,
     DatabaseTooNew,
     MigrationError,
     NotOurDatabase,
@@ -54,6 +55,7 @@ __all__ = [
     "Challenge",
     "ChallengeStatus",
     "ChannelId",
+    "ChannelTaken",
     "Claim",
     "Database",
     "DatabaseTooNew",

@@ -48,6 +48,15 @@ class MigrationError(StorageError):
         super().__init__(f"migration {version} ({name}) failed and was rolled back: {cause}")
 
 
+class ChannelTaken(StorageError):
+    """A game was to start in a channel where another one started meanwhile (the database's
+    one-running-game-per-channel index refused it, in a transaction beside the other's)."""
+
+    def __init__(self, channel_id: int) -> None:
+        self.channel_id = channel_id
+        super().__init__(f"channel {channel_id} has a running game already")
+
+
 class VersionConflict(StorageError):
     """A write was checked against a version of a game that is no longer the current one."""
 

@@ -19,6 +19,7 @@ import asyncio
 import dataclasses
 import json
 import logging
+import sqlite3
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
@@ -26,7 +27,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final
 
-from bot.storage.errors import StorageError, VersionConflict
+from bot.storage.errors import ChannelTaken, StorageError, VersionConflict
 from bot.storage.interface import Connection, Database, Row
 from bot.storage.models import (
     Challenge,
@@ -370,6 +371,13 @@ async def _one(conn: Connection, sql: str, params: Sequence[Any]) -> Row | None:
     return rows[0] if rows else None
 
 
+def _unique_violation(error: Exception) -> bool:
+    """Whether a driver's error is a unique index refusing a row (SQLite's or PostgreSQL's)."""
+    if isinstance(error, sqlite3.IntegrityError):
+        return "UNIQUE" in str(error)
+    return getattr(error, "sqlstate", None) == "23505"  # psycopg: unique_violation
+
+
 def _locking(conn: Connection, sql: str) -> str:
     """``sql`` (a plain SELECT of rows this transaction will change), taking their row locks
     where other transactions run beside this one: a second process's transaction that reads
@@ -477,6 +485,17 @@ class Writer:
     async def insert_game(self, new: NewGame) -> Game:
         """Insert an active game at version 0 (its players must exist)."""
         now = time_to_text(new.created_at)
+        try:
+            game_id = await self._insert_game(new, now)
+        except Exception as error:
+            if _unique_violation(error):  # only one index of games is unique
+                raise ChannelTaken(new.channel_id) from error
+            raise
+        created = await self.game(game_id)
+        assert created is not None
+        return created
+
+    async def _insert_game(self, new: NewGame, now: str) -> int:
         rows = await self._conn.fetch_all(
             "INSERT INTO games (guild_id, channel_id, parent_channel_id, challenge_id, white_id, "
             "black_id, status, position, ply, version, clock_days, deadline_at, created_at, "
@@ -500,9 +519,7 @@ class Writer:
                 new.computer_level,
             ),
         )
-        created = await self.game(rows[0][0])
-        assert created is not None
-        return created
+        return int(rows[0][0])
 
     async def save_game(
         self, game: Game, expected_version: int, moves: Sequence[NewMove] = ()

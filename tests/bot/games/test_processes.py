@@ -14,10 +14,12 @@ from datetime import timedelta
 import pytest
 
 import rules
-from bot.games import ChallengeError, GameService
+from bot.games import ChallengeError, ChannelBusy, GameService
 from bot.storage import Store, open_database
 from tests.bot.clock import ManualClock
 from tests.bot.games.test_service import ALICE, BOB, CAROL, GUILD, start_game
+
+DAVE = 44
 
 
 @pytest.fixture
@@ -43,6 +45,28 @@ async def test_a_challenge_accepted_in_two_processes_at_once_starts_one_game(
     refused = [r for r in results if isinstance(r, BaseException)]
     assert len(started) == 1 and len(refused) == 1
     assert isinstance(refused[0], ChallengeError), repr(refused[0])
+
+
+async def test_two_challenges_accepted_at_once_in_one_channel_start_one_game(
+    service: GameService, other: GameService
+) -> None:
+    """Each transaction finds the channel free; the database's index lets one game start, and
+    the other player is told the channel is busy (not an incident)."""
+    challenges = [
+        await service.create_challenge(
+            guild_id=GUILD, channel_id=705, challenger_id=challenger, opponent_id=None
+        )
+        for challenger in (ALICE, CAROL)
+    ]
+    results = await asyncio.gather(
+        service.accept_challenge(challenges[0].id, BOB),
+        other.accept_challenge(challenges[1].id, DAVE),
+        return_exceptions=True,
+    )
+    started = [r for r in results if not isinstance(r, BaseException)]
+    refused = [r for r in results if isinstance(r, BaseException)]
+    assert len(started) == 1 and len(refused) == 1
+    assert isinstance(refused[0], ChannelBusy), repr(refused[0])
 
 
 async def test_two_games_of_one_player_ending_at_once_both_count(
