@@ -114,3 +114,15 @@ async def test_two_processes_taking_one_lease_one_gets_it_until_it_lets_go(
     assert await waiter.leases.take("job")
     clock.advance(waiter.leases.duration + timedelta(seconds=1))  # the holder died: it runs out
     assert await holder.leases.take("job")
+
+
+async def test_a_servers_language_stored_by_one_process_is_read_by_another(
+    service: GameService, other: GameService
+) -> None:
+    """The process that serves a server's shard stores its language; a process without that
+    server in its cache posts there in it."""
+    assert await other.guild_locale(GUILD) is None
+    await service.remember_guild_locale(GUILD, "fr")
+    assert await other.guild_locale(GUILD) == "fr"
+    await service.remember_guild_locale(GUILD, "ko")  # the server changed it
+    assert await other.guild_locale(GUILD) == "ko"
