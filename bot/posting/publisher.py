@@ -11,6 +11,7 @@ import io
 import logging
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -78,6 +79,10 @@ def allowed_mentions(post: GamePost) -> discord.AllowedMentions:
     )
 
 
+BoardView = Callable[[Game, Reader], discord.ui.View | None]
+"""Makes the buttons under a board, for a game as it is (see :attr:`Publisher.board_view`)."""
+
+
 async def message(
     renderer: Renderer, position: rules.Position, post: GamePost, players: Players, reader: Reader
 ) -> dict[str, Any]:
@@ -112,6 +117,13 @@ class Publisher:
         self.catalogues = catalogues
         self.mentions = mentions
         self._metrics = metrics
+        self.board_view: BoardView | None = None
+        """What goes under a board the game's players may act on (the play feature's "Your
+        move" button); set by that feature, which the posting layer does not know."""
+
+    def view_under(self, game: Game, reader: Reader) -> discord.ui.View | None:
+        """The buttons under a board of ``game`` as it is, if any."""
+        return None if self.board_view is None else self.board_view(game, reader)
 
     async def game(self, game_id: int) -> Game:
         """A game by id, as stored now."""
@@ -188,6 +200,9 @@ class Publisher:
         made the first time (for a few minutes) instead of making another."""
         reader = await self.public_reader(game.guild_id)
         kwargs = await self.message(game, post, reader, players)
+        view = self.view_under(game, reader)
+        if view is not None:
+            kwargs["view"] = view
         return await self.channel(game).send(**kwargs, nonce=_nonce(nonce))
 
     async def delete_post(self, game: Game, message_id: int) -> None:

@@ -28,6 +28,13 @@ BUTTON_IDS = {
     "dvonn:abort:12",
     "dvonn:takeback:12:accept",
     "dvonn:takeback:12:decline",
+    "dvonn:turn:12:40",
+    "dvonn:cells:12:40:1",
+    "dvonn:from:12:52",
+    "dvonn:to:12:52:E3",
+    "dvonn:confirm:12:52:E3F4",
+    "dvonn:confirm:12:40:E3",
+    "dvonn:confirm:12:60:PASS",
 }
 
 

@@ -1,6 +1,7 @@
 """Playing a game: ``/dvonn place``, ``move`` and ``play`` (with autocomplete offering only
-legal choices), ``board``, ``games``, ``resign`` (with its confirmation button) and ``abort``
-(with the opponent's agreement button)."""
+legal choices), or by tapping "Your move" under a board (``picker.py``); ``board``, ``games``,
+``resign`` (with its confirmation button) and ``abort`` (with the opponent's agreement
+button)."""
 
 from __future__ import annotations
 
@@ -8,11 +9,22 @@ from typing import TYPE_CHECKING
 
 from bot.exts.play.buttons import AbortAgreeButton, ResignButton
 from bot.exts.play.commands import Play
+from bot.exts.play.picker import (
+    CellMenu,
+    ConfirmButton,
+    LandingMenu,
+    StackMenu,
+    TurnButton,
+    board_view,
+)
 
 if TYPE_CHECKING:
     from bot.app import DvonnBot
 
 
 async def setup(bot: DvonnBot) -> None:
-    bot.add_dynamic_items(ResignButton, AbortAgreeButton)
+    bot.add_dynamic_items(
+        ResignButton, AbortAgreeButton, TurnButton, CellMenu, StackMenu, LandingMenu, ConfirmButton
+    )
+    bot.publisher.board_view = board_view  # "Your move" under every board a person moves on
     await bot.add_feature(Play(bot.service, bot.publisher, bot.deliverer, bot.inflight))

@@ -17,8 +17,8 @@ from discord.app_commands import Choice, locale_str
 
 import rules
 from bot.exts.play.buttons import AbortAgreeButton, ResignButton
+from bot.exts.play.moves import play_and_report
 from bot.i18n import COLOUR_NAMES, Text, _, excerpt, n_
-from bot.interactions import events
 from bot.interactions.errors import UserError
 from bot.interactions.feature import Feature
 from bot.interactions.lookup import game_for_record, game_here
@@ -107,29 +107,7 @@ class Play(Feature):
         """Play ``move`` (or the notation typed with ``/dvonn play``) in the game here."""
         async with self.inflight.track():
             game = await game_here(self.service, interaction)
-            outcome = await self.service.play(game.id, interaction.user.id, move)
-            # Committed, with its post in the outbox. Now the slow part: defer so Discord's 3
-            # seconds cannot run out. The turn is posted as a new message, because Discord pings
-            # nobody for mentions that a followup edits into a deferred reply, and the next
-            # player must be pinged.
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            saved = outcome.game
-            interaction.client.dispatch(events.TURN, saved)
-            sent = await self.deliverer.announce(
-                outcome.announcement, game_id=saved.id, timeout=REPLY_WAIT
-            )
-            reader = self.publisher.private_reader(interaction)
-            played = outcome.move.text
-            reply = (
-                _("You played {move}. [See the board]({link})", move=played, link=sent.jump_url)
-                if sent is not None
-                else _(
-                    "You played {move}. The board is on its way to <#{channel}>.",
-                    move=played,
-                    channel=saved.channel_id,
-                )
-            )
-            await interaction.edit_original_response(content=reader(reply))
+            await play_and_report(self, interaction, game.id, move)
 
     # --- autocomplete --------------------------------------------------------------------------
 

@@ -1,0 +1,69 @@
+"""Playing a move and telling the mover: the one path for a typed command and a tapped picker."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+import discord
+
+import rules
+from bot.games import GameService
+from bot.i18n import _
+from bot.interactions import events
+from bot.posting.outbox import REPLY_WAIT, Deliverer
+from bot.posting.publisher import Publisher
+
+
+class Services(Protocol):
+    """What playing a move needs: the play feature's cog has them, and so has the bot."""
+
+    @property
+    def service(self) -> GameService: ...
+
+    @property
+    def publisher(self) -> Publisher: ...
+
+    @property
+    def deliverer(self) -> Deliverer: ...
+
+
+async def play_and_report(
+    host: Services,
+    interaction: discord.Interaction[Any],
+    game_id: int,
+    move: rules.Move | str,
+    *,
+    expected_version: int | None = None,
+    in_picker: bool = False,
+) -> None:
+    """Play ``move`` for the interaction's user, then answer privately with a link to the board.
+
+    The move is committed first (milliseconds), with its post in the outbox; then the reply is
+    deferred so that Discord's three seconds cannot run out while the board renders. The turn is
+    posted as a new message, because Discord pings nobody for mentions that a followup edits
+    into a deferred reply, and the next player must be pinged. ``in_picker``: the interaction
+    is a tap in the mover's private picker, whose message becomes the answer.
+    """
+    service, publisher, deliverer = host.service, host.publisher, host.deliverer
+    outcome = await service.play(
+        game_id, interaction.user.id, move, expected_version=expected_version
+    )
+    if in_picker:
+        await interaction.response.defer()  # the picker's own message is the answer
+    else:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+    saved = outcome.game
+    interaction.client.dispatch(events.TURN, saved)
+    sent = await deliverer.announce(outcome.announcement, game_id=saved.id, timeout=REPLY_WAIT)
+    reader = publisher.private_reader(interaction)
+    played = outcome.move.text
+    reply = (
+        _("You played {move}. [See the board]({link})", move=played, link=sent.jump_url)
+        if sent is not None
+        else _(
+            "You played {move}. The board is on its way to <#{channel}>.",
+            move=played,
+            channel=saved.channel_id,
+        )
+    )
+    await interaction.edit_original_response(content=reader(reply), view=None)

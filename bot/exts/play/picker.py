@@ -1,0 +1,337 @@
+"""Moves by tapping: a "Your move" button on every board, and a private picker behind it.
+
+The button opens, for the player to move only, a private picker of the position as it is now:
+
+* placing: the empty cells, in three menus by column (A–D, E–H, I–K: Discord's menus hold 25
+  choices, the board has 49 cells);
+* moving: the player's movable stacks; then that stack's destinations, each saying what it cuts
+  off;
+* then a confirm button that plays the move.
+
+Everything is a persistent :class:`~bot.interactions.buttons.BotButton` (or menu) whose id says
+which game and which ply it was made for, so it works after a restart; the menus and the confirm
+button check that the game is still at that ply and refuse, safely, once it moved on. Only the
+player to move gets a picker; anyone else who taps is told why not, privately.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Final
+
+import discord
+
+import rules
+from bot.exts.play.moves import play_and_report
+from bot.games import Game
+from bot.i18n import Text, _, n_
+from bot.interactions.buttons import BotButton, BotMenu, label
+from bot.interactions.errors import UserError
+from bot.posting.publisher import Reader
+
+if TYPE_CHECKING:
+    from bot.app import DvonnBot, Interaction
+
+COLUMN_GROUPS: Final = ("ABCD", "EFGH", "IJK")
+"""The placement menus' columns: at most 25 cells each (A–D 17, E–H 20, I–K 12)."""
+MAX_OPTIONS: Final = 25  # Discord's limit for a select menu
+
+
+def board_view(game: Game, reader: Reader) -> discord.ui.View | None:
+    """The "Your move" button under a board, when a person is to move in it."""
+    if not game.is_active or game.to_move_id is None or game.computer_to_move:
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(TurnButton(game.id, game.position.ply, reader))
+    return view
+
+
+def _cell(cell: int) -> str:
+    return rules.CELL_NAMES[cell]
+
+
+def _stack_label(position: rules.Position, cell: int) -> Text:
+    return n_(
+        "{cell}: a single piece",
+        "{cell}: a stack of {count}",
+        len(position.stacks[cell]),
+        cell=_cell(cell),
+    )
+
+
+def _landing_label(position: rules.Position, source: int, target: int) -> Text:
+    cut = rules.apply(position, rules.jump(source, target)).pieces_removed
+    if not cut:
+        return _("{cell}: cuts nothing off", cell=_cell(target))
+    return n_(
+        "{cell}: cuts off {count} piece",
+        "{cell}: cuts off {count} pieces",
+        cut,
+        cell=_cell(target),
+    )
+
+
+def _move_question(position: rules.Position, move: rules.Move) -> Text:
+    if isinstance(move, rules.Place):
+        return _("Place your piece on {cell}?", cell=_cell(move.cell))
+    if isinstance(move, rules.Jump):
+        cut = rules.apply(position, move).pieces_removed
+        if cut:
+            return n_(
+                "Move {source} to {target}? It cuts off {count} piece.",
+                "Move {source} to {target}? It cuts off {count} pieces.",
+                cut,
+                source=_cell(move.source),
+                target=_cell(move.target),
+            )
+        return _("Move {source} to {target}?", source=_cell(move.source), target=_cell(move.target))
+    return _("You cannot move: pass?")
+
+
+async def _game_for(interaction: Interaction, game_id: int, ply: int | None) -> Game:
+    """The game, if the interaction's user is to move in it (at ``ply``, when given)."""
+    game = await interaction.client.service.get_game(game_id)
+    user = interaction.user.id
+    if not game.is_active:
+        raise UserError(_("Game #{game} is over.", game=game_id))
+    if not game.is_player(user):
+        raise UserError(_("This is not your game: only its two players can move in it."))
+    if ply is not None and game.position.ply != ply:
+        raise UserError(
+            _("The game has moved on since this was opened: tap “Your move” on the newest board.")
+        )
+    if game.to_move_id != user:
+        raise UserError(_("It is not your turn: wait for your opponent's move."))
+    return game
+
+
+def picker(game: Game, reader: Reader) -> tuple[str, discord.ui.View]:
+    """The private picker's text and menus for the position as it is."""
+    position, ply = game.position, game.position.ply
+    view = discord.ui.View(timeout=None)
+    if position.is_placement:
+        empty = set(rules.empty_cells(position))
+        for group, letters in enumerate(COLUMN_GROUPS):
+            cells = [c for c in sorted(empty) if _cell(c)[0] in letters]
+            if cells:
+                view.add_item(CellMenu(game.id, ply, group, [_cell(c) for c in cells], reader))
+        return reader(_("Where do you place your piece?")), view
+    movable = list(rules.movable_cells(position))
+    if not movable:
+        view.add_item(ConfirmButton(game.id, ply, str(rules.PASS), reader))
+        return reader(_move_question(position, rules.PASS)), view
+    options = [(_cell(c), reader(_stack_label(position, c))) for c in movable]
+    view.add_item(StackMenu(game.id, ply, options[:MAX_OPTIONS], reader))
+    return reader(_("Which stack do you move?")), view
+
+
+def _menu_options(options: Sequence[tuple[str, str]]) -> list[discord.SelectOption]:
+    return [discord.SelectOption(label=text, value=value) for value, text in options]
+
+
+class TurnButton(BotButton, template=r"dvonn:turn:(?P<game>\d+):(?P<ply>\d+)"):
+    """ "Your move", under a board: opens the picker of the position as it is now (also from an
+    older board: the picker is made for the position of the moment, and checks it)."""
+
+    def __init__(self, game_id: int, ply: int, reader: Reader | None = None) -> None:
+        self.game_id = game_id
+        self.ply = ply
+        super().__init__(
+            discord.ui.Button(
+                label=label(reader, _("Your move")),
+                style=discord.ButtonStyle.primary,
+                custom_id=f"dvonn:turn:{game_id}:{ply}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(  # type: ignore[override]
+        cls, interaction: Interaction, item: discord.ui.Button[Any], match: re.Match[str], /
+    ) -> TurnButton:
+        return cls(int(match["game"]), int(match["ply"]))
+
+    @classmethod
+    def again(cls, game: Game, reader: Reader) -> TurnButton:
+        """ "Choose again", in the picker: back to its first step."""
+        button = cls(game.id, game.position.ply)
+        button.item.label = reader(_("Choose again"))
+        button.item.style = discord.ButtonStyle.secondary
+        return button
+
+    async def run(self, interaction: Interaction) -> None:
+        game = await _game_for(interaction, self.game_id, None)
+        reader = interaction.client.publisher.private_reader(interaction)
+        text, view = picker(game, reader)
+        if _in_picker(interaction):  # "choose again", in the picker itself
+            await interaction.response.edit_message(content=text, view=view)
+        else:
+            await interaction.response.send_message(text, view=view, ephemeral=True)
+
+
+def _in_picker(interaction: Interaction) -> bool:
+    message = interaction.message
+    return message is not None and message.flags.ephemeral
+
+
+class CellMenu(
+    BotMenu,
+    template=r"dvonn:cells:(?P<game>\d+):(?P<ply>\d+):(?P<group>\d)",
+):
+    """Empty cells of one group of columns (placing)."""
+
+    def __init__(
+        self,
+        game_id: int,
+        ply: int,
+        group: int,
+        cells: Sequence[str] = (),
+        reader: Reader | None = None,
+    ) -> None:
+        self.game_id, self.ply, self.group = game_id, ply, group
+        letters = COLUMN_GROUPS[group]
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"dvonn:cells:{game_id}:{ply}:{group}",
+                placeholder=label(
+                    reader, _("Cells {first}–{last}", first=letters[0], last=letters[-1])
+                ),
+                options=_menu_options([(c, c) for c in cells]) or [discord.SelectOption(label="-")],
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(  # type: ignore[override]
+        cls, interaction: Interaction, item: discord.ui.Select[Any], match: re.Match[str], /
+    ) -> CellMenu:
+        return cls(int(match["game"]), int(match["ply"]), int(match["group"]))
+
+    async def run(self, interaction: Interaction) -> None:
+        game = await _game_for(interaction, self.game_id, self.ply)
+        cell = rules.lookup_cell(self.chosen or "")
+        if cell is None:
+            raise UserError(_("Pick a cell from the menu."))
+        await _confirm(interaction, game, rules.Place(cell))
+
+
+class StackMenu(
+    BotMenu,
+    template=r"dvonn:from:(?P<game>\d+):(?P<ply>\d+)",
+):
+    """The player's movable stacks (moving)."""
+
+    def __init__(
+        self,
+        game_id: int,
+        ply: int,
+        options: Sequence[tuple[str, str]] = (),
+        reader: Reader | None = None,
+    ) -> None:
+        self.game_id, self.ply = game_id, ply
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"dvonn:from:{game_id}:{ply}",
+                placeholder=label(reader, _("Your stack")),
+                options=_menu_options(options) or [discord.SelectOption(label="-")],
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(  # type: ignore[override]
+        cls, interaction: Interaction, item: discord.ui.Select[Any], match: re.Match[str], /
+    ) -> StackMenu:
+        return cls(int(match["game"]), int(match["ply"]))
+
+    async def run(self, interaction: Interaction) -> None:
+        game = await _game_for(interaction, self.game_id, self.ply)
+        source = rules.lookup_cell(self.chosen or "")
+        position = game.position
+        if source is None or source not in rules.movable_cells(position):
+            raise UserError(_("Pick one of your stacks from the menu."))
+        reader = interaction.client.publisher.private_reader(interaction)
+        targets = [
+            (_cell(t), reader(_landing_label(position, source, t)))
+            for t in rules.destinations(position, source)
+        ]
+        view = discord.ui.View(timeout=None)
+        view.add_item(LandingMenu(game.id, self.ply, _cell(source), targets, reader))
+        view.add_item(TurnButton.again(game, reader))
+        await interaction.response.edit_message(
+            content=reader(_("Where does {cell} go?", cell=_cell(source))), view=view
+        )
+
+
+class LandingMenu(
+    BotMenu,
+    template=r"dvonn:to:(?P<game>\d+):(?P<ply>\d+):(?P<source>[A-K][1-5])",
+):
+    """Where the chosen stack may land, each saying what it cuts off."""
+
+    def __init__(
+        self,
+        game_id: int,
+        ply: int,
+        source: str,
+        options: Sequence[tuple[str, str]] = (),
+        reader: Reader | None = None,
+    ) -> None:
+        self.game_id, self.ply, self.source = game_id, ply, source
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"dvonn:to:{game_id}:{ply}:{source}",
+                placeholder=label(reader, _("Where it lands")),
+                options=_menu_options(options) or [discord.SelectOption(label="-")],
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(  # type: ignore[override]
+        cls, interaction: Interaction, item: discord.ui.Select[Any], match: re.Match[str], /
+    ) -> LandingMenu:
+        return cls(int(match["game"]), int(match["ply"]), match["source"])
+
+    async def run(self, interaction: Interaction) -> None:
+        game = await _game_for(interaction, self.game_id, self.ply)
+        source = rules.lookup_cell(self.source)
+        target = rules.lookup_cell(self.chosen or "")
+        if source is None or target is None:
+            raise UserError(_("Pick where the stack lands from the menu."))
+        await _confirm(interaction, game, rules.jump(source, target))
+
+
+class ConfirmButton(BotButton, template=r"dvonn:confirm:(?P<game>\d+):(?P<ply>\d+):(?P<move>\w+)"):
+    """Plays the move chosen, if the game is still where it was."""
+
+    def __init__(self, game_id: int, ply: int, move: str, reader: Reader | None = None) -> None:
+        self.game_id, self.ply, self.move = game_id, ply, move
+        super().__init__(
+            discord.ui.Button(
+                label=label(reader, _("Play {move}", move=move)),
+                style=discord.ButtonStyle.success,
+                custom_id=f"dvonn:confirm:{game_id}:{ply}:{move}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(  # type: ignore[override]
+        cls, interaction: Interaction, item: discord.ui.Button[Any], match: re.Match[str], /
+    ) -> ConfirmButton:
+        return cls(int(match["game"]), int(match["ply"]), match["move"])
+
+    async def run(self, interaction: Interaction) -> None:
+        game = await _game_for(interaction, self.game_id, self.ply)
+        bot: DvonnBot = interaction.client
+        await play_and_report(
+            bot, interaction, game.id, self.move, expected_version=game.version, in_picker=True
+        )
+
+
+async def _confirm(interaction: Interaction, game: Game, move: rules.Move) -> None:
+    """The picker's last step: what the move does, and the button that plays it."""
+    reader = interaction.client.publisher.private_reader(interaction)
+    view = discord.ui.View(timeout=None)
+    view.add_item(ConfirmButton(game.id, game.position.ply, str(move), reader))
+    view.add_item(TurnButton.again(game, reader))
+    await interaction.response.edit_message(
+        content=reader(_move_question(game.position, move)), view=view
+    )
