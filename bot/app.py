@@ -21,7 +21,7 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot.config import Settings, invite_url
+from bot.config import Settings, invite_url, user_install_url
 from bot.games import HOUSEKEEPING, Clock, GameService, utc_now
 from bot.i18n import Catalogues
 from bot.i18n.translator import CatalogueTranslator
@@ -130,7 +130,17 @@ class DvonnBot(commands.AutoShardedBot):
         self.incidents = IncidentReporter(self._incident_senders())
         self.errors = ErrorHandler(self.catalogues, self.mentions, self.incidents.report)
         self.accepting = True
-        self.dvonn = app_commands.Group(name="dvonn", description=locale_str("Play DVONN"))
+        self.dvonn = app_commands.Group(
+            name="dvonn",
+            description=locale_str("Play DVONN"),
+            # Servers that add the bot, and people who install the app to their own account,
+            # for their DMs and group DMs with friends (there the bot answers only; see
+            # bot.interactions.places).
+            allowed_installs=app_commands.AppInstallationType(guild=True, user=True),
+            allowed_contexts=app_commands.AppCommandContext(
+                guild=True, dm_channel=True, private_channel=True
+            ),
+        )
         """The one slash command: every feature's commands are its subcommands."""
         self.tree.add_command(self.dvonn)
         self._service = service
@@ -197,6 +207,7 @@ class DvonnBot(commands.AutoShardedBot):
                 self.mentions.learn(command.id, (c.name for c in self.dvonn.commands))
         if self.application_id is not None:
             log.info("invite link: %s", invite_url(self.application_id))
+            log.info("install link (for players' DMs): %s", user_install_url(self.application_id))
         if self.settings.http_port is not None:
             self._monitoring = MonitoringServer(self.metrics, self._probes())
             self.http_port = await self._monitoring.start(

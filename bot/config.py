@@ -82,6 +82,15 @@ def invite_url(application_id: int) -> str:
     )
 
 
+def user_install_url(application_id: int) -> str:
+    """The link with which a person adds the app to their own account, to play in their DMs and
+    group DMs (Discord's user install: integration type 1)."""
+    return (
+        "https://discord.com/oauth2/authorize"
+        f"?client_id={application_id}&integration_type=1&scope=applications.commands"
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     token: Secret

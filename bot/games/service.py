@@ -265,6 +265,7 @@ class GameService:
         level: str,
         human_colour: Colour | None = None,
         thread_id: ChannelId | None = None,
+        private: bool = False,
     ) -> GameStarted:
         """Start a game against the bot at once, unrated (the human ladder is for humans).
 
@@ -301,6 +302,7 @@ class GameService:
                     rated=False,
                     computer_id=computer_id,
                     computer_level=level,
+                    private=private,
                 )
             )
             notice = await tx.enqueue(announcements.started(game), now, self.outbox.claim())
@@ -308,12 +310,18 @@ class GameService:
         return GameStarted(None, game, notice)
 
     async def accept_challenge(
-        self, challenge_id: int, user_id: UserId, *, thread_id: ChannelId | None = None
+        self,
+        challenge_id: int,
+        user_id: UserId,
+        *,
+        thread_id: ChannelId | None = None,
+        private: bool = False,
     ) -> GameStarted:
         """Accept a challenge and start its game.
 
         The game is played in ``thread_id`` (a thread of the challenge's channel) if given,
         else in the challenge's channel itself. Colours are drawn unless the challenger chose.
+        ``private``: the bot cannot post there on its own (see :attr:`Game.private`).
         Raises :class:`ChallengeNotFound`, :class:`ChallengeClosed` (its subclasses say why),
         :class:`OwnChallenge`, :class:`ChallengeNotForYou`, :class:`ChannelBusy`.
 
@@ -327,7 +335,7 @@ class GameService:
             started = (
                 None
                 if challenge is None
-                else await self._start_game(tx, challenge, user_id, thread_id, now)
+                else await self._start_game(tx, challenge, user_id, thread_id, now, private=private)
             )
         if started is None:
             raise ChallengeExpired(challenge_id)
@@ -352,6 +360,8 @@ class GameService:
         user_id: UserId,
         thread_id: ChannelId | None,
         now: datetime,
+        *,
+        private: bool = False,
     ) -> GameStarted:
         _check_open(challenge)
         if user_id == challenge.challenger_id:
@@ -378,6 +388,7 @@ class GameService:
                 clock_days=challenge.clock_days,
                 deadline_at=deadline(now, challenge.clock_days),
                 created_at=now,
+                private=private,
             )
         )
         accepted = await tx.close_challenge(
@@ -659,6 +670,18 @@ class GameService:
         async with self.store.write() as tx:
             await tx.ensure_players([user_id], now)
             await tx.save_locale(user_id, locale)
+
+    async def remember_reply_route(self, game_id: int, route: str, lasts: timedelta) -> None:
+        """Keep the latest way to answer in a private game (an interaction's, good for
+        ``lasts``), written before the change it will carry, so that whichever process
+        delivers the change can use it."""
+        now = self.now()
+        async with self.store.write() as tx:
+            await tx.save_reply_route(game_id, route, now + lasts)
+
+    async def reply_route(self, game_id: int) -> str | None:
+        """The way to answer in a private game, if there is a good one now."""
+        return await self.store.reply_route(game_id, self.now())
 
     async def remember_guild_locale(self, guild_id: GuildId, locale: str) -> None:
         """Keep a server's language as Discord reports it: every process posts in it, also

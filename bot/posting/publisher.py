@@ -13,6 +13,7 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any, Final
 
 import discord
@@ -199,15 +200,57 @@ class Publisher:
         ``nonce``: Discord's message nonce; posting again with the same one returns the message
         made the first time (for a few minutes) instead of making another."""
         reader = await self.public_reader(game.guild_id)
-        kwargs = await self.message(game, post, reader, players)
-        view = self.view_under(game, reader)
-        if view is not None:
-            kwargs["view"] = view
+        if game.private:
+            return await self._answer(game, post, reader, players, nonce)
+        kwargs = await self._with_view(
+            game, reader, await self.message(game, post, reader, players)
+        )
         return await self.channel(game).send(**kwargs, nonce=_nonce(nonce))
+
+    async def _with_view(
+        self, game: Game, reader: Reader, kwargs: dict[str, Any]
+    ) -> dict[str, Any]:
+        view = self.view_under(game, reader)
+        return kwargs if view is None else {**kwargs, "view": view}
+
+    async def _answer(
+        self,
+        game: Game,
+        post: GamePost,
+        reader: Reader,
+        players: Players | None,
+        nonce: str | None,
+    ) -> discord.Message:
+        """A post of a private game: the answer to its players' latest interaction while that
+        lasts (a followup through the interaction's webhook: it resolves a reply still
+        "thinking…", else it is a new message there); after that, to each player's DMs."""
+        route = await self._service.reply_route(game.id)
+        if route is not None:
+            kwargs = await self._with_view(
+                game, reader, await self.message(game, post, reader, players)
+            )
+            return await answer_webhook(self._client, route).send(**kwargs, wait=True)
+        sent: discord.Message | None = None
+        for user_id in game.human_ids:
+            # A board each: discord.py closes a file once it is sent.
+            kwargs = await self.message(game, post, reader, players)
+            mine = None if nonce is None else f"{nonce}-{user_id}"
+            try:
+                user = await self._client.fetch_user(user_id)
+                message = await user.send(**kwargs, nonce=_nonce(mine))
+            except discord.HTTPException:
+                log.info("game %s: %s cannot be reached by DM", game.id, user_id)
+                continue
+            sent = sent or message
+        if sent is None:
+            raise discord.ClientException(f"game {game.id}: no player can be reached")
+        return sent
 
     async def delete_post(self, game: Game, message_id: int) -> None:
         """Delete one of the bot's posts in the game's thread; gone already or not allowed:
-        nothing to do."""
+        nothing to do. (A private game's posts are answers the bot may not delete later.)"""
+        if game.private:
+            return
         try:
             await self.channel(game).get_partial_message(message_id).delete()
         except (discord.NotFound, discord.Forbidden):
@@ -241,6 +284,25 @@ class Publisher:
             return await user.send(content, nonce=_nonce(nonce))
         except discord.Forbidden:
             return None
+
+
+ROUTE_LASTS: Final = timedelta(minutes=14)
+"""How long an interaction's webhook can be used to answer: Discord's 15 minutes, less a
+margin for the clocks of two machines."""
+
+
+def reply_route(interaction: discord.Interaction[Any]) -> str:
+    """How to answer through ``interaction`` later (its application's webhook and token), as
+    the opaque text the game service keeps for a private game."""
+    return f"{interaction.application_id}:{interaction.token}"
+
+
+def answer_webhook(client: discord.Client, route: str) -> discord.Webhook:
+    """The webhook of a stored :func:`reply_route`: the same one discord.py's
+    ``Interaction.followup`` makes, so it may carry buttons."""
+    application_id, _, token = route.partition(":")
+    payload: Any = {"id": int(application_id), "type": 3, "token": token}
+    return discord.Webhook.from_state(data=payload, state=client._connection)
 
 
 def _nonce(nonce: str | None) -> str | int:

@@ -152,6 +152,14 @@ class Game:
     """The bot's user id when it plays in this game; ``None`` for two humans."""
     computer_level: str | None = None
     """How strongly the bot plays here (an ``ai.Level`` value)."""
+    private: bool = False
+    """Played where the bot cannot post on its own (a DM between players who installed the
+    app): its posts answer the players' interactions (see ``Store.reply_route``)."""
+
+    @property
+    def human_ids(self) -> tuple[UserId, ...]:
+        """The players who are people (not the bot)."""
+        return tuple(p for p in (self.white_id, self.black_id) if p != self.computer_id)
 
     @property
     def computer_to_move(self) -> bool:

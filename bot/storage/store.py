@@ -93,6 +93,7 @@ class NewGame:
     rated: bool = True
     computer_id: UserId | None = None
     computer_level: str | None = None
+    private: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +124,7 @@ GAME_COLUMNS: Final = (
     "id, guild_id, channel_id, parent_channel_id, challenge_id, white_id, black_id, status, "
     "result, end_reason, ended_by, score_white, score_black, position, version, clock_days, "
     "deadline_at, abort_requested_by, created_at, updated_at, finished_at, rated, "
-    "takeback_requested_by, takeback_ply, computer_id, computer_level"
+    "takeback_requested_by, takeback_ply, computer_id, computer_level, private"
 )
 _CHALLENGE_COLUMNS: Final = (
     "id, guild_id, channel_id, challenger_id, opponent_id, challenger_colour, clock_days, "
@@ -198,6 +199,7 @@ def _game(row: Row, positions: _PositionCache) -> Game:
         takeback_ply=row["takeback_ply"],
         computer_id=row["computer_id"],
         computer_level=row["computer_level"],
+        private=bool(row["private"]),
     )
 
 
@@ -499,8 +501,8 @@ class Writer:
         rows = await self._conn.fetch_all(
             "INSERT INTO games (guild_id, channel_id, parent_channel_id, challenge_id, white_id, "
             "black_id, status, position, ply, version, clock_days, deadline_at, created_at, "
-            "updated_at, rated, computer_id, computer_level) "
-            "VALUES (?, ?, ?, ?, ?, ?, 'active', ?, ?, 0, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            "updated_at, rated, computer_id, computer_level, private) "
+            "VALUES (?, ?, ?, ?, ?, ?, 'active', ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             (
                 new.guild_id,
                 new.channel_id,
@@ -517,6 +519,7 @@ class Writer:
                 int(new.rated),
                 new.computer_id,
                 new.computer_level,
+                int(new.private),
             ),
         )
         return int(rows[0][0])
@@ -772,6 +775,17 @@ class Writer:
         """End every lease of ``holder`` (a clean shutdown); how many there were."""
         return await self._conn.execute("DELETE FROM leases WHERE holder = ?", (holder,))
 
+    # private games
+
+    async def save_reply_route(self, game_id: int, route: str, expires_at: datetime) -> None:
+        """Remember the latest way to answer in a private game (see :attr:`Game.private`)."""
+        await self._conn.execute(
+            "INSERT INTO reply_routes (game_id, route, expires_at) VALUES (?, ?, ?) "
+            "ON CONFLICT (game_id) DO UPDATE SET route = excluded.route, "
+            "expires_at = excluded.expires_at",
+            (game_id, route, time_to_text(expires_at)),
+        )
+
     # servers
 
     async def save_guild_locale(self, guild_id: GuildId, locale: str, now: datetime) -> None:
@@ -1011,6 +1025,14 @@ class Store:
             (channel_id,),
         )
         return [_challenge(row) for row in rows]
+
+    async def reply_route(self, game_id: int, now: datetime) -> str | None:
+        """The way to answer in a private game, if one is stored and still good at ``now``."""
+        row = await self.db.fetch_one(
+            "SELECT route FROM reply_routes WHERE game_id = ? AND expires_at > ?",
+            (game_id, time_to_text(now)),
+        )
+        return None if row is None else str(row[0])
 
     async def guild_locale(self, guild_id: GuildId) -> str | None:
         """A server's language as Discord last reported it, if known."""

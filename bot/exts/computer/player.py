@@ -160,6 +160,8 @@ class ComputerPlayer:
         return outcome.game
 
     async def _say_thinking(self, game: Game) -> None:
+        if game.private:
+            return  # the bot may only answer there: its move will be the answer
         reader = await self._publisher.public_reader(game.guild_id)
         try:
             await self._publisher.send_text(game, reader(_("Thinking…")), silent=True)

@@ -11,6 +11,7 @@ from discord import app_commands
 from discord.app_commands import locale_str
 
 import rules
+from bot.config import user_install_url
 from bot.i18n import Text, _
 from bot.interactions.feature import Feature
 from bot.posting.publisher import Publisher, Reader
@@ -32,7 +33,13 @@ class Help(Feature):
     @app_commands.command(name="help", description=locale_str("The bot's commands"))
     async def help(self, interaction: Interaction) -> None:
         descriptions = {c.name: c.description for c in interaction.client.dvonn.commands}
-        await self._explain(interaction, lambda reader: help_paragraphs(reader, descriptions))
+        install = user_install_url(interaction.application_id)
+
+        def paragraphs(reader: Reader) -> list[str]:
+            where = reader(where_to_play(install))
+            return [*help_paragraphs(reader, descriptions), where]
+
+        await self._explain(interaction, paragraphs)
 
     async def _explain(
         self, interaction: Interaction, paragraphs: Callable[[Reader], list[str]]
@@ -82,6 +89,21 @@ RULES_TEXT: Final = (
         "cell: a letter and a row number, such as E3."
     ),
 )
+
+
+def where_to_play(link: str) -> Text:
+    """What works where: servers, and DMs through the app added to one's own account."""
+    return _(
+        "**Where you can play.** In a server that added the bot, everything works, and each "
+        "game gets its own thread. In your DMs and group DMs, once you add the app to your own "
+        "account ([add it]({link})): challenges, moves (typed, or by tapping “Your move” under a "
+        "board), the computer opponent, resigning, calling off and takebacks. There the bot can "
+        "only answer you: each board is the answer to the move before it, and reminders and "
+        "losses on time come to your DMs. Ratings, the leaderboard and settings belong to "
+        "servers.",
+        link=link,
+    )
+
 
 HELP_GROUPS: Final[tuple[tuple[Text, tuple[str, ...]], ...]] = (
     (_("Start a game"), ("challenge", "play-bot")),

@@ -14,6 +14,7 @@ from bot.games import Challenge, ChallengeNotForYou, ChallengeStatus, OwnChallen
 from bot.i18n import _
 from bot.interactions import events
 from bot.interactions.buttons import BotButton, label
+from bot.interactions.places import answers_only, remember_reply_route
 from bot.posting.outbox import REPLY_WAIT
 from bot.posting.publisher import Reader
 
@@ -102,6 +103,7 @@ class ChallengeButton(
                 self.challenge_id,
                 interaction.user.id,
                 thread_id=None if thread is None else thread.id,
+                private=answers_only(interaction),
             )
         except Exception:
             if thread is not None:
@@ -124,6 +126,7 @@ class ChallengeButton(
             ),
             view=None,
         )
+        await remember_reply_route(service, interaction, game)  # the first board answers it
         await interaction.client.deliverer.announce(
             started.announcement, game_id=game.id, timeout=REPLY_WAIT
         )

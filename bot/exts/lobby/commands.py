@@ -18,6 +18,7 @@ from bot.i18n import _
 from bot.interactions import choices, events
 from bot.interactions.errors import UserError
 from bot.interactions.feature import Feature
+from bot.interactions.places import answers_only, remember_reply_route
 from bot.posting.outbox import REPLY_WAIT
 
 if TYPE_CHECKING:
@@ -35,7 +36,6 @@ class Lobby(Feature):
     )
     @app_commands.choices(colour=choices.COLOURS)
     @app_commands.choices(clock=choices.CLOCKS)
-    @app_commands.guild_only()
     async def challenge(
         self,
         interaction: Interaction,
@@ -91,7 +91,6 @@ class Lobby(Feature):
         ],
         colour=choices.COLOURS,
     )
-    @app_commands.guild_only()
     async def play_bot(
         self,
         interaction: Interaction,
@@ -131,12 +130,14 @@ class Lobby(Feature):
                 level=level.value,
                 human_colour=colour,
                 thread_id=None if thread is None else thread.id,
+                private=answers_only(interaction),
             )
         except Exception:
             if thread is not None:
                 await thread.delete()
             raise
         self.publisher.names.remember(me)
+        await remember_reply_route(self.service, interaction, started.game)
         await self.deliverer.announce(
             started.announcement, game_id=started.game.id, timeout=REPLY_WAIT
         )

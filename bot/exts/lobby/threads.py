@@ -8,6 +8,7 @@ from typing import Any, Final
 import discord
 
 from bot.games import ChannelBusy, GameService
+from bot.interactions.places import answers_only
 
 log = logging.getLogger(__name__)
 
@@ -17,7 +18,7 @@ THREAD_ARCHIVE_MINUTES: Final = 10080  # a week: correspondence games are slow
 async def can_open_thread(service: GameService, interaction: discord.Interaction[Any]) -> bool:
     """Whether a game started here gets a thread of its own: in a text channel (not a thread, a
     DM or a voice chat), of a server that wants threads, where the bot may create them."""
-    if not isinstance(interaction.channel, discord.TextChannel):
+    if answers_only(interaction) or not isinstance(interaction.channel, discord.TextChannel):
         return False
     if interaction.guild_id is not None:
         settings = await service.guild_settings(interaction.guild_id)

@@ -107,7 +107,7 @@ class Play(Feature):
         """Play ``move`` (or the notation typed with ``/dvonn play``) in the game here."""
         async with self.inflight.track():
             game = await game_here(self.service, interaction)
-            await play_and_report(self, interaction, game.id, move)
+            await play_and_report(self, interaction, game, move)
 
     # --- autocomplete --------------------------------------------------------------------------
 

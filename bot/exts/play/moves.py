@@ -7,9 +7,10 @@ from typing import Any, Protocol
 import discord
 
 import rules
-from bot.games import GameService
+from bot.games import Game, GameService
 from bot.i18n import _
 from bot.interactions import events
+from bot.interactions.places import remember_reply_route
 from bot.posting.outbox import REPLY_WAIT, Deliverer
 from bot.posting.publisher import Publisher
 
@@ -30,7 +31,7 @@ class Services(Protocol):
 async def play_and_report(
     host: Services,
     interaction: discord.Interaction[Any],
-    game_id: int,
+    game: Game,
     move: rules.Move | str,
     *,
     expected_version: int | None = None,
@@ -45,16 +46,22 @@ async def play_and_report(
     is a tap in the mover's private picker, whose message becomes the answer.
     """
     service, publisher, deliverer = host.service, host.publisher, host.deliverer
+    await remember_reply_route(service, interaction, game)
     outcome = await service.play(
-        game_id, interaction.user.id, move, expected_version=expected_version
+        game.id, interaction.user.id, move, expected_version=expected_version
     )
-    if in_picker:
+    if game.private:
+        # Where the bot can only answer, the board is the answer, for both players to see.
+        await interaction.response.defer(thinking=True)
+    elif in_picker:
         await interaction.response.defer()  # the picker's own message is the answer
     else:
         await interaction.response.defer(ephemeral=True, thinking=True)
     saved = outcome.game
     interaction.client.dispatch(events.TURN, saved)
     sent = await deliverer.announce(outcome.announcement, game_id=saved.id, timeout=REPLY_WAIT)
+    if game.private and sent is not None:
+        return  # the board answered
     reader = publisher.private_reader(interaction)
     played = outcome.move.text
     reply = (

@@ -322,7 +322,7 @@ class ConfirmButton(BotButton, template=r"dvonn:confirm:(?P<game>\d+):(?P<ply>\d
         game = await _game_for(interaction, self.game_id, self.ply)
         bot: DvonnBot = interaction.client
         await play_and_report(
-            bot, interaction, game.id, self.move, expected_version=game.version, in_picker=True
+            bot, interaction, game, self.move, expected_version=game.version, in_picker=True
         )
 
 

@@ -17,6 +17,7 @@ from bot.i18n import COLOUR_NAMES, Text, _, n_, transcript_error_text
 from bot.interactions.errors import UserError
 from bot.interactions.feature import Feature
 from bot.interactions.lookup import game_for_record
+from bot.interactions.places import server_of
 from bot.interactions.replies import fit_lines
 from bot.posting.texts import image_labels, rating_text
 
@@ -160,7 +161,6 @@ class Records(Feature):
         name="profile", description=locale_str("A player's rating and games here")
     )
     @app_commands.describe(user=locale_str("Whose profile (default: yours)"))
-    @app_commands.guild_only()
     async def profile(self, interaction: Interaction, user: discord.User | None = None) -> None:
         async with self.inflight.track():
             # Names may have to be fetched from Discord (a cold cache after a restart): take
@@ -168,8 +168,7 @@ class Records(Feature):
             await interaction.response.defer(ephemeral=True, thinking=True)
             who = user or interaction.user
             self.publisher.names.remember(who)
-            assert interaction.guild_id is not None
-            profile = await self.service.ratings.profile(interaction.guild_id, who.id)
+            profile = await self.service.ratings.profile(server_of(interaction), who.id)
             reader = self.publisher.private_reader(interaction)
             lines: list[Text] = [_("**{player}**", player=who.display_name)]
             rating = profile.rating
@@ -212,14 +211,12 @@ class Records(Feature):
             await interaction.followup.send(fit_lines(rendered, more), ephemeral=True)
 
     @app_commands.command(name="leaderboard", description=locale_str("The server's best players"))
-    @app_commands.guild_only()
     async def leaderboard(self, interaction: Interaction) -> None:
         async with self.inflight.track():
             # Names may have to be fetched from Discord (a cold cache after a restart): take
             # the time that needs, not Discord's three seconds.
             await interaction.response.defer(ephemeral=True, thinking=True)
-            assert interaction.guild_id is not None
-            board = await self.service.ratings.leaderboard(interaction.guild_id)
+            board = await self.service.ratings.leaderboard(server_of(interaction))
             reader = self.publisher.private_reader(interaction)
             if not board:
                 text = n_(

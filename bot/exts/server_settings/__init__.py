@@ -15,6 +15,7 @@ from bot.i18n import LANGUAGE_NAMES, Text, _, n_
 from bot.interactions import choices
 from bot.interactions.errors import UserError
 from bot.interactions.feature import Feature
+from bot.interactions.places import server_of
 
 if TYPE_CHECKING:
     from bot.app import DvonnBot, Interaction
@@ -43,7 +44,6 @@ class ServerSettings(Feature):
     )
     @app_commands.choices(clock=choices.CLOCKS)
     @app_commands.choices(language=LANGUAGES)
-    @app_commands.guild_only()
     async def settings(  # noqa: PLR0917 - a slash command's options are its parameters
         self,
         interaction: Interaction,
@@ -54,7 +54,7 @@ class ServerSettings(Feature):
         disallow: discord.TextChannel | None = None,
     ) -> None:
         async with self.inflight.track():
-            assert interaction.guild_id is not None
+            guild_id = server_of(interaction)
             changes: dict[str, Any] = {}
             if clock is not None:
                 changes["default_clock_days"] = clock
@@ -62,7 +62,7 @@ class ServerSettings(Feature):
                 changes["use_threads"] = threads
             if language is not None:
                 changes["locale"] = None if language == AUTOMATIC else language
-            current = await self.service.guild_settings(interaction.guild_id)
+            current = await self.service.guild_settings(guild_id)
             channels = set(current.channels)
             if allow is not None:
                 channels.add(allow.id)

@@ -1,0 +1,51 @@
+"""Where an interaction comes from, as it matters to what the bot may post there.
+
+In a server that added the bot, and in the bot's own DMs, the bot posts as it likes. A user who
+installed the app to their own account can also use it in a DM or group DM with friends, or in
+a server without the bot: there the bot may only answer interactions (an answer, and followups
+through the interaction's webhook while its token lasts, 15 minutes). Games started there are
+*private* (:attr:`bot.games.Game.private`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.games import Game, GameService
+from bot.i18n import _
+from bot.interactions.errors import UserError
+from bot.posting.publisher import ROUTE_LASTS, reply_route
+
+
+def answers_only(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the bot may only answer here (a user-installed app's private channel, or a
+    server the bot is not in)."""
+    context = interaction.context
+    if context.private_channel:
+        return True
+    return interaction.guild_id is not None and not interaction.is_guild_integration()
+
+
+async def remember_reply_route(
+    service: GameService, interaction: discord.Interaction[Any], game: Game
+) -> None:
+    """Before a change to a private game, keep this interaction as the way to post it (see
+    :meth:`bot.games.GameService.remember_reply_route`): its answer must not be an ephemeral
+    "thinking…" then, or the first post would resolve it, privately."""
+    if game.private:
+        await service.remember_reply_route(game.id, reply_route(interaction), ROUTE_LASTS)
+
+
+def server_of(interaction: discord.Interaction[Any]) -> int:
+    """The server a command about a server's own records or settings is used in; a clear
+    refusal in a DM, or in a server that did not add the bot."""
+    if interaction.guild_id is None or answers_only(interaction):
+        raise UserError(
+            _(
+                "This works in a server that added the bot: ratings, the leaderboard and "
+                "settings are kept per server."
+            )
+        )
+    return interaction.guild_id
