@@ -234,7 +234,9 @@ class Publisher:
         for user_id in game.human_ids:
             # A board each: discord.py closes a file once it is sent.
             kwargs = await self.message(game, post, reader, players)
-            mine = None if nonce is None else f"{nonce}-{user_id}"
+            # One nonce a player (Discord's nonces are at most 25 characters: no user id).
+            side = "w" if user_id == game.white_id else "b"
+            mine = None if nonce is None else f"{nonce}{side}"
             try:
                 user = await self._client.fetch_user(user_id)
                 message = await user.send(**kwargs, nonce=_nonce(mine))
@@ -265,15 +267,24 @@ class Publisher:
         silent: bool = False,
         nonce: str | None = None,
     ) -> discord.Message:
-        """A line of text in the game's thread or channel, notifying only ``ping``."""
-        return await self.channel(game).send(
-            content,
-            allowed_mentions=discord.AllowedMentions(
-                everyone=False, roles=False, users=[discord.Object(user) for user in ping]
-            ),
-            silent=silent,
-            nonce=_nonce(nonce),
+        """A line of text in the game's thread or channel, notifying only ``ping``. (In a
+        private game: as an answer while its route lasts, else by DM to ``ping``.)"""
+        mentions = discord.AllowedMentions(
+            everyone=False, roles=False, users=[discord.Object(user) for user in ping]
         )
+        if not game.private:
+            return await self.channel(game).send(
+                content, allowed_mentions=mentions, silent=silent, nonce=_nonce(nonce)
+            )
+        route = await self._service.reply_route(game.id)
+        if route is not None:
+            webhook = answer_webhook(self._client, route)
+            return await webhook.send(content, allowed_mentions=mentions, silent=silent, wait=True)
+        sent = [await self.direct_message(user, content, nonce=nonce) for user in ping]
+        reached = [message for message in sent if message is not None]
+        if not reached:
+            raise discord.ClientException(f"game {game.id}: nobody to tell can be reached")
+        return reached[0]
 
     async def direct_message(
         self, user_id: int, content: str, *, nonce: str | None = None
