@@ -9,6 +9,7 @@ import discord
 
 from bot.i18n import _
 from bot.interactions.buttons import BotButton, label
+from bot.interactions.places import remember_reply_route
 from bot.posting.outbox import REPLY_WAIT
 from bot.posting.publisher import Reader
 
@@ -35,6 +36,9 @@ class ResignButton(BotButton, template=r"dvonn:resign:(?P<id>\d+)"):
 
     async def run(self, interaction: Interaction) -> None:
         bot = interaction.client
+        await remember_reply_route(
+            bot.service, interaction, await bot.service.get_game(self.game_id)
+        )
         ended = await bot.service.resign(self.game_id, interaction.user.id)
         reader = bot.publisher.private_reader(interaction)
         await interaction.response.edit_message(
@@ -63,6 +67,7 @@ class AbortAgreeButton(BotButton, template=r"dvonn:abort:(?P<id>\d+)"):
     async def run(self, interaction: Interaction) -> None:
         bot = interaction.client
         game = await bot.service.get_game(self.game_id)
+        await remember_reply_route(bot.service, interaction, game)
         moderator = bool(interaction.permissions.manage_threads) and not game.is_player(
             interaction.user.id
         )

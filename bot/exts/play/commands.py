@@ -22,6 +22,7 @@ from bot.i18n import COLOUR_NAMES, Text, _, excerpt, n_
 from bot.interactions.errors import UserError
 from bot.interactions.feature import Feature
 from bot.interactions.lookup import game_for_record, game_here
+from bot.interactions.places import remember_reply_route
 from bot.interactions.replies import fit_lines
 from bot.posting.outbox import REPLY_WAIT
 from bot.posting.texts import board_post, mention
@@ -220,6 +221,7 @@ class Play(Feature):
     async def abort(self, interaction: Interaction) -> None:
         async with self.inflight.track():
             game = await game_here(self.service, interaction)
+            await remember_reply_route(self.service, interaction, game)
             player = game.is_player(interaction.user.id)
             moderator = bool(interaction.permissions.manage_threads) and not player
             outcome = await self.service.abort(game.id, interaction.user.id, moderator=moderator)

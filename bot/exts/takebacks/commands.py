@@ -14,6 +14,7 @@ from bot.i18n import _
 from bot.interactions.buttons import BotButton, label
 from bot.interactions.feature import Feature
 from bot.interactions.lookup import game_here
+from bot.interactions.places import remember_reply_route
 from bot.posting.outbox import REPLY_WAIT, Deliverer
 from bot.posting.publisher import Reader
 from bot.posting.texts import mention
@@ -29,10 +30,14 @@ class Takebacks(Feature):
     async def takeback(self, interaction: Interaction) -> None:
         async with self.inflight.track():
             game = await game_here(self.service, interaction)
+            await remember_reply_route(self.service, interaction, game)
             asked = await self.service.takebacks.request(game.id, interaction.user.id)
             if isinstance(asked, TakebackAnswer):  # the bot is a patient opponent
-                await interaction.response.defer(ephemeral=True, thinking=True)
+                # Where the bot can only answer, the board is the answer (public).
+                await interaction.response.defer(ephemeral=not game.private, thinking=True)
                 await _post_takeback(self.deliverer, asked)
+                if game.private:
+                    return
                 reader = self.publisher.private_reader(interaction)
                 await interaction.edit_original_response(
                     content=reader(_("The bot let you take it back."))
@@ -86,6 +91,8 @@ class TakebackButton(BotButton, template=r"dvonn:takeback:(?P<id>\d+):(?P<answer
     async def run(self, interaction: Interaction) -> None:
         accept = self.answer == "accept"
         bot = interaction.client
+        game = await bot.service.get_game(self.game_id)
+        await remember_reply_route(bot.service, interaction, game)
         answer = await bot.service.takebacks.answer(self.game_id, interaction.user.id, accept)
         reader = await bot.publisher.public_reader(answer.game.guild_id, interaction)
         name = interaction.user.display_name
