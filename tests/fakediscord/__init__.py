@@ -25,16 +25,30 @@ followups and ``@original`` edits only after it and for 15 minutes (then 401/500
 first followup after a defer fills in the "thinking..." message; message limits (content,
 embeds, components, files, upload size); allowed_mentions (who is pinged; edits never ping);
 channel permissions for posting, attaching and threads; one thread per message; DMs only to
-users who share a server and accept them; the bot token; privileged intents; RESUME replays
-what a dropped connection missed. Tests cannot send what the Discord client would not (unknown
-options, missing required ones, hidden commands, disabled buttons): :class:`InvalidInvocation`.
+users who share a server and accept them, or installed the app; the bot token; privileged
+intents; RESUME replays what a dropped connection missed.
+
+User installs (``fake.install_app(user)``): global commands whose ``integration_types`` include
+1 follow the user into DMs and group DMs between users (``fake.add_private_channel(alice,
+bob)``), where the bot is not: interactions there have context 2 and
+``authorizing_integration_owners`` ``{"1": installer}``, replies and followups (at most 5 per
+interaction) land there, and the bot's own REST calls there get 403 Missing Access.
+
+Tests cannot send what the Discord client would not (unknown options, missing required ones,
+hidden commands, commands not offered where they are run, disabled buttons):
+:class:`InvalidInvocation`.
 
 Start with :class:`FakeDiscord`; fixtures are in :mod:`tests.fakediscord.fixtures`, a running
 client in :func:`tests.fakediscord.harness.running`, the load benchmark in
 :mod:`tests.fakediscord.loadbench`.
 """
 
-from tests.fakediscord.commands import InvalidInvocation, RegisteredCommand
+from tests.fakediscord.commands import (
+    IntegrationType,
+    InteractionContext,
+    InvalidInvocation,
+    RegisteredCommand,
+)
 from tests.fakediscord.errors import DiscordError, flatten_errors
 from tests.fakediscord.interactions import (
     Choice,
@@ -70,7 +84,9 @@ __all__ = [
     "FakeGuild",
     "FakeRole",
     "FakeUser",
+    "IntegrationType",
     "Intent",
+    "InteractionContext",
     "InteractionFailed",
     "InteractionRecord",
     "InteractionResult",

@@ -65,6 +65,21 @@ class OptionType(enum.IntEnum):
     ATTACHMENT = 11
 
 
+class InteractionContext(enum.IntEnum):
+    """Where an interaction happens (a command's ``contexts``, an interaction's ``context``)."""
+
+    GUILD = 0
+    BOT_DM = 1
+    PRIVATE_CHANNEL = 2  # DMs and group DMs between users, without the bot
+
+
+class IntegrationType(enum.IntEnum):
+    """How the app is installed (a command's ``integration_types``)."""
+
+    GUILD_INSTALL = 0
+    USER_INSTALL = 1
+
+
 SUBCOMMAND_TYPES = frozenset({OptionType.SUB_COMMAND, OptionType.SUB_COMMAND_GROUP})
 CHOICE_TYPES = frozenset({OptionType.STRING, OptionType.INTEGER, OptionType.NUMBER})
 
@@ -469,8 +484,21 @@ class RegisteredCommand:
 
     @property
     def contexts(self) -> list[int] | None:
+        """The top-level ``contexts``; ``None`` (not set) means every context."""
         value = self.definition.get("contexts")
         return None if value is None else [int(c) for c in value]
+
+    @property
+    def integration_types(self) -> list[int]:
+        """Where the command is installed: ``[0]`` (guild install) unless set.
+
+        Only global commands have installation contexts: a guild's own commands come with the
+        app's install in that guild, whatever they say.
+        """
+        value = self.definition.get("integration_types")
+        if self.guild_id is not None or value is None:
+            return [int(IntegrationType.GUILD_INSTALL)]
+        return [int(t) for t in value]
 
     def to_payload(self) -> Json:
         payload = {
@@ -487,6 +515,8 @@ class RegisteredCommand:
             "version": str(self.version),
             "type": int(self.type),
         }
+        if payload["integration_types"] is None:  # null (discord.py's unset): the default
+            payload["integration_types"] = [int(IntegrationType.GUILD_INSTALL)]
         if self.guild_id is not None:
             payload["guild_id"] = str(self.guild_id)
         return payload
@@ -497,6 +527,45 @@ class RegisteredCommand:
 
 
 Scope = int | None  # a guild id, or None for global commands
+
+
+def offering_installs(
+    command: RegisteredCommand,
+    context: InteractionContext,
+    *,
+    guild_install: bool,
+    user_install: bool,
+) -> tuple[set[IntegrationType], str]:
+    """The installs through which a user sees ``command`` in ``context``, and if none, why not.
+
+    ``guild_install``: the app is installed where the user is (the bot is in the guild, or it
+    is the bot's DM); ``user_install``: the user installed the app to their account. As
+    documented: ``contexts`` (top level; ``None`` = all) must include ``context``; a guild
+    install offers the command where ``integration_types`` includes ``GUILD_INSTALL``, but never
+    in private channels (``PRIVATE_CHANNEL`` "is only meaningful for commands installed to a
+    user"); a user install offers it anywhere where they include ``USER_INSTALL``.
+    """
+    contexts = command.contexts
+    if contexts is not None and int(context) not in contexts:
+        return set(), f"its contexts are {contexts}, without {context.name} ({int(context)})"
+    types = command.integration_types
+    found: set[IntegrationType] = set()
+    if (
+        guild_install
+        and IntegrationType.GUILD_INSTALL in types
+        and context is not InteractionContext.PRIVATE_CHANNEL
+    ):
+        found.add(IntegrationType.GUILD_INSTALL)
+    if user_install and IntegrationType.USER_INSTALL in types:
+        found.add(IntegrationType.USER_INSTALL)
+    if found:
+        return found, ""
+    if IntegrationType.USER_INSTALL not in types:
+        where = "a private channel" if context is InteractionContext.PRIVATE_CHANNEL else "here"
+        return found, (
+            f"its integration_types are {types}: not user-installable, so not offered in {where}"
+        )
+    return found, "the user has not installed the app (and no guild install offers it here)"
 
 
 @dataclass

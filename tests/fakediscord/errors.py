@@ -90,6 +90,13 @@ def already_acknowledged() -> DiscordError:
     return DiscordError(400, 40060, "Interaction has already been acknowledged.")
 
 
+def max_followups() -> DiscordError:
+    """A user-installed app's sixth followup to one interaction."""
+    return DiscordError(
+        400, 40094, "This interaction has hit the maximum number of follow up messages"
+    )
+
+
 def missing_access() -> DiscordError:
     return DiscordError(403, 50001, "Missing Access")
 

@@ -108,6 +108,9 @@ class InteractionRecord:
     component_message_id: int | None = None
     focused_option_type: int | None = None  # autocomplete: the type of the focused option
     session_id: str | None = None  # the gateway session it was dispatched to
+    # In a server the app is not installed in, a member without Send Messages or Use External
+    # Apps there sees the app's replies to them as ephemeral ones.
+    forced_ephemeral: bool = False
 
     response_type: ResponseType | None = None
     responded_at: float | None = None
@@ -120,6 +123,22 @@ class InteractionRecord:
     @property
     def delivered(self) -> bool:
         return self.session_id is not None
+
+    @property
+    def owners(self) -> dict[str, str]:
+        """``authorizing_integration_owners``: ``{"0": guild id or "0", "1": installing user}``."""
+        return dict(self.payload.get("authorizing_integration_owners", {}))
+
+    @property
+    def context(self) -> int | None:
+        """The interaction context: 0 guild, 1 the bot's DM, 2 a private channel."""
+        value = self.payload.get("context")
+        return None if value is None else int(value)
+
+    @property
+    def user_install_only(self) -> bool:
+        """Authorized by a user install alone (no guild install where it happened)."""
+        return self.owners.keys() == {"1"}
 
     @property
     def latency(self) -> float | None:

@@ -31,6 +31,7 @@ class ChannelType(enum.IntEnum):
 
     GUILD_TEXT = 0
     DM = 1
+    GROUP_DM = 3
     GUILD_CATEGORY = 4
     GUILD_ANNOUNCEMENT = 5
     ANNOUNCEMENT_THREAD = 10
@@ -42,6 +43,7 @@ class ChannelType(enum.IntEnum):
 THREAD_TYPES = frozenset(
     {ChannelType.ANNOUNCEMENT_THREAD, ChannelType.PUBLIC_THREAD, ChannelType.PRIVATE_THREAD}
 )
+PRIVATE_TYPES = frozenset({ChannelType.DM, ChannelType.GROUP_DM})
 
 
 class HasId(Protocol):
@@ -60,6 +62,9 @@ class FakeUser:
     # Users can close their DMs to server members; the bot then gets 50007.
     accepts_dms: bool = True
     locale: str = "en-US"
+    # Installed the app to their account (a user install): its user-installable commands follow
+    # them into DMs and group DMs with other people, and the bot may DM them.
+    installed_app: bool = False
 
     @property
     def mention(self) -> str:
@@ -158,7 +163,11 @@ class FakeMember:
 
 @dataclass(eq=False)
 class FakeChannel:
-    """A text channel, category, thread or DM."""
+    """A text channel, category, thread, the bot's DM with a user, or a private channel.
+
+    A private channel is a DM (two users) or group DM (more) between users, without the bot:
+    ``recipient_ids`` are its users. The bot's own DM has ``recipient_id`` instead.
+    """
 
     id: int
     type: ChannelType
@@ -176,8 +185,10 @@ class FakeChannel:
     auto_archive_duration: int = 1440
     member_ids: set[int] = field(default_factory=set)
     created_at: datetime | None = None
-    # DMs.
+    # The bot's DM: the user at the other end.
     recipient_id: int | None = None
+    # Private channels (DMs and group DMs between users): their users, the first one the owner.
+    recipient_ids: tuple[int, ...] = ()
 
     @property
     def mention(self) -> str:
@@ -189,13 +200,30 @@ class FakeChannel:
 
     @property
     def is_dm(self) -> bool:
+        """A DM (type 1): the bot's with a user, or one between two users."""
         return self.type is ChannelType.DM
+
+    @property
+    def is_bot_dm(self) -> bool:
+        """The bot's DM with a user (interaction context ``BOT_DM``)."""
+        return self.type is ChannelType.DM and not self.recipient_ids
+
+    @property
+    def is_private(self) -> bool:
+        """A DM or group DM between users, without the bot (context ``PRIVATE_CHANNEL``)."""
+        return self.type in PRIVATE_TYPES and bool(self.recipient_ids)
 
     def to_payload(self, *, recipients: Sequence[FakeUser] = (), message_count: int = 0) -> Json:
         payload: Json = {"id": str(self.id), "type": int(self.type), "flags": 0}
-        if self.is_dm:
+        if self.type in PRIVATE_TYPES:
             payload["recipients"] = [u.to_payload() for u in recipients]
             payload["last_message_id"] = None
+            if self.type is ChannelType.GROUP_DM:
+                payload |= {
+                    "name": self.name or None,
+                    "icon": None,
+                    "owner_id": str(self.recipient_ids[0]) if self.recipient_ids else None,
+                }
             return payload
         payload |= {
             "guild_id": str(self.guild_id),
@@ -246,7 +274,8 @@ class GuildHost(Protocol):
 
 @dataclass(eq=False)
 class FakeGuild:
-    """A server with roles, members and channels. The bot is always a member.
+    """A server with roles, members and channels. The bot is a member, unless the guild was
+    made with ``bot_member=False`` (users reach the app there only through user installs).
 
     ``bot_role`` is the bot's managed role; its permissions are the bot's server-wide permissions.
     Channel-level restrictions are overwrites: ``add_text_channel(..., deny_bot=...)``.
@@ -266,6 +295,11 @@ class FakeGuild:
     @property
     def everyone_role(self) -> FakeRole:
         return self.roles[self.id]
+
+    @property
+    def has_bot(self) -> bool:
+        """The app is installed here (its bot is a member): a guild install."""
+        return self.bot_user_id in self.members
 
     @property
     def bot_role(self) -> FakeRole:
@@ -423,12 +457,18 @@ def new_guild(
     bot: FakeUser,
     bot_permissions: Permission,
     everyone_permissions: Permission = DEFAULT_EVERYONE,
+    with_bot: bool = True,
 ) -> FakeGuild:
-    """A guild with @everyone, the bot's managed role, the owner and the bot as members."""
+    """A guild with @everyone, the bot's managed role, the owner and the bot as members.
+
+    ``with_bot=False``: a server the app is not installed in (no bot, no bot role)."""
     guild = FakeGuild(id=guild_id, name=name, owner_id=owner.id, bot_user_id=bot.id, _host=host)
     guild.roles[guild.id] = FakeRole(
         id=guild.id, guild_id=guild.id, name="@everyone", permissions=everyone_permissions
     )
+    if not with_bot:
+        guild.add_member(owner)
+        return guild
     bot_role = FakeRole(
         id=host.new_id(),
         guild_id=guild.id,

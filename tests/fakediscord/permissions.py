@@ -41,6 +41,8 @@ class Permission(enum.IntFlag):
     CREATE_PRIVATE_THREADS = 1 << 36
     SEND_MESSAGES_IN_THREADS = 1 << 38
     MODERATE_MEMBERS = 1 << 40
+    # Whether members' user-installed apps may answer publicly where the app is not installed.
+    USE_EXTERNAL_APPS = 1 << 50
 
 
 ALL_PERMISSIONS = Permission(sum(Permission))
@@ -59,6 +61,7 @@ DEFAULT_EVERYONE = (
     | Permission.CREATE_PRIVATE_THREADS
     | Permission.SEND_MESSAGES_IN_THREADS
     | Permission.CHANGE_NICKNAME
+    | Permission.USE_EXTERNAL_APPS
 )
 
 # What the bot's invite asks for: post boards, open a thread per game, add the players to it.
@@ -75,6 +78,15 @@ DEFAULT_BOT = (
 
 
 NO_PERMISSIONS = Permission(0)
+
+# An interaction's app_permissions in a DM or group DM between users (the bot is not there):
+# "ATTACH_FILES | EMBED_LINKS | MENTION_EVERYONE permissions for (G)DMs with other users".
+PRIVATE_CHANNEL_APP_PERMISSIONS = (
+    Permission.ATTACH_FILES | Permission.EMBED_LINKS | Permission.MENTION_EVERYONE
+)
+# "the permissions that can be used in interaction responses": all an app has in a server it
+# is not installed in, as far as the invoking member has them there.
+RESPONSE_PERMISSIONS = PRIVATE_CHANNEL_APP_PERMISSIONS | Permission.USE_EXTERNAL_EMOJIS
 
 
 class OverwriteTarget(enum.IntEnum):

@@ -10,11 +10,16 @@ from __future__ import annotations
 
 import contextlib
 import secrets
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from tests.fakediscord import errors
-from tests.fakediscord.commands import InvalidInvocation, OptionType, check_choice
+from tests.fakediscord.commands import (
+    InteractionContext,
+    InvalidInvocation,
+    OptionType,
+    check_choice,
+)
 from tests.fakediscord.errors import DiscordError, error_leaf
 from tests.fakediscord.interactions import (
     ALLOWED_RESPONSES,
@@ -32,7 +37,11 @@ from tests.fakediscord.messages import (
     RecordedMessage,
 )
 from tests.fakediscord.models import FakeChannel, FakeUser
-from tests.fakediscord.permissions import Permission
+from tests.fakediscord.permissions import (
+    PRIVATE_CHANNEL_APP_PERMISSIONS,
+    RESPONSE_PERMISSIONS,
+    Permission,
+)
 from tests.fakediscord.world import Upload, World
 
 Json = dict[str, Any]
@@ -40,6 +49,9 @@ Json = dict[str, Any]
 MAX_AUTOCOMPLETE_CHOICES = 25
 MAX_MODAL_TITLE = 45
 MAX_MODAL_COMPONENTS = 5
+# "User-installed apps are now limited to creating a maximum of 5 follow-ups when responding
+# to interactions ... apps installed to the server are unaffected."
+MAX_USER_INSTALL_FOLLOWUPS = 5
 
 
 class InteractionDesk:
@@ -59,9 +71,12 @@ class InteractionDesk:
         message: RecordedMessage | None = None,
         focused_option_type: int | None = None,
         needs_commands_permission: bool = False,
+        owners: Mapping[str, str] | None = None,
     ) -> InteractionRecord:
         """Create an interaction on behalf of ``user`` and dispatch INTERACTION_CREATE.
 
+        ``owners`` is its ``authorizing_integration_owners`` (by default the guild install: the
+        guild's id, ``"0"`` in the bot's DM); private channels need one (``{"1": user id}``).
         Raises :class:`InvalidInvocation` if ``user`` could not do this in ``channel``.
         """
         record = InteractionRecord(
@@ -77,7 +92,7 @@ class InteractionDesk:
             component_message_id=None if message is None else message.id,
             focused_option_type=focused_option_type,
         )
-        record.payload = self._payload(record, data, message, needs_commands_permission)
+        record.payload = self._payload(record, data, message, needs_commands_permission, owners)
         self.world.interactions[record.id] = record
         self.world.interactions_by_token[record.token] = record
         record.session_id = self.world.dispatch(
@@ -91,9 +106,12 @@ class InteractionDesk:
         data: Json,
         message: RecordedMessage | None,
         needs_commands_permission: bool,
+        owners: Mapping[str, str] | None,
     ) -> Json:
         """The INTERACTION_CREATE data, with the member's and the bot's permissions."""
         world, user, channel, guild = self.world, record.user, record.channel, record.guild
+        if channel.is_private:
+            return self._private_payload(record, data, message, owners)
         payload: Json = {
             "id": str(record.id),
             "application_id": str(world.application_id),
@@ -110,11 +128,13 @@ class InteractionDesk:
         if message is not None:
             payload["message"] = world.message_payload(message)
         if guild is None:
+            if user.id != channel.recipient_id:
+                raise InvalidInvocation(f"{user!r} is not in {channel!r}")
             return payload | {
                 "user": user.to_payload(),
                 "channel": world.channel_payload(channel),
-                "authorizing_integration_owners": {"0": "0"},
-                "context": 1,  # BOT_DM
+                "authorizing_integration_owners": dict(owners or {"0": "0"}),
+                "context": int(InteractionContext.BOT_DM),
             }
         member = guild.member(user.id)
         if member is None:
@@ -124,15 +144,67 @@ class InteractionDesk:
             raise InvalidInvocation(f"{user!r} cannot see {channel!r}")
         if needs_commands_permission and not perms & Permission.USE_APPLICATION_COMMANDS:
             raise InvalidInvocation(f"{user!r} may not use application commands in {channel!r}")
+        if not guild.has_bot:
+            # Reached through a user install only: the app may do what the member may, within
+            # what a response can use; its replies are public only where the member may post
+            # and use external apps.
+            if not owners or "1" not in owners:
+                raise InvalidInvocation(
+                    f"{record.label}: the app is not installed in {guild!r}; only a user install "
+                    "reaches it there"
+                )
+            payload["app_permissions"] = str(int(perms & RESPONSE_PERMISSIONS))
+            public = Permission.SEND_MESSAGES | Permission.USE_EXTERNAL_APPS
+            record.forced_ephemeral = bool(public & ~perms)
         return payload | {
             "guild_id": str(guild.id),
             "guild": guild.partial_payload(),
             "guild_locale": guild.locale,
             "member": member.to_payload(permissions=perms),
             "channel": world.channel_payload(channel) | {"permissions": str(int(perms))},
-            "authorizing_integration_owners": {"0": str(guild.id)},
-            "context": 0,  # GUILD
+            "authorizing_integration_owners": dict(owners or {"0": str(guild.id)}),
+            "context": int(InteractionContext.GUILD),
         }
+
+    def _private_payload(
+        self,
+        record: InteractionRecord,
+        data: Json,
+        message: RecordedMessage | None,
+        owners: Mapping[str, str] | None,
+    ) -> Json:
+        """An interaction from a DM or group DM between users: only a user install reaches it.
+
+        ``user`` (no ``member``), no guild, the channel with its recipients, ``context`` 2, and
+        the app_permissions Discord documents for "(G)DMs with other users".
+        """
+        world, user, channel = self.world, record.user, record.channel
+        if user.id not in channel.recipient_ids:
+            raise InvalidInvocation(f"{user!r} is not in {channel!r}")
+        if not owners or "1" not in owners:
+            raise InvalidInvocation(
+                f"{record.label}: only an app installed to a user reaches {channel!r}"
+            )
+        payload: Json = {
+            "id": str(record.id),
+            "application_id": str(world.application_id),
+            "type": int(record.type),
+            "data": data,
+            "channel_id": str(channel.id),
+            "channel": world.channel_payload(channel),
+            "user": user.to_payload(),
+            "token": record.token,
+            "version": 1,
+            "app_permissions": str(int(PRIVATE_CHANNEL_APP_PERMISSIONS)),
+            "locale": user.locale,
+            "entitlements": [],
+            "authorizing_integration_owners": dict(owners),
+            "context": int(InteractionContext.PRIVATE_CHANNEL),
+            "attachment_size_limit": world.config.upload_limit,
+        }
+        if message is not None:
+            payload["message"] = world.message_payload(message)
+        return payload
 
     # -- the initial response ---------------------------------------------------------------------
 
@@ -312,6 +384,8 @@ class InteractionDesk:
                 # "Functions as Edit Original Interaction Response for backwards compatibility":
                 # no new message, the defer's ephemeral flag is kept, and nobody is pinged.
                 return self.world.edit_message(original, payload, uploads)
+            if record.user_install_only and len(record.followup_ids) >= MAX_USER_INSTALL_FOLLOWUPS:
+                raise errors.max_followups()
             message = self.world.create_message(
                 record.channel,
                 payload,

@@ -407,8 +407,8 @@ class RestApi:
         return json_response(member.to_payload())
 
     async def get_channel(self, request: web.Request) -> web.Response:
-        channel = self.world.channel(snowflake(request, "channel_id"))
-        if not channel.is_dm and not self.world.bot_permissions(channel):
+        channel = self.world.bot_channel(snowflake(request, "channel_id"))
+        if not channel.is_bot_dm and not self.world.bot_permissions(channel):
             raise errors.missing_access()
         return json_response(self.world.channel_payload(channel))
 
@@ -418,7 +418,7 @@ class RestApi:
         return json_response(self.world.channel_payload(channel))
 
     async def typing(self, request: web.Request) -> web.Response:
-        self.world.channel(snowflake(request, "channel_id"))
+        self.world.bot_channel(snowflake(request, "channel_id"))
         return no_content()
 
     async def list_messages(self, request: web.Request) -> web.Response:

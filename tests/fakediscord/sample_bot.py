@@ -2,7 +2,9 @@
 
 It is not dvonn-bot: just enough of the same Discord features (a ``/dvonn`` group with an
 autocompleted option, a DynamicItem button that must survive a restart, a deferred reply with
-a PNG in an embed, a thread) to prove the fake handles them as Discord does.
+a PNG in an embed, a thread) to prove the fake handles them as Discord does. With
+``user_installs=True`` it also has a global, user-installable ``/pocket`` group, usable in DMs
+and group DMs between users.
 """
 
 from __future__ import annotations
@@ -203,6 +205,104 @@ class DvonnGroup(app_commands.Group):
         await interaction.response.send_message("finally")
 
 
+class PocketButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pocket:(?P<action>[a-z]+)"
+):
+    """A button on a ``/pocket`` message; answers publicly, saying who clicked and whether
+    discord.py sees the click as a user integration (the clicker being the installer)."""
+
+    def __init__(self, action: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=action.title(),
+                style=discord.ButtonStyle.primary,
+                custom_id=f"pocket:{action}",
+            )
+        )
+        self.action = action
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> PocketButton:
+        return cls(match["action"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(
+            f"{self.action} by {interaction.user.id}; "
+            f"installer clicked: {interaction.is_user_integration()}"
+        )
+
+
+class PocketGroup(app_commands.Group):
+    """``/pocket ...``: installable to users and servers, offered everywhere."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            name="pocket",
+            description="DVONN wherever you are",
+            allowed_installs=app_commands.AppInstallationType(guild=True, user=True),
+            allowed_contexts=app_commands.AppCommandContext(
+                guild=True, dm_channel=True, private_channel=True
+            ),
+        )
+
+    @app_commands.command(name="where", description="What the bot knows of this place")
+    async def where(self, interaction: discord.Interaction) -> None:
+        context = interaction.context
+        await interaction.response.send_message(
+            f"guild={context.guild} dm={context.dm_channel} private={context.private_channel} "
+            f"user_install={interaction.is_user_integration()} "
+            f"guild_install={interaction.is_guild_integration()} "
+            f"channel={type(interaction.channel).__name__} "
+            f"app_permissions={interaction.app_permissions.value}",
+            ephemeral=True,
+        )
+
+    @app_commands.command(name="challenge", description="Challenge someone here")
+    @app_commands.describe(opponent="Who you challenge")
+    async def challenge(self, interaction: discord.Interaction, opponent: discord.User) -> None:
+        view = discord.ui.View(timeout=None)
+        view.add_item(PocketButton("accept"))
+        await interaction.response.send_message(
+            f"{opponent.mention}, {interaction.user.mention} challenges you!",
+            view=view,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=[opponent]),
+        )
+
+    @app_commands.command(name="board", description="Show the board, then a second note")
+    async def board(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(thinking=True)
+        embed = discord.Embed(title="Board")
+        embed.set_image(url="attachment://board.png")
+        await interaction.followup.send(
+            embed=embed, file=discord.File(io.BytesIO(BOARD_PNG), filename="board.png")
+        )
+        note = await interaction.followup.send(f"{interaction.user.mention} to move", wait=True)
+        await note.edit(content=f"{interaction.user.mention} to move (edited)")
+
+    @app_commands.command(name="post", description="Try to post here without an interaction")
+    async def post(self, interaction: discord.Interaction) -> None:
+        assert isinstance(interaction.channel, discord.abc.Messageable)
+        try:
+            await interaction.channel.send("posted on my own")
+        except discord.HTTPException as error:
+            await interaction.response.send_message(
+                f"refused: {error.status} {error.code}", ephemeral=True
+            )
+            return
+        await interaction.response.send_message("posted", ephemeral=True)
+
+    @app_commands.command(name="remind", description="Send me a DM")
+    async def remind(self, interaction: discord.Interaction) -> None:
+        try:
+            await interaction.user.send("Your move")
+        except discord.HTTPException as error:
+            await interaction.response.send_message(f"cannot DM you: {error.code}", ephemeral=True)
+            return
+        await interaction.response.send_message("Sent you a DM.", ephemeral=True)
+
+
 @app_commands.command(name="dvonnadmin", description="Moderators only")
 @app_commands.default_permissions(manage_threads=True)
 @app_commands.guild_only()
@@ -223,7 +323,13 @@ class SampleBot(discord.Client):
     """A client with the ``/dvonn`` tree; ``generation`` tells restarted instances apart."""
 
     def __init__(
-        self, *, guild_id: int | None, generation: int = 1, sync: bool = True, **options: Any
+        self,
+        *,
+        guild_id: int | None,
+        generation: int = 1,
+        sync: bool = True,
+        user_installs: bool = False,
+        **options: Any,
     ) -> None:
         options.setdefault("intents", discord.Intents.default())
         super().__init__(**options)
@@ -234,14 +340,24 @@ class SampleBot(discord.Client):
         self.guild_id = guild_id
         self.generation = generation
         self.sync = sync
+        self.user_installs = user_installs
         self.errors: list[BaseException] = []
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(GameButton)
-        if self.sync and self.guild_id is not None:
+        self.add_dynamic_items(GameButton, PocketButton)
+        if self.guild_id is not None:
             guild = discord.Object(self.guild_id)
             self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
+            if self.sync:
+                await self.tree.sync(guild=guild)
+        if self.user_installs:
+            # Only /pocket is global (user installs reach global commands only); /dvonn stays
+            # a command of the guild.
+            for name in ("dvonn", "dvonnadmin"):
+                self.tree.remove_command(name)
+            self.tree.add_command(PocketGroup())
+            if self.sync:
+                await self.tree.sync()
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         # discord.py waits 5 s before re-identifying (Discord's identify rate limit); the fake

@@ -22,10 +22,13 @@ from typing import Any, TypeVar
 from aiohttp import web
 
 from tests.fakediscord.commands import (
+    IntegrationType,
+    InteractionContext,
     InvalidInvocation,
     OptionType,
     RegisteredCommand,
     build_invocation,
+    offering_installs,
 )
 from tests.fakediscord.gateway import Close, GatewayEvent, GatewayServer
 from tests.fakediscord.interactions import (
@@ -169,17 +172,24 @@ class FakeDiscord:
         bot_permissions: Permission = DEFAULT_BOT,
         everyone_permissions: Permission = DEFAULT_EVERYONE,
         guild_id: int | None = None,
+        bot_member: bool = True,
     ) -> FakeGuild:
         """A guild the bot is in (with @everyone, the bot's role, an owner who is not a player).
 
         ``everyone_permissions`` apply to every member, the bot included; restrict the bot in one
         channel with ``guild.add_text_channel(name, deny_bot=...)``.
+
+        ``bot_member=False``: a server the app is not installed in. The bot never hears of it
+        (no GUILD_CREATE, no messages; REST there: 403 Missing Access); members who installed
+        the app reach its user-installable commands there. Its replies are ephemeral for a
+        member without Send Messages or Use External Apps in the channel.
         """
         return self.world.add_guild(
             name,
             guild_id=guild_id,
             bot_permissions=bot_permissions,
             everyone_permissions=everyone_permissions,
+            bot_member=bot_member,
         )
 
     def add_user(
@@ -188,13 +198,40 @@ class FakeDiscord:
         *guilds: FakeGuild,
         roles: Iterable[FakeRole] = (),
         accepts_dms: bool = True,
+        installed_app: bool = False,
     ) -> FakeUser:
-        """A user, a member of ``guilds`` with those of ``roles`` that belong to each guild."""
-        user = self.world.add_user(name, accepts_dms=accepts_dms)
+        """A user, a member of ``guilds`` with those of ``roles`` that belong to each guild.
+
+        ``installed_app``: they installed the app to their account (see :meth:`install_app`).
+        """
+        user = self.world.add_user(name, accepts_dms=accepts_dms, installed_app=installed_app)
         role_list = list(roles)
         for guild in guilds:
             guild.add_member(user, roles=[r for r in role_list if r.guild_id == guild.id])
         return user
+
+    def install_app(self, user: FakeUser) -> None:
+        """``user`` installs the app to their account (a user install, integration type 1).
+
+        Its global commands whose ``integration_types`` include 1 are then offered to them
+        wherever their ``contexts`` allow: also in DMs and group DMs with other people, where
+        the bot is not. And the bot may DM them, shared server or not.
+        """
+        self.world.install_app(user)
+
+    def uninstall_app(self, user: FakeUser) -> None:
+        """``user`` removes the app from their account."""
+        self.world.install_app(user, installed=False)
+
+    def add_private_channel(self, *users: FakeUser, name: str = "") -> FakeChannel:
+        """A DM (two users: type 1) or group DM (3 to 10 users: type 3) between ``users``.
+
+        The bot is not in it: it never gets its messages or events, and its REST calls there
+        get 403 Missing Access (50001). It is reached only through interactions of a user who
+        installed the app (context 2, ``PRIVATE_CHANNEL``); the replies and followups are
+        messages there, seen by all its users (ephemeral ones by the invoking user only).
+        """
+        return self.world.add_private_channel(users, name=name)
 
     # -- time -------------------------------------------------------------------------------------
 
@@ -213,25 +250,53 @@ class FakeDiscord:
         """Every bulk overwrite the bot made, accepted or refused, in order."""
         return list(self.world.command_syncs)
 
-    def _command_for(self, user: FakeUser, channel: FakeChannel, name: str) -> RegisteredCommand:
+    def _command_for(
+        self, user: FakeUser, channel: FakeChannel, name: str
+    ) -> tuple[RegisteredCommand, dict[str, str]]:
+        """The command ``/name`` as ``user`` sees it in ``channel``, and the installs offering
+        it there (the interaction's ``authorizing_integration_owners``)."""
         command = self.world.find_command(name, channel)
         guild = self.world.guild_of(channel)
-        if guild is not None:
+        context = self.world.context_of(channel)
+        if guild is not None and guild.has_bot:  # command permissions come with the guild install
             needed = command.default_member_permissions
             perms = guild.permissions_for(user.id, channel)
             if needed is not None and not perms & Permission.ADMINISTRATOR and needed & ~int(perms):
                 raise InvalidInvocation(
                     f"/{name} is hidden from {user!r}: needs permissions {needed}"
                 )
-        contexts = command.contexts
-        context = 1 if channel.is_dm else 0
-        if contexts is not None and context not in contexts:
-            raise InvalidInvocation(
-                f"/{name} is not offered {'in DMs' if channel.is_dm else 'in servers'}"
-            )
-        if channel.is_dm and command.definition.get("dm_permission") is False:
+        if (
+            context is InteractionContext.BOT_DM
+            and command.definition.get("dm_permission") is False
+        ):
             raise InvalidInvocation(f"/{name} is not offered in DMs")
-        return command
+        installs, why_not = offering_installs(
+            command,
+            context,
+            guild_install=context is InteractionContext.BOT_DM
+            or (guild is not None and guild.has_bot),
+            user_install=user.installed_app,
+        )
+        if not installs:
+            where = {
+                InteractionContext.GUILD: "in servers",
+                InteractionContext.BOT_DM: "in DMs",
+                InteractionContext.PRIVATE_CHANNEL: "in private channels",
+            }[context]
+            raise InvalidInvocation(f"/{name} is not offered {where} to {user!r}: {why_not}")
+        owners: dict[str, str] = {}
+        if IntegrationType.GUILD_INSTALL in installs:
+            owners["0"] = "0" if guild is None else str(guild.id)
+        if IntegrationType.USER_INSTALL in installs:
+            owners["1"] = str(user.id)
+        return command, owners
+
+    def _component_owners(self, msg: RecordedMessage) -> dict[str, str] | None:
+        """A component interaction is authorized as the interaction that made its message was
+        (in a private channel: by the user whose command it was); ``None``: the default."""
+        if msg.interaction_id is None:
+            return None
+        return self.world.interactions[msg.interaction_id].owners or None
 
     # -- interactions -----------------------------------------------------------------------------
 
@@ -244,7 +309,7 @@ class FakeDiscord:
     ) -> InteractionResult:
         """Dispatch ``/command`` (``"dvonn move"``) without waiting; see :meth:`run_command`."""
         name, *path = command.split()
-        registered = self._command_for(user, channel, name)
+        registered, owners = self._command_for(user, channel, name)
         values = dict(options or {})
         guild = self.world.guild_of(channel)
         invocation = build_invocation(
@@ -257,6 +322,7 @@ class FakeDiscord:
             data=invocation.data,
             label=f"/{command} {describe_options(list(values.items()))}".strip(),
             needs_commands_permission=True,
+            owners=owners,
         )
         return self._delivered(record)
 
@@ -300,7 +366,7 @@ class FakeDiscord:
         the deadline or Discord refuses its answer (more than 25 choices, bad values...).
         """
         name, *path = command.split()
-        registered = self._command_for(user, channel, name)
+        registered, owners = self._command_for(user, channel, name)
         values = dict(options or {})
         values.setdefault(focused, "")
         guild = self.world.guild_of(channel)
@@ -320,6 +386,7 @@ class FakeDiscord:
             label=f"autocomplete /{command} {focused}:{values[focused]!r}",
             focused_option_type=int(schema["type"]),
             needs_commands_permission=True,
+            owners=owners,
         )
         result = await self._delivered(record).wait_response()
         result.require_response()
@@ -348,6 +415,7 @@ class FakeDiscord:
             data=data,
             message=msg,
             label=f"click {button.get('label') or button['custom_id']!r}",
+            owners=self._component_owners(msg),
         )
         return self._delivered(record)
 
@@ -427,6 +495,7 @@ class FakeDiscord:
             data=data,
             message=msg,
             label=f"select {custom_id!r} {list(values)!r}",
+            owners=self._component_owners(msg),
         )
         result = self._delivered(record)
         return await self._finish(
@@ -461,6 +530,7 @@ class FakeDiscord:
                 else self.world.message(shown.record.component_message_id)
             ),
             label=f"submit modal {modal['custom_id']!r}",
+            owners=shown.record.owners or None,
         )
         result = self._delivered(record)
         return await self._finish(
@@ -579,6 +649,7 @@ class FakeDiscord:
         ]
 
     def dm_channel(self, user: FakeUser) -> FakeChannel | None:
+        """The bot's DM with ``user``, once the bot has opened it."""
         return self.world.dm_channels.get(user.id)
 
     def dms_to(self, user: FakeUser) -> list[RecordedMessage]:

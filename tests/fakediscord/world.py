@@ -20,6 +20,7 @@ from tests.fakediscord import errors
 from tests.fakediscord.clock import FakeClock, SnowflakeFactory, iso
 from tests.fakediscord.commands import (
     CommandRegistry,
+    InteractionContext,
     InvalidInvocation,
     OptionType,
     RegisteredCommand,
@@ -55,6 +56,8 @@ from tests.fakediscord.models import (
     new_guild,
 )
 from tests.fakediscord.permissions import DEFAULT_BOT, DEFAULT_EVERYONE, Permission
+
+MAX_GROUP_DM_RECIPIENTS = 10
 
 Json = dict[str, Any]
 T = TypeVar("T")
@@ -269,7 +272,8 @@ class World:
         self.application_id = self.bot.id  # as for every bot made since 2019
         self.owner = FakeUser(id=self.ids.next(), username="app-owner")
         self.users: dict[int, FakeUser] = {self.bot.id: self.bot, self.owner.id: self.owner}
-        self.guilds: dict[int, FakeGuild] = {}
+        self.guilds: dict[int, FakeGuild] = {}  # the bot's
+        self.other_guilds: dict[int, FakeGuild] = {}  # servers the app is not installed in
         self.channels: dict[int, FakeChannel] = {}
         self.dm_channels: dict[int, FakeChannel] = {}  # by recipient id
         self.messages: dict[int, RecordedMessage] = {}
@@ -367,13 +371,49 @@ class World:
     # -- building the world -----------------------------------------------------------------------
 
     def add_user(
-        self, name: str, *, accepts_dms: bool = True, global_name: str | None = None
+        self,
+        name: str,
+        *,
+        accepts_dms: bool = True,
+        global_name: str | None = None,
+        installed_app: bool = False,
     ) -> FakeUser:
         user = FakeUser(
-            id=self.new_id(), username=name, global_name=global_name, accepts_dms=accepts_dms
+            id=self.new_id(),
+            username=name,
+            global_name=global_name,
+            accepts_dms=accepts_dms,
+            installed_app=installed_app,
         )
         self.users[user.id] = user
         return user
+
+    def add_private_channel(self, users: Sequence[FakeUser], *, name: str = "") -> FakeChannel:
+        """A DM (two users) or group DM (three to ten) between users; the bot is not in it.
+
+        Nothing is announced: the bot hears of it only through interactions from inside it.
+        """
+        ids = [u.id for u in users]
+        if any(u.bot for u in users) or any(u.id not in self.users for u in users):
+            raise ValueError("private channels are between users of the fake, never bots")
+        if len(set(ids)) != len(ids) or not 2 <= len(ids) <= MAX_GROUP_DM_RECIPIENTS:
+            raise ValueError(
+                f"a DM is between 2 users, a group DM at most {MAX_GROUP_DM_RECIPIENTS}: {users}"
+            )
+        channel = FakeChannel(
+            id=self.new_id(),
+            type=ChannelType.DM if len(ids) == 2 else ChannelType.GROUP_DM,
+            name=name,
+            recipient_ids=tuple(ids),
+            created_at=self.now(),
+        )
+        self.register_channel(channel)
+        return channel
+
+    def install_app(self, user: FakeUser, *, installed: bool = True) -> None:
+        """``user`` installs the app to their account (or removes it, ``installed=False``)."""
+        user.installed_app = installed
+        self.changed()
 
     def add_guild(
         self,
@@ -382,6 +422,7 @@ class World:
         guild_id: int | None = None,
         bot_permissions: Permission = DEFAULT_BOT,
         everyone_permissions: Permission = DEFAULT_EVERYONE,
+        bot_member: bool = True,
     ) -> FakeGuild:
         guild = new_guild(
             self,
@@ -391,7 +432,11 @@ class World:
             bot=self.bot,
             bot_permissions=bot_permissions,
             everyone_permissions=everyone_permissions,
+            with_bot=bot_member,
         )
+        if not bot_member:
+            self.other_guilds[guild.id] = guild  # the bot never hears of it
+            return guild
         self.guilds[guild.id] = guild
         self.dispatch(
             "GUILD_CREATE", self.guild_payload(guild), guild_id=guild.id, intent=Intent.GUILDS
@@ -407,7 +452,9 @@ class World:
         return channel
 
     def guild_of(self, channel: FakeChannel) -> FakeGuild | None:
-        return None if channel.guild_id is None else self.guilds.get(channel.guild_id)
+        if channel.guild_id is None:
+            return None
+        return self.guilds.get(channel.guild_id) or self.other_guilds.get(channel.guild_id)
 
     def user(self, user_id: int) -> FakeUser:
         user = self.users.get(user_id)
@@ -427,8 +474,39 @@ class World:
         found = (self.messages[m] for m in self.channel_messages.get(channel_id, []))
         return [m for m in found if not m.deleted and (include_ephemeral or not m.ephemeral)]
 
+    def context_of(self, channel: FakeChannel) -> InteractionContext:
+        """The interaction context of ``channel``: a guild, the bot's DM, or a private channel."""
+        if channel.is_private:
+            return InteractionContext.PRIVATE_CHANNEL
+        if channel.is_bot_dm:
+            return InteractionContext.BOT_DM
+        return InteractionContext.GUILD
+
+    def bot_channel(self, channel_id: int) -> FakeChannel:
+        """A channel as the bot's REST calls reach it: a private channel between users is
+        out of its reach (403, Missing Access), as the bot is not in it."""
+        channel = self.channel(channel_id)
+        if channel.is_private:
+            raise errors.missing_access()
+        return channel
+
+    def sees_channel(self, channel_id: int) -> bool:
+        """Whether the bot gets gateway events from the channel: not from private channels,
+        nor from servers it is not in."""
+        channel = self.channels.get(channel_id)
+        if channel is None or channel.is_private:
+            return False
+        return channel.guild_id is None or channel.guild_id in self.guilds
+
+    def can_dm(self, user: FakeUser) -> bool:
+        """The bot may message ``user`` in its DM if they installed the app to their account,
+        or share a server with the bot and accept DMs from its members."""
+        return user.installed_app or (user.accepts_dms and self._shares_guild(user))
+
     def bot_permissions(self, channel: FakeChannel) -> Permission:
-        if channel.is_dm:
+        if channel.is_private:
+            return Permission(0)  # not its channel; see PRIVATE_CHANNEL_APP_PERMISSIONS
+        if channel.is_bot_dm:
             return (
                 Permission.VIEW_CHANNEL
                 | Permission.SEND_MESSAGES
@@ -483,15 +561,35 @@ class World:
                 "scopes": ["bot", "applications.commands"],
                 "permissions": str(int(DEFAULT_BOT)),
             },
-            "integration_types_config": {"0": {}},
+            # Installable to servers and to users' accounts.
+            "integration_types_config": {
+                "0": {
+                    "oauth2_install_params": {
+                        "scopes": ["applications.commands", "bot"],
+                        "permissions": str(int(DEFAULT_BOT)),
+                    }
+                },
+                "1": {
+                    "oauth2_install_params": {
+                        "scopes": ["applications.commands"],
+                        "permissions": "0",
+                    }
+                },
+            },
             "approximate_guild_count": len(self.guilds),
+            "approximate_user_install_count": sum(u.installed_app for u in self.users.values()),
         }
 
     def guild_payload(self, guild: FakeGuild) -> Json:
         return guild.to_payload(thread_payload=self.channel_payload)
 
     def channel_payload(self, channel: FakeChannel) -> Json:
-        recipients = [self.users[channel.recipient_id]] if channel.recipient_id is not None else []
+        if channel.is_private:
+            recipients = [self.users[u] for u in channel.recipient_ids]
+        elif channel.recipient_id is not None:
+            recipients = [self.users[channel.recipient_id]]
+        else:
+            recipients = []
         count = len(self.channel_messages.get(channel.id, []))
         return channel.to_payload(recipients=recipients, message_count=count)
 
@@ -657,7 +755,9 @@ class World:
             raise errors.empty_message()
         flags = int(payload.get("flags") or 0)
         kept = flags & SETTABLE_FLAGS
-        if interaction is not None and flags & MessageFlag.EPHEMERAL:
+        if interaction is not None and (
+            flags & MessageFlag.EPHEMERAL or interaction.forced_ephemeral
+        ):
             kept |= MessageFlag.EPHEMERAL
         if loading:
             kept |= MessageFlag.LOADING
@@ -702,12 +802,16 @@ class World:
         mentionable = (
             frozenset(r.id for r in guild.roles.values() if r.mentionable) if guild else frozenset()
         )
-        return compute_pings(
+        pings = compute_pings(
             content,
             allowed,
             may_mention_everyone=bool(self.bot_permissions(channel) & Permission.MENTION_EVERYONE),
             mentionable_role_ids=mentionable,
         )
+        if channel.is_private:
+            # Only the channel's users see the message, so only they can be notified.
+            pings = Pings(pings.user_ids & frozenset(channel.recipient_ids))
+        return pings
 
     def edit_message(
         self, message: RecordedMessage, payload: Json, uploads: Sequence[Upload] = ()
@@ -753,7 +857,7 @@ class World:
 
     def delete_message(self, message: RecordedMessage) -> None:
         message.deleted = True
-        if message.ephemeral:
+        if message.ephemeral or not self.sees_channel(message.channel_id):
             self.changed()
             return
         data: Json = {"id": str(message.id), "channel_id": str(message.channel_id)}
@@ -763,6 +867,9 @@ class World:
         self.dispatch("MESSAGE_DELETE", data, guild_id=message.guild_id, intent=intent)
 
     def _announce(self, event: str, message: RecordedMessage) -> None:
+        if not self.sees_channel(message.channel_id):
+            self.changed()  # the bot is not in the channel: no gateway event
+            return
         intent = Intent.DIRECT_MESSAGES if message.guild_id is None else Intent.GUILD_MESSAGES
         self.dispatch(
             event, self.message_payload(message), guild_id=message.guild_id, intent=intent
@@ -773,10 +880,9 @@ class World:
     def post_channel_message(
         self, channel_id: int, payload: Json, uploads: Sequence[Upload]
     ) -> RecordedMessage:
-        channel = self.channel(channel_id)
-        if channel.is_dm:
-            recipient = self.users[channel.recipient_id or 0]
-            if not recipient.accepts_dms or not self._shares_guild(recipient):
+        channel = self.bot_channel(channel_id)
+        if channel.is_bot_dm:
+            if not self.can_dm(self.users[channel.recipient_id or 0]):
                 raise errors.cannot_dm_user()
         else:
             needed = (
@@ -804,7 +910,7 @@ class World:
         return any(user.id in g.members for g in self.guilds.values())
 
     def channel_message(self, channel_id: int, message_id: int) -> RecordedMessage:
-        channel = self.channel(channel_id)
+        channel = self.bot_channel(channel_id)
         message = self.messages.get(message_id)
         if (
             message is None
@@ -813,7 +919,7 @@ class World:
             or message.channel_id != channel.id
         ):
             raise errors.unknown_message()
-        if not channel.is_dm:
+        if not channel.is_bot_dm:
             self._require(channel, Permission.READ_MESSAGE_HISTORY)
         return message
 
@@ -828,14 +934,14 @@ class World:
     def delete_channel_message(self, channel_id: int, message_id: int) -> None:
         message = self.channel_message(channel_id, message_id)
         if message.author_id != self.bot.id:
-            self._require(self.channel(channel_id), Permission.MANAGE_MESSAGES)
+            self._require(self.bot_channel(channel_id), Permission.MANAGE_MESSAGES)
         self.delete_message(message)
 
     def history(
         self, channel_id: int, *, limit: int, before: int | None, after: int | None
     ) -> list[RecordedMessage]:
-        channel = self.channel(channel_id)
-        if not channel.is_dm:
+        channel = self.bot_channel(channel_id)
+        if not channel.is_bot_dm:
             self._require(channel, Permission.READ_MESSAGE_HISTORY)
         found = [
             m
@@ -862,7 +968,7 @@ class World:
 
     def start_thread(self, channel_id: int, body: Json, *, from_message: int | None) -> FakeChannel:
         """POST /channels/{id}/messages/{mid}/threads, or /channels/{id}/threads without one."""
-        parent = self.channel(channel_id)
+        parent = self.bot_channel(channel_id)
         if parent.type not in (ChannelType.GUILD_TEXT, ChannelType.GUILD_ANNOUNCEMENT):
             raise errors.wrong_channel_type()
         starter: RecordedMessage | None = None
@@ -950,7 +1056,7 @@ class World:
         }
 
     def add_thread_member(self, thread_id: int, user_id: int) -> None:
-        thread = self.channel(thread_id)
+        thread = self.bot_channel(thread_id)
         if not thread.is_thread:
             raise errors.wrong_channel_type()
         if thread.archived:
@@ -964,7 +1070,7 @@ class World:
         self.changed()
 
     def remove_thread_member(self, thread_id: int, user_id: int) -> None:
-        thread = self.channel(thread_id)
+        thread = self.bot_channel(thread_id)
         if not thread.is_thread:
             raise errors.wrong_channel_type()
         if self.bot.id not in (user_id, thread.owner_id):
@@ -973,14 +1079,14 @@ class World:
         self.changed()
 
     def thread_member(self, thread_id: int, user_id: int) -> Json:
-        thread = self.channel(thread_id)
+        thread = self.bot_channel(thread_id)
         if user_id not in thread.member_ids:
             raise errors.unknown_member()
         return self._thread_member(thread, user_id)
 
     def modify_channel(self, channel_id: int, body: Json) -> FakeChannel:
-        channel = self.channel(channel_id)
-        if channel.is_dm:
+        channel = self.bot_channel(channel_id)
+        if channel.is_bot_dm:
             raise errors.wrong_channel_type()
         if channel.is_thread:
             # The thread's creator may rename or archive it; locking takes Manage Threads.
@@ -1135,7 +1241,14 @@ class World:
     # -- test-side helpers ------------------------------------------------------------------------
 
     def visible_messages(self, channel_id: int, user_id: int) -> list[RecordedMessage]:
-        """What ``user_id`` sees in a channel: public messages and their own ephemeral ones."""
+        """What ``user_id`` sees in a channel: public messages and their own ephemeral ones.
+
+        Nothing in a DM or group DM they are not in."""
+        channel = self.channel(channel_id)
+        if channel.is_private and user_id not in channel.recipient_ids:
+            return []
+        if channel.is_bot_dm and user_id not in (channel.recipient_id, self.bot.id):
+            return []
         return [
             m
             for m in (self.messages[i] for i in self.channel_messages.get(channel_id, []))

@@ -34,12 +34,9 @@ class Help(Feature):
     async def help(self, interaction: Interaction) -> None:
         descriptions = {c.name: c.description for c in interaction.client.dvonn.commands}
         install = user_install_url(interaction.application_id)
-
-        def paragraphs(reader: Reader) -> list[str]:
-            where = reader(where_to_play(install))
-            return [*help_paragraphs(reader, descriptions), where]
-
-        await self._explain(interaction, paragraphs)
+        await self._explain(
+            interaction, lambda reader: help_paragraphs(reader, descriptions, install)
+        )
 
     async def _explain(
         self, interaction: Interaction, paragraphs: Callable[[Reader], list[str]]
@@ -118,10 +115,11 @@ HELP_GROUPS: Final[tuple[tuple[Text, tuple[str, ...]], ...]] = (
 """Every command, by what a player wants to do (a test checks that none is left out)."""
 
 
-def help_paragraphs(reader: Reader, descriptions: Mapping[str, str]) -> list[str]:
+def help_paragraphs(reader: Reader, descriptions: Mapping[str, str], install: str) -> list[str]:
     """The help in the reader's language: a paragraph a group, a line a command (tappable once
-    the bot knows the commands' ids) with what it does. ``descriptions``: each command's English
-    description, which is its catalogue message."""
+    the bot knows the commands' ids) with what it does; then what works where, with the link
+    that adds the app to one's own account (``install``). ``descriptions``: each command's
+    English description, which is its catalogue message."""
     paragraphs = []
     for title, names in HELP_GROUPS:
         lines = [f"**{reader(title)}**"]
@@ -129,4 +127,5 @@ def help_paragraphs(reader: Reader, descriptions: Mapping[str, str]) -> list[str
             f"{reader(f'/dvonn {name}')} · {reader(Text(descriptions[name]))}" for name in names
         ]
         paragraphs.append("\n".join(lines))
+    paragraphs.append(reader(where_to_play(install)))
     return paragraphs

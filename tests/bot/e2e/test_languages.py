@@ -20,6 +20,7 @@ import pytest
 from PIL import Image, ImageDraw
 
 import rules
+from bot.config import user_install_url
 from bot.exts.help import RULES_TEXT, help_paragraphs
 from bot.i18n import ENGLISH, Catalogues, Text, _, rules_error_text
 from bot.i18n.tools import LANGUAGES
@@ -154,9 +155,11 @@ async def test_each_player_reads_their_language_and_the_thread_the_servers(
 
         # The rules and the help, each in the reader's language, with the cell picture.
         descriptions = {c.name: c.description for c in bot.dvonn.commands}
+        assert bot.application_id is not None
+        install = user_install_url(bot.application_id)
         for user, command, paragraphs in (
             (alice, "dvonn rules", lambda r: [r(t) for t in RULES_TEXT]),
-            (bob, "dvonn help", lambda r: help_paragraphs(r, descriptions)),
+            (bob, "dvonn help", lambda r: help_paragraphs(r, descriptions, install)),
         ):
             reply = await fake.run_command(user, thread, command)
             assert reply.ephemeral and reply.message is not None

@@ -107,8 +107,9 @@ def test_rules_and_help_fit_in_an_embed_and_differ_from_english(
     assert rules != "\n\n".join(t.english() for t in RULES_TEXT)
     assert "`/dvonn place`" in rules
     descriptions = recorded_descriptions()
-    shown = "\n\n".join(help_paragraphs(Reader(catalogues, language), descriptions))
-    english = "\n\n".join(help_paragraphs(Reader(catalogues, "en-US"), descriptions))
+    link = "https://discord.com/oauth2/authorize?client_id=1&integration_type=1"
+    shown = "\n\n".join(help_paragraphs(Reader(catalogues, language), descriptions, link))
+    english = "\n\n".join(help_paragraphs(Reader(catalogues, "en-US"), descriptions, link))
     assert len(shown) <= EMBED_DESCRIPTION_LIMIT and shown != english
     assert all(f"/dvonn {name} ·" in shown for name in descriptions)
 
