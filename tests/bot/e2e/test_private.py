@@ -1,0 +1,181 @@
+"""Play in DMs: two people who added the app to their own accounts play a whole game in their
+DM, where the bot may only answer their interactions (it cannot post there by itself).
+
+Each board is the answer to the move before it, public in the DM; the moves are typed and
+tapped; the bot never posts into the DM through the channel's REST route; the computer
+opponent plays there too; what comes later than an interaction's 15 minutes (a loss on time)
+reaches the players by DM.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import re
+from collections.abc import AsyncIterator
+
+import pytest
+
+import rules
+from bot.app import DvonnBot
+from tests.bot.clock import ManualClock
+from tests.bot.e2e.conftest import BotRunner, Table
+from tests.bot.e2e.helpers import send_move
+from tests.bot.e2e.test_tapping import choose, open_picker, turn_button
+from tests.fakediscord import FakeChannel, FakeUser, RecordedMessage
+
+
+@pytest.fixture
+def global_runner(bot_runner: BotRunner) -> BotRunner:
+    """Bots that register their commands globally, as for everyone's DMs (a development
+    server's commands exist only in that server)."""
+    bot_runner.settings = dataclasses.replace(bot_runner.settings, dev_guild=None)
+    return bot_runner
+
+
+@pytest.fixture
+async def bot(global_runner: BotRunner) -> AsyncIterator[DvonnBot]:
+    async with global_runner.run() as started:
+        yield started
+
+
+def boards(table: Table, place: FakeChannel) -> list[RecordedMessage]:
+    return [
+        m for m in table.fake.messages_in(place) if m.embed_image() is not None and not m.ephemeral
+    ]
+
+
+def no_bot_posts_by_rest(table: Table, place: FakeChannel) -> None:
+    """The bot never tried to post into the private channel on its own."""
+    path = re.compile(rf"/channels/{place.id}/messages")
+    tried = [r for r in table.fake.world.requests if r.method == "POST" and path.search(r.path)]
+    assert not tried, [r.path for r in tried]
+
+
+async def dm_between(table: Table, *users: FakeUser) -> FakeChannel:
+    for user in users:
+        table.fake.install_app(user)
+    return table.fake.add_private_channel(*users)
+
+
+async def challenge_in(table: Table, place: FakeChannel) -> RecordedMessage:
+    fake = table.fake
+    challenge = await fake.run_command(
+        table.alice, place, "dvonn challenge", {"opponent": table.bob, "colour": "W"}
+    )
+    assert challenge.message is not None and not challenge.ephemeral, challenge.content
+    accepted = await fake.click(table.bob, challenge.message, label="Accept")
+    assert not accepted.ephemeral, accepted.content
+    return await fake.wait_for_message(
+        place, lambda m: m.embed_image() is not None, after=challenge.message
+    )
+
+
+async def next_board(table: Table, place: FakeChannel, after: RecordedMessage) -> RecordedMessage:
+    return await table.fake.wait_for_message(
+        place, lambda m: m.embed_image() is not None and not m.ephemeral, after=after, timeout=10
+    )
+
+
+@pytest.mark.slow
+async def test_a_whole_game_in_a_dm_between_two_players_who_added_the_app(
+    table: Table, bot: DvonnBot
+) -> None:
+    fake = table.fake
+    place = await dm_between(table, table.alice, table.bob)
+    post = await challenge_in(table, place)
+    assert turn_button(post)[1] == 0
+    players = {rules.Colour.WHITE: table.alice, rules.Colour.BLACK: table.bob}
+    rng = random.Random(23)
+    pos = rules.new_game()
+    turns = 0
+    while not rules.is_over(pos):
+        mover = players[pos.turn]
+        move = rng.choice([m for m in rules.legal_moves(pos) if m != rules.PASS])
+        if turns % 2:
+            picker = await open_picker(table, mover, post)
+            message = await choose(table, mover, picker, turn_button(post), move)
+            await fake.click(mover, message, label=f"Play {move}")
+        else:
+            await send_move(fake, mover, place, move)
+        post = await next_board(table, place, post)
+        turns += 1
+        pos = rules.play(pos, move)
+        while rules.legal_moves(pos) == (rules.PASS,):
+            pos = rules.play(pos, rules.PASS)
+        if not rules.is_over(pos):
+            assert players[pos.turn].mention in post.content  # the DM tells whose turn it is
+    assert "is over" in post.content
+    assert len(boards(table, place)) == turns + 1  # the first board, then one a move
+    no_bot_posts_by_rest(table, place)
+
+
+async def test_the_computer_opponent_plays_in_a_dm(table: Table, bot: DvonnBot) -> None:
+    fake = table.fake
+    table.fake.install_app(table.alice)
+    place = table.fake.add_private_channel(table.alice, table.bob)
+    started = await fake.run_command(
+        table.alice, place, "dvonn play-bot", {"level": "beginner", "colour": "B"}
+    )
+    assert not started.ephemeral, started.content
+    assert started.message is not None
+    # White (the bot) moves first: its board, then the first board for Alice.
+    first = await next_board(table, place, started.message)
+    bot_answer = await next_board(table, place, first)
+    assert table.alice.mention in bot_answer.content
+    await send_move(fake, table.alice, place, rules.Place(rules.E3))
+    mine = await next_board(table, place, bot_answer)
+    answer = await next_board(table, place, mine)
+    assert table.alice.mention in answer.content
+    no_bot_posts_by_rest(table, place)
+
+
+async def test_a_loss_on_time_in_a_dm_game_reaches_the_players_by_dm(
+    table: Table, global_runner: BotRunner
+) -> None:
+    fake = table.fake
+    clock = ManualClock()
+    place = await dm_between(table, table.alice, table.bob)
+    async with global_runner.run(clock=clock, housekeeping_interval=0) as bot:
+        challenge = await fake.run_command(
+            table.alice, place, "dvonn challenge", {"opponent": table.bob, "clock": 1}
+        )
+        assert challenge.message is not None
+        await fake.click(table.bob, challenge.message, label="Accept")
+        await fake.wait_for_message(place, lambda m: m.embed_image() is not None)
+        clock.advance(days=2)  # White never places; the interactions' 15 minutes are long over
+        fake.advance_time(2 * 24 * 3600)
+        await bot.housekeeping()
+
+        def told(user: FakeUser) -> bool:
+            return any(m.embed_image() is not None for m in fake.dms_to(user))
+
+        await fake.wait_until(
+            lambda: told(table.alice) and told(table.bob), timeout=10, what="the end, by DM"
+        )
+    no_bot_posts_by_rest(table, place)
+
+
+async def test_server_records_say_they_belong_to_servers(table: Table, bot: DvonnBot) -> None:
+    place = await dm_between(table, table.alice, table.bob)
+    reply = await table.fake.run_command(table.alice, place, "dvonn leaderboard")
+    assert reply.ephemeral and "kept per server" in reply.content
+
+
+async def test_a_takeback_and_a_resignation_in_a_dm_game(table: Table, bot: DvonnBot) -> None:
+    fake = table.fake
+    place = await dm_between(table, table.alice, table.bob)
+    post = await challenge_in(table, place)
+    await send_move(fake, table.alice, place, rules.Place(rules.E3))
+    post = await next_board(table, place, post)
+    asked = await fake.run_command(table.alice, place, "dvonn takeback")
+    assert asked.message is not None and not asked.ephemeral, asked.content
+    await fake.click(table.bob, asked.message, label="Accept the takeback")
+    post = await next_board(table, place, post)
+    assert table.alice.mention in post.content  # her move again
+    resign = await fake.run_command(table.bob, place, "dvonn resign")
+    assert resign.message is not None
+    await fake.click(table.bob, resign.message, label=f"Resign game #{turn_button(post)[0]}")
+    post = await next_board(table, place, post)
+    assert "is over" in post.content
+    no_bot_posts_by_rest(table, place)
