@@ -179,3 +179,25 @@ async def test_a_takeback_and_a_resignation_in_a_dm_game(table: Table, bot: Dvon
     post = await next_board(table, place, post)
     assert "is over" in post.content
     no_bot_posts_by_rest(table, place)
+
+
+async def test_a_game_in_a_server_without_the_bot_for_players_who_added_the_app(
+    table: Table, bot: DvonnBot
+) -> None:
+    fake = table.fake
+    elsewhere = fake.add_guild("friends", bot_member=False)
+    channel = elsewhere.add_text_channel("general")
+    dana, eve = (fake.add_user(name, elsewhere) for name in ("dana", "eve"))
+    for user in (dana, eve):
+        fake.install_app(user)
+    challenge = await fake.run_command(
+        dana, channel, "dvonn challenge", {"opponent": eve, "colour": "W"}
+    )
+    assert challenge.message is not None and not challenge.ephemeral, challenge.content
+    await fake.click(eve, challenge.message, label="Accept")
+    post = await next_board(table, channel, challenge.message)
+    await send_move(fake, dana, channel, rules.Place(rules.E3))
+    post = await next_board(table, channel, post)
+    assert eve.mention in post.content
+    assert not fake.threads_in(channel)  # no thread: the bot may only answer there
+    no_bot_posts_by_rest(table, channel)
