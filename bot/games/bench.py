@@ -1,7 +1,8 @@
 """Benchmark: the latency of the service's "play a move" (load, validate, commit).
 
     python -m bot.games.bench [--stored 10000] [--concurrent 100] [--moves 5000]
-                              [--think-ms 500 0] [--synchronous FULL] [--seed 1] [--db PATH]
+                              [--think-ms 500 0] [--database TARGET] [--synchronous FULL]
+                              [--seed 1]
 
 Stores ``--stored`` finished games (random games with their whole records), then plays
 ``--concurrent`` games at once, each driven by its own task playing random legal moves for both
@@ -14,6 +15,13 @@ thousands of times what players on Discord make, but the service is not saturate
 latency a player sees. With no pause every game plays flat out, so the service is saturated and
 a move mostly waits for the 99 moves queued before it: that run measures throughput, and its
 latency is simply 100 / throughput (Little's law).
+
+``--database`` is what the bot's ``DVONN_DATABASE`` may be: an SQLite file (by default a fresh
+temporary one; an existing file is reused, storing only the finished games it lacks) or a
+``postgresql://`` URL (an empty database, or one an earlier run filled). ``--synchronous``
+is SQLite's durability setting, so it is refused with a URL; PostgreSQL's is the server's
+(``synchronous_commit``). To compare both backends in one run, alternating, on a throwaway
+PostgreSQL server: ``python -m tests.bot.storagebench`` (it runs this module's functions).
 """
 
 from __future__ import annotations
@@ -25,12 +33,24 @@ import random
 import statistics
 import tempfile
 import time
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import rules
 from bot.games.service import GameService
-from bot.storage import EndReason, Game, GameStatus, NewGame, NewMove, Result, SQLiteDatabase, Store
+from bot.storage import (
+    Database,
+    EndReason,
+    Game,
+    GameStatus,
+    NewGame,
+    NewMove,
+    Result,
+    Store,
+    is_postgres,
+    open_database,
+)
 
 _PLAYERS = 2000
 _START = datetime(2025, 1, 1, tzinfo=UTC)
@@ -143,48 +163,119 @@ def _percentile(sorted_values: list[float], fraction: float) -> float:
     return sorted_values[index]
 
 
-async def run(args: argparse.Namespace, path: Path) -> None:
+@dataclass(frozen=True)
+class Figures:
+    """One scenario's timed moves: latencies in seconds (sorted) over ``elapsed`` seconds."""
+
+    think_ms: float
+    latencies: list[float]
+    elapsed: float
+
+    def percentile(self, fraction: float) -> float:
+        return _percentile(self.latencies, fraction)
+
+    @property
+    def mean(self) -> float:
+        return statistics.fmean(self.latencies)
+
+    @property
+    def rate(self) -> float:
+        """Moves a second."""
+        return len(self.latencies) / self.elapsed
+
+    @property
+    def pause(self) -> str:
+        """The scenario, for a reader."""
+        return f"pause 0-{2 * self.think_ms:g} ms" if self.think_ms else "no pause (saturated)"
+
+    def line(self) -> str:
+        ms = 1000
+        return (
+            f"p50 {self.percentile(0.50) * ms:6.2f} ms"
+            f"   p90 {self.percentile(0.90) * ms:6.2f} ms"
+            f"   p99 {self.percentile(0.99) * ms:6.2f} ms"
+            f"   max {self.latencies[-1] * ms:6.2f} ms"
+            f"   mean {self.mean * ms:6.2f} ms"
+            f"   {self.rate:,.0f} moves/s"
+        )
+
+
+async def open_bench_database(target: str | Path, synchronous: str | None = None) -> Database:
+    """Open (creating and migrating) the database ``target`` names: an SQLite file's path or a
+    PostgreSQL URL. ``synchronous`` (SQLite only; ``None``: the backend's default, FULL)."""
+    if is_postgres(target):
+        if synchronous is not None:
+            raise ValueError("synchronous is SQLite's setting; PostgreSQL's is the server's")
+        return await open_database(target)
+    return await open_database(target, synchronous=synchronous or "FULL")
+
+
+async def fill(db: Database, store: Store, stored: int, rng: random.Random) -> str:
+    """Make ``db`` hold ``stored`` finished games (a reused database: store only what it lacks);
+    says what it holds, and how long storing took."""
+    started = time.perf_counter()
+    finished = (await db.fetch_all("SELECT count(*) FROM games WHERE status = 'finished'"))[0][0]
+    await store_finished_games(store, max(0, stored - finished), rng)
+    stored_moves = (await db.fetch_all("SELECT count(*) FROM moves"))[0][0]
+    return (
+        f"{max(finished, stored):,} finished games stored ({stored_moves:,} moves; "
+        f"{time.perf_counter() - started:.1f} s)"
+    )
+
+
+async def scenario(
+    db: Database,
+    service: GameService,
+    *,
+    concurrent: int,
+    moves: int,
+    think_ms: float,
+    seed: int,
+) -> Figures:
+    """Time ``moves`` moves over ``concurrent`` games in new channels (see the module's doc)."""
+    # Fresh channels: the games of an earlier scenario (or run) are still running.
+    last_channel = (await db.fetch_all("SELECT max(channel_id) FROM games"))[0][0]
+    started = time.perf_counter()
+    latencies = await play_concurrently(
+        service,
+        concurrent,
+        moves,
+        think_ms=think_ms,
+        seed=seed,
+        first_channel=max(2_000_000, (last_channel or 0) + 1),
+    )
+    return Figures(think_ms, sorted(latencies), time.perf_counter() - started)
+
+
+async def describe(db: Database, synchronous: str | None = None) -> str:
+    """The database and how durable its commits are."""
+    if db.kind != "postgres":
+        return f"{db.where}, synchronous={synchronous or 'FULL'}"
+    row = await db.fetch_one(
+        "SELECT version(), current_setting('synchronous_commit'), current_setting('fsync')"
+    )
+    assert row is not None
+    return f"{db.where} ({row[0].split(' on ')[0]}), synchronous_commit={row[1]}, fsync={row[2]}"
+
+
+async def run(args: argparse.Namespace, target: str | Path) -> None:
     rng = random.Random(args.seed)
-    db = await SQLiteDatabase.open(path, synchronous=args.synchronous)
+    db = await open_bench_database(target, args.synchronous)
     store = Store(db)
     service = GameService(store, rng=rng)
-    ms = 1000
     try:
-        started = time.perf_counter()
-        # Reusing a --db file: store only what it lacks.
-        finished = (await db.fetch_all("SELECT count(*) FROM games WHERE status = 'finished'"))[0][
-            0
-        ]
-        await store_finished_games(store, max(0, args.stored - finished), rng)
-        stored_moves = (await db.fetch_all("SELECT count(*) FROM moves"))[0][0]
-        print(
-            f"{max(finished, args.stored):,} finished games stored ({stored_moves:,} moves; "
-            f"{time.perf_counter() - started:.1f} s); synchronous={args.synchronous}"
-        )
+        print(f"{await fill(db, store, args.stored, rng)}; {await describe(db, args.synchronous)}")
         print(f"play a move, {args.concurrent} games played at once, {args.moves:,} moves timed:")
         for think_ms in args.think_ms:
-            # Fresh channels: the games of an earlier scenario (or run) are still running.
-            last_channel = (await db.fetch_all("SELECT max(channel_id) FROM games"))[0][0]
-            started = time.perf_counter()
-            latencies = await play_concurrently(
+            figures = await scenario(
+                db,
                 service,
-                args.concurrent,
-                args.moves,
+                concurrent=args.concurrent,
+                moves=args.moves,
                 think_ms=think_ms,
                 seed=args.seed,
-                first_channel=max(2_000_000, (last_channel or 0) + 1),
             )
-            elapsed = time.perf_counter() - started
-            values = sorted(latencies)
-            pause = f"pause 0-{2 * think_ms:g} ms" if think_ms else "no pause (saturated)"
-            print(
-                f"  {pause:>22}: p50 {_percentile(values, 0.50) * ms:6.2f} ms"
-                f"   p90 {_percentile(values, 0.90) * ms:6.2f} ms"
-                f"   p99 {_percentile(values, 0.99) * ms:6.2f} ms"
-                f"   max {values[-1] * ms:6.2f} ms"
-                f"   mean {statistics.fmean(values) * ms:6.2f} ms"
-                f"   {len(values) / elapsed:,.0f} moves/s"
-            )
+            print(f"  {figures.pause:>22}: {figures.line()}")
     finally:
         await service.close()
 
@@ -201,12 +292,29 @@ def main(argv: list[str] | None = None) -> None:
         default=[500.0, 0.0],
         help="mean pause before each move, one scenario per value (default: 500 0)",
     )
-    parser.add_argument("--synchronous", choices=["FULL", "NORMAL"], default="FULL")
+    parser.add_argument(
+        "--synchronous",
+        choices=["FULL", "NORMAL"],
+        help="SQLite's synchronous pragma (default FULL, as the bot); not with a URL",
+    )
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--db", type=Path, help="database file (default: a fresh temporary one)")
+    parser.add_argument(
+        "--database",
+        "--db",
+        metavar="TARGET",
+        help="an SQLite file (default: a fresh temporary one) or a postgresql:// URL",
+    )
     args = parser.parse_args(argv)
-    if args.db is not None:
-        asyncio.run(run(args, args.db))
+    if args.database is not None and is_postgres(args.database):
+        if args.synchronous is not None:
+            parser.error(
+                "--synchronous is SQLite's setting; with a PostgreSQL URL, durability is the "
+                "server's (synchronous_commit)"
+            )
+        asyncio.run(run(args, args.database))
+        return
+    if args.database is not None:
+        asyncio.run(run(args, Path(args.database)))
         return
     with tempfile.TemporaryDirectory(prefix="dvonn-bench-") as folder:
         asyncio.run(run(args, Path(folder) / "bench.sqlite3"))

@@ -1,18 +1,33 @@
 """Load benchmark of the real bot: many DVONN games at once through the fake Discord.
 
-    .venv/bin/python -m tests.bot.loadbench --games 200 --turns 5 [--think 2] [--in-process]
+    .venv/bin/python -m tests.bot.loadbench --games 200 --turns 5 [--think 2]
+        [--database sqlite|postgres] [--processes N] [--guilds 2]
+        [--modes sqlite,postgres,postgres:2 --rounds 2]
 
-Starts ``python -m bot`` as its own process (as ``make run`` does) against the fake Discord on
-127.0.0.1, sets up ``--games`` games (a challenge accepted in its own channel, so each game gets
-a thread), then every game's players take turns with random legal moves through ``/dvonn
-place`` and ``/dvonn move``, thinking ``--think`` seconds on average between turns. Each turn is
-timed from the interaction's dispatch until the player's private reply says the move was
-played, which the bot writes once the turn's post with the board image is out (so this
-slightly overstates the time to the image), or after 2.5 s, saying the board is on its way.
-Waiting on each interaction's own reply keeps the harness cheap: scanning channels for images
-makes the fake, not the bot, the bottleneck. Then, separately, the time from each turn's commit
-to its post on Discord (from the outbox rows and the posts' nonces).
-Prints p50/p90/p99. A benchmark, not a test: it never fails.
+Starts the bot as ``python -m bot`` processes (as ``make run`` does) against the fake Discord
+on 127.0.0.1, in this process, sets up ``--games`` games (a challenge accepted in its own
+channel, so each game gets a thread), then every game's players take turns with random legal
+moves through ``/dvonn place`` and ``/dvonn move``, thinking ``--think`` seconds on average
+between turns. Each turn is timed from the interaction's dispatch until the player's private
+reply says the move was played, which the bot writes once the turn's post with the board image
+is out (so this slightly overstates the time to the image), or after 2.5 s, saying the board
+is on its way. Waiting on each interaction's own reply keeps the harness cheap: scanning
+channels for images makes the fake, not the bot, the bottleneck. Then, separately, the time
+from each turn's commit to its post on Discord (from the outbox rows and the posts' nonces).
+Prints p50/p90/p99, and the CPU each part used (:class:`tests.bot.benchkit.CpuWatch`): the
+fake with this harness, the bots' main processes, their render workers, PostgreSQL.
+
+``--database``: an SQLite file in a temporary directory, or a fresh database on a throwaway
+PostgreSQL server with durable commits (:func:`tests.bot.benchkit.durable_postgres`).
+``--processes N``: the fake has N shards and N bot processes hold one each
+(``DVONN_SHARD_COUNT=N``, ``DVONN_SHARDS=k``; N > 1 needs PostgreSQL). The games are spread
+over ``--guilds`` servers, server i on shard i mod N, so the same workload runs on one process
+or several; one process is started the same way (``DVONN_SHARDS=0`` of 1), so modes compare.
+
+``--modes`` runs several modes in one run (``sqlite``, ``postgres``, ``postgres:2``...), the
+same workload and seed each, ``--rounds`` times, in the opposite order every other round (the
+machines are shared and noisy: compare within one run, taking turns), then prints a table.
+A benchmark, not a test: it never fails.
 """
 
 from __future__ import annotations
@@ -20,19 +35,38 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
+import os
 import random
 import sqlite3
+import statistics
 import sys
 import tempfile
 import time
+from collections.abc import AsyncIterator, Callable, Mapping
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
+import psycopg
+
 import rules
+from bot.storage import is_postgres
+from tests.bot.benchkit import (
+    DEFAULT_DIRECTORY,
+    CpuUsage,
+    CpuWatch,
+    Group,
+    durable_postgres,
+    postmaster_pid,
+)
 from tests.fakediscord.interactions import InteractionResult
-from tests.fakediscord.loadbench import Game, Report, bot_process
+from tests.fakediscord.loadbench import Game, Report
 from tests.fakediscord.models import FakeChannel
 from tests.fakediscord.server import FakeDiscord
+from tests.postgres import PostgresServer
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 def _move_options(move: rules.Move) -> tuple[str, dict[str, str]]:
@@ -89,45 +123,194 @@ async def set_up(fake: FakeDiscord, games: list[Game], driver: Driver) -> None:
         await asyncio.gather(*(one(g) for g in games[start : start + 20]))
 
 
-async def benchmark(games: int, turns: int, think: float, seed: int) -> Report:
-    driver = Driver(seed)
-    with tempfile.TemporaryDirectory() as folder:
-        database = Path(folder) / "load.sqlite3"
-        runner = bot_process(
-            [sys.executable, "-m", "bot", "--sync"],
-            {
-                "DVONN_DATABASE": str(database),
-                "DVONN_DEV_GUILD": "{guild_id}",
-                "DVONN_LOG_LEVEL": "WARNING",
-            },
+@dataclass(frozen=True)
+class Mode:
+    """Where the bots keep their data, and how many processes share the shards."""
+
+    database: str
+    processes: int = 1
+
+    @staticmethod
+    def parse(text: str) -> Mode:
+        """``sqlite``, ``postgres`` or ``postgres:2`` (two processes)."""
+        database, _, count = text.strip().partition(":")
+        if database not in DATABASES or (count and not count.isdigit()):
+            raise argparse.ArgumentTypeError(f"a mode is sqlite or postgres[:N], not {text!r}")
+        mode = Mode(database, int(count or 1))
+        if mode.processes < 1 or (mode.processes > 1 and database != "postgres"):
+            raise argparse.ArgumentTypeError(
+                f"{text}: several processes need PostgreSQL (SQLite serves one process)"
+            )
+        return mode
+
+    @property
+    def label(self) -> str:
+        return self.database if self.processes == 1 else f"{self.database}:{self.processes}"
+
+
+DATABASES = ("sqlite", "postgres")
+
+
+def guild_id(index: int, shards: int) -> int:
+    """The id of server ``index``, which Discord routes to shard ``index % shards``
+    (``(id >> 22) % shards``)."""
+    return ((1000 * shards + index) << 22) | 1
+
+
+@dataclass
+class Run:
+    """One mode's run: the figures, the CPU used while playing, and the setup's time."""
+
+    mode: Mode
+    report: Report
+    usage: CpuUsage
+    setup_seconds: float
+    finished: list[float] = field(default_factory=list)
+    """When each timed turn got its reply (``time.perf_counter()``)."""
+
+    def peak_rate(self, window: float = 5.0) -> float:
+        """The most turns answered in ``window`` seconds, a second: what the bots kept up with
+        at the busiest moment (the offered load, unless that is more than they can do)."""
+        times = sorted(self.finished)
+        if len(times) < 2:
+            return 0.0
+        window = min(window, times[-1] - times[0]) or window  # a play shorter than the window
+        most, first = 0, 0
+        for last, moment in enumerate(times):
+            while moment - times[first] > window:
+                first += 1
+            most = max(most, last - first + 1)
+        return most / window
+
+
+@contextlib.asynccontextmanager
+async def bots(
+    fake: FakeDiscord, database: str, processes: int, extra_env: Mapping[str, str]
+) -> AsyncIterator[list[asyncio.subprocess.Process]]:
+    """``processes`` bots, ``python -m bot`` with one shard of ``processes`` each, on
+    ``database``; the first syncs the commands (globally). Stopped (SIGTERM) at the end."""
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DVONN_"))},
+        "PYTHONPATH": str(REPO),
+        "DISCORD_TOKEN": fake.token,
+        "DISCORD_API_BASE": fake.api_base,
+        "DISCORD_GATEWAY_URL": fake.gateway_url,
+        "DVONN_DATABASE": database,
+        "DVONN_SHARD_COUNT": str(processes),
+        "DVONN_LOG_LEVEL": "WARNING",
+        **extra_env,
+    }
+    started: list[asyncio.subprocess.Process] = []
+
+    async def start(shard: int, wanted: Callable[[], object], what: str) -> None:
+        argv = ["--sync"] if shard == 0 else []
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", *argv, env=env | {"DVONN_SHARDS": str(shard)}, cwd=REPO
         )
-        async with FakeDiscord() as fake:
-            guild = fake.add_guild("load test")
+        started.append(process)
+        exited = asyncio.create_task(process.wait())
+        ready = asyncio.create_task(fake.wait_until(wanted, timeout=60, what=what))
+        await asyncio.wait({exited, ready}, return_when=asyncio.FIRST_COMPLETED)
+        if exited.done():
+            ready.cancel()
+            raise RuntimeError(f"bot {shard} exited with {exited.result()} before it was ready")
+        exited.cancel()
+        ready.result()
+
+    def serving(shard: int) -> bool:
+        return any(s.shard.id == shard for s in fake.gateway.live_sessions())
+
+    try:
+        await start(0, fake.commands, "the commands' sync")
+        await fake.wait_until(lambda: serving(0), timeout=60, what="shard 0")
+        for shard in range(1, processes):
+            await start(shard, functools.partial(serving, shard), f"shard {shard}")
+        await fake.wait_for_ready(timeout=60)
+        yield started
+    finally:
+        for process in started:
+            if process.returncode is None:
+                process.terminate()
+        for process in started:
+            try:
+                await asyncio.wait_for(process.wait(), 15)
+            except TimeoutError:
+                process.kill()
+                await process.wait()
+
+
+async def benchmark(
+    mode: Mode,
+    *,
+    games: int,
+    turns: int,
+    think: float,
+    seed: int,
+    guilds: int = 2,
+    server: PostgresServer | None = None,
+    bot_env: Mapping[str, str] = {},
+) -> Run:
+    """One run in ``mode``; PostgreSQL modes make a fresh database on ``server``."""
+    driver = Driver(seed)
+    with tempfile.TemporaryDirectory(prefix="dvonn-loadbench-", dir=DEFAULT_DIRECTORY) as folder:
+        if mode.database == "postgres":
+            assert server is not None, "PostgreSQL modes need a server"
+            database = server.create_database()
+        else:
+            database = str(Path(folder) / "load.sqlite3")
+        shards = mode.processes
+        async with FakeDiscord(shard_count=shards) as fake:
+            places = [
+                fake.add_guild(f"load test {i}", guild_id=guild_id(i, shards))
+                for i in range(guilds)
+            ]
             setups = []
             for number in range(games):
+                guild = places[number % guilds]
                 channel = guild.add_text_channel(f"game-{number}")
                 white = fake.add_user(f"w{number}", guild)
                 black = fake.add_user(f"b{number}", guild)
                 setups.append(Game(number, channel, (white, black)))
-            async with runner(fake, guild):
-                await fake.wait_until(lambda: fake.commands(guild), timeout=30, what="sync")
+            async with bots(fake, database, mode.processes, bot_env) as processes:
                 started = time.perf_counter()
                 await set_up(fake, setups, driver)
-                print(f"set up {games} games in {time.perf_counter() - started:.1f} s")
-                report = await play(fake, setups, turns, driver, think=think, seed=seed)
-                report.deliveries = deliveries(fake, database)
-                return report
+                setup_seconds = time.perf_counter() - started
+                print(f"{mode.label}: set up {games} games in {setup_seconds:.1f} s")
+                groups = [
+                    Group("fake", [os.getpid()]),
+                    Group("bots", [p.pid for p in processes]),
+                    Group("render", [p.pid for p in processes], "children"),
+                ]
+                master = postmaster_pid(server) if server is not None else None
+                if master is not None:
+                    groups.append(Group("postgres", [master], "tree"))
+                whole = [group.name for group in groups]
+                if len(processes) > 1:  # how the work is shared
+                    groups += [Group(f"bot {k}", [p.pid]) for k, p in enumerate(processes)]
+                async with CpuWatch(groups, busiest_by=whole) as watch:
+                    finished: list[float] = []
+                    report = await play(
+                        fake, setups, turns, driver, think=think, seed=seed, finished=finished
+                    )
+            report.deliveries = deliveries(fake, database)
+        if server is not None and is_postgres(database):
+            server.drop_database(database.rsplit("/", 1)[1])  # the bots have stopped
+        return Run(mode, report, watch.usage, setup_seconds, finished)
 
 
-def deliveries(fake: FakeDiscord, database: Path) -> list[float]:
+def deliveries(fake: FakeDiscord, database: str) -> list[float]:
     """Seconds from each turn's commit (its outbox row's time) until its post existed on the
     fake Discord, found by the post's nonce (``dvonn-<row>``)."""
-    with contextlib.closing(sqlite3.connect(database, timeout=10)) as db:
-        try:
-            rows = db.execute("SELECT id, created_at FROM notifications WHERE kind = 'turn'")
-            committed = rows.fetchall()
-        except sqlite3.OperationalError:
-            return []  # a bot from before the outbox
+    query = "SELECT id, created_at FROM notifications WHERE kind = 'turn'"
+    if is_postgres(database):
+        with psycopg.connect(database) as pg:
+            committed = [(int(r[0]), str(r[1])) for r in pg.execute(query).fetchall()]
+    else:
+        with contextlib.closing(sqlite3.connect(database, timeout=10)) as db:
+            try:
+                committed = db.execute(query).fetchall()
+            except sqlite3.OperationalError:
+                return []  # a bot from before the outbox
     delays = []
     for row_id, created_at in committed:
         message_id = fake.world.nonces.get((fake.world.bot.id, f"dvonn-{row_id}"))
@@ -138,9 +321,17 @@ def deliveries(fake: FakeDiscord, database: Path) -> list[float]:
 
 
 async def play(
-    fake: FakeDiscord, games: list[Game], turns: int, driver: Driver, *, think: float, seed: int
+    fake: FakeDiscord,
+    games: list[Game],
+    turns: int,
+    driver: Driver,
+    *,
+    think: float,
+    seed: int,
+    finished: list[float] | None = None,
 ) -> Report:
-    """Every game plays ``turns`` turns at once, players thinking ``think`` s on average."""
+    """Every game plays ``turns`` turns at once, players thinking ``think`` s on average;
+    ``finished`` gets the moment each timed turn got its reply."""
     report = Report(games=len(games), turns=turns)
     rng = random.Random(seed)
 
@@ -161,11 +352,88 @@ async def play(
                 report.failures.append(f"game {game.number} turn {turn}: {result.content!r}")
                 continue
             report.latencies.append(time.perf_counter() - started)
+            if finished is not None:
+                finished.append(time.perf_counter())
 
     started = time.perf_counter()
     await asyncio.gather(*(one_game(game) for game in games))
     report.wall_seconds = time.perf_counter() - started
     return report
+
+
+def table(runs: list[Run]) -> str:
+    """Every run, then each mode's medians over its runs."""
+
+    def ms(seconds: float) -> str:
+        return f"{seconds * 1000:7.1f}"
+
+    head = (
+        f"{'mode':>11} | {'turns/s':>7} {'peak/s':>6} "
+        f"{'p50 ms':>7} {'p90 ms':>7} {'p99 ms':>7} {'max ms':>7} | "
+        f"{'post50':>7} {'post90':>7} {'post99':>7} | {'fail':>4} | "
+        f"{'fake':>5} {'bots':>5} {'render':>6} {'pg':>5} {'mach.':>5} | peak 5 s: "
+        f"{'fake':>5} {'bots':>5} {'render':>6} {'pg':>5} {'mach.':>5}"
+    )
+
+    def row(label: str, group: list[Run]) -> str:
+        def med(values: list[float]) -> float:
+            return statistics.median(values) if values else float("nan")
+
+        def cpu(name: str, peak: bool = False) -> str:
+            shares = [(r.usage.peak_groups if peak else r.usage.groups).get(name) for r in group]
+            return f"{med([v for v in shares if v is not None]):4.0f}%"
+
+        reports = [r.report for r in group]
+        rates = [(len(r.latencies) + len(r.failures)) / r.wall_seconds for r in reports]
+        return (
+            f"{label:>11} | {med(rates):7.1f} {med([r.peak_rate() for r in group]):6.1f} "
+            + " ".join(ms(med([r.percentile(p) for r in reports])) for p in (50, 90, 99))
+            + f" {ms(med([max(r.latencies, default=float('nan')) for r in reports]))} | "
+            + " ".join(
+                ms(med([r.percentile(p, r.deliveries) for r in reports])) for p in (50, 90, 99)
+            )
+            + f" | {med([float(len(r.failures)) for r in reports]):4.0f} | "
+            + f"{cpu('fake')} {cpu('bots')} {cpu('render'):>6} {cpu('postgres')} "
+            + f"{med([r.usage.machine_busy for r in group]):4.0f}% |"
+            + f"{'':>10}{cpu('fake', True)} {cpu('bots', True)} {cpu('render', True):>6} "
+            + f"{cpu('postgres', True)} "
+            + f"{med([r.usage.peak_machine for r in group]):4.0f}%"
+        )
+
+    lines = [
+        "every run (turns/s: over the whole play; peak/s: the most answered in 5 s; CPU: % of "
+        f"one core over the play, then in its busiest 5 s; {os.cpu_count()} cores)",
+        head,
+    ]
+    lines += [row(r.mode.label, [r]) for r in runs]
+    modes = list(dict.fromkeys(r.mode for r in runs))
+    if len(runs) > len(modes):
+        lines += ["medians over the rounds", head]
+        lines += [row(m.label, [r for r in runs if r.mode == m]) for m in modes]
+    return "\n".join(lines)
+
+
+async def compare(args: argparse.Namespace, server: PostgresServer | None) -> list[Run]:
+    modes: list[Mode] = args.modes
+    runs: list[Run] = []
+    for round_number in range(args.rounds):
+        for mode in modes if round_number % 2 == 0 else modes[::-1]:
+            run = await benchmark(
+                mode,
+                games=args.games,
+                turns=args.turns,
+                think=args.think,
+                seed=args.seed,
+                guilds=args.guilds,
+                server=server,
+                bot_env=dict(item.split("=", 1) for item in args.bot_env),
+            )
+            print(f"{mode.label}, round {round_number + 1}:")
+            print(run.report.render())
+            print(f"most turns answered in 5 s: {run.peak_rate():.1f}/s")
+            print(run.usage.render(), flush=True)
+            runs.append(run)
+    return runs
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -174,9 +442,30 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--turns", type=int, default=5)
     parser.add_argument("--think", type=float, default=2.0, help="mean seconds between turns")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--database", choices=DATABASES, default="sqlite")
+    parser.add_argument("--processes", type=int, default=1, help="bot processes, a shard each")
+    parser.add_argument(
+        "--modes",
+        type=lambda text: [Mode.parse(part) for part in text.split(",")],
+        help="compare these in one run, e.g. sqlite,postgres,postgres:2 (overrides "
+        "--database and --processes)",
+    )
+    parser.add_argument("--rounds", type=int, default=1, help="runs of each mode, in turn")
+    parser.add_argument("--guilds", type=int, default=2, help="servers the games are spread over")
+    parser.add_argument("--bot-env", action="append", default=[], help="KEY=VALUE for the bots")
     args = parser.parse_args(argv)
-    report = asyncio.run(benchmark(args.games, args.turns, args.think, args.seed))
-    print(report.render())
+    if args.modes is None:
+        try:
+            args.modes = [Mode.parse(f"{args.database}:{args.processes}")]
+        except argparse.ArgumentTypeError as error:
+            parser.error(str(error))
+    with contextlib.ExitStack() as stack:
+        server = None
+        if any(mode.database == "postgres" for mode in args.modes):
+            server = stack.enter_context(durable_postgres())
+        runs = asyncio.run(compare(args, server))
+    if len(runs) > 1:
+        print(table(runs))
 
 
 if __name__ == "__main__":
