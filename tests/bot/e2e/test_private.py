@@ -201,3 +201,20 @@ async def test_a_game_in_a_server_without_the_bot_for_players_who_added_the_app(
     assert eve.mention in post.content
     assert not fake.threads_in(channel)  # no thread: the bot may only answer there
     no_bot_posts_by_rest(table, channel)
+
+
+async def test_a_group_dm_challenge_open_to_anyone_there(table: Table, bot: DvonnBot) -> None:
+    fake = table.fake
+    group = await dm_between(table, table.alice, table.bob, table.carol)
+    challenge = await fake.run_command(table.alice, group, "dvonn challenge", {"colour": "W"})
+    assert challenge.message is not None and not challenge.ephemeral, challenge.content
+    await fake.click(table.carol, challenge.message, label="Accept")
+    post = await next_board(table, group, challenge.message)
+    game, _ply = turn_button(post)
+    stranger = await fake.click(table.bob, post, label="Your move")  # in the group, not playing
+    assert stranger.ephemeral and "not your game" in stranger.content
+    await send_move(fake, table.alice, group, rules.Place(rules.E3))
+    post = await next_board(table, group, post)
+    assert table.carol.mention in post.content
+    assert (await bot.service.get_game(game)).private
+    no_bot_posts_by_rest(table, group)
