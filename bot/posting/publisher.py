@@ -229,7 +229,13 @@ class Publisher:
             kwargs = await self._with_view(
                 game, reader, await self.message(game, post, reader, players)
             )
-            return await answer_webhook(self._client, route).send(**kwargs, wait=True)
+            try:
+                return await answer_webhook(self._client, route).send(**kwargs, wait=True)
+            except discord.HTTPException as error:
+                if error.status >= 500:
+                    raise  # Discord's trouble: the outbox tries again later
+                # The route is used up (a user install's 5 followups) or gone: to the DMs.
+                log.info("game %s: its reply route is refused (%s); posting by DM", game.id, error)
         sent: discord.Message | None = None
         for user_id in game.human_ids:
             # A board each: discord.py closes a file once it is sent.
@@ -279,7 +285,14 @@ class Publisher:
         route = await self._service.reply_route(game.id)
         if route is not None:
             webhook = answer_webhook(self._client, route)
-            return await webhook.send(content, allowed_mentions=mentions, silent=silent, wait=True)
+            try:
+                return await webhook.send(
+                    content, allowed_mentions=mentions, silent=silent, wait=True
+                )
+            except discord.HTTPException as error:
+                if error.status >= 500:
+                    raise
+                log.info("game %s: its reply route is refused (%s); telling by DM", game.id, error)
         sent = [await self.direct_message(user, content, nonce=nonce) for user in ping]
         reached = [message for message in sent if message is not None]
         if not reached:

@@ -383,8 +383,13 @@ def _unique_violation(error: Exception) -> bool:
 def _locking(conn: Connection, sql: str) -> str:
     """``sql`` (a plain SELECT of rows this transaction will change), taking their row locks
     where other transactions run beside this one: a second process's transaction that reads
-    the same rows waits for this one to end instead of reading what this one is changing."""
-    return f"{sql} FOR UPDATE" if conn.locks_rows else sql
+    the same rows waits for this one to end instead of reading what this one is changing.
+
+    ``FOR NO KEY UPDATE``, not ``FOR UPDATE``: no statement here changes a key, and a full
+    ``FOR UPDATE`` would also block the foreign-key checks of other transactions' inserts (a
+    move's ``moves.player_id`` against a player's row a reminder holds), a deadlock waiting to
+    happen between a move and a reminder."""
+    return f"{sql} FOR NO KEY UPDATE" if conn.locks_rows else sql
 
 
 # --- writing -----------------------------------------------------------------------------------

@@ -218,3 +218,24 @@ async def test_a_group_dm_challenge_open_to_anyone_there(table: Table, bot: Dvon
     assert table.carol.mention in post.content
     assert (await bot.service.get_game(game)).private
     no_bot_posts_by_rest(table, group)
+
+
+async def test_posts_beyond_an_interactions_followups_go_by_dm(table: Table, bot: DvonnBot) -> None:
+    """A user install's interaction allows five followups; a private game's later posts through
+    it go to the players' DMs instead of being lost."""
+    fake = table.fake
+    fake.install_app(table.alice)
+    place = fake.add_private_channel(table.alice, table.bob)
+    started = await fake.run_command(
+        table.alice, place, "dvonn play-bot", {"level": "beginner", "colour": "W"}
+    )
+    assert started.message is not None
+    await next_board(table, place, started.message)  # the first followup
+    game = await bot.service.game_in_channel(place.id)
+    assert game is not None and game.private
+    for n in range(6):
+        await bot.publisher.send_text(game, f"note {n}", ping=(table.alice.id,))
+    in_place = [m.content for m in fake.messages_in(place) if m.content.startswith("note")]
+    by_dm = [m.content for m in fake.dms_to(table.alice) if m.content.startswith("note")]
+    assert in_place == [f"note {n}" for n in range(4)]  # five followups in all
+    assert by_dm == ["note 4", "note 5"]

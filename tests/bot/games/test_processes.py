@@ -126,3 +126,33 @@ async def test_a_servers_language_stored_by_one_process_is_read_by_another(
     assert await other.guild_locale(GUILD) == "fr"
     await service.remember_guild_locale(GUILD, "ko")  # the server changed it
     assert await other.guild_locale(GUILD) == "ko"
+
+
+async def test_a_move_and_a_reminder_of_its_player_at_once_both_go_through(
+    service: GameService,
+) -> None:
+    """The reminder holds the player's row, then writes the game; the move writes the game,
+    then its record checks the player's row. Row locks that also blocked those checks would
+    deadlock here on PostgreSQL (found in review)."""
+    game = await start_game(service, ALICE, BOB, channel=706, clock_days=3)
+    mover = game.to_move_id
+    assert mover is not None
+    now = service.now()
+    holding, go = asyncio.Event(), asyncio.Event()
+
+    async def reminder() -> None:
+        async with service.store.write() as tx:
+            await tx.prefs(mover)  # locked, as the reminders' sweep does
+            holding.set()
+            await go.wait()
+            await tx.mark_reminded(mover, [game], now)
+
+    async def move() -> None:
+        await holding.wait()
+        playing = asyncio.create_task(service.play(game.id, mover, "C3"))
+        await asyncio.sleep(0.3)  # its game row written, its record waiting
+        go.set()
+        await playing
+
+    await asyncio.wait_for(asyncio.gather(reminder(), move()), 10)
+    assert (await service.get_game(game.id)).position.ply == 1
