@@ -156,6 +156,7 @@ class DvonnBot(commands.AutoShardedBot):
         self._poller: asyncio.Task[None] | None = None
         self._locales: dict[int, str] = {}
         self._guild_locales: dict[int, str] = {}
+        self._unsaved_guild_locales: dict[int, str] = {}
         self._background: set[asyncio.Task[None]] = set()
 
     # --- the services, open from setup_hook on ------------------------------------------------
@@ -324,9 +325,23 @@ class DvonnBot(commands.AutoShardedBot):
         if self._guild_locales.get(guild_id) == locale or self._service is None:
             return
         self._guild_locales[guild_id] = locale
-        task = asyncio.create_task(self._service.remember_guild_locale(guild_id, locale))
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
+        # Batched: at start every server of the process's shards arrives at once, and one
+        # transaction for all of them keeps the database free for the players' moves.
+        first = not self._unsaved_guild_locales
+        self._unsaved_guild_locales[guild_id] = locale
+        if first:
+            task = asyncio.create_task(self._save_guild_locales())
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
+
+    async def _save_guild_locales(self) -> None:
+        await asyncio.sleep(0)  # let the servers that arrive together join the batch
+        while self._unsaved_guild_locales:
+            batch = dict(self._unsaved_guild_locales)
+            await self.service.remember_guild_locales(batch)
+            for guild_id, locale in batch.items():
+                if self._unsaved_guild_locales.get(guild_id) == locale:
+                    del self._unsaved_guild_locales[guild_id]
 
     async def on_guild_available(self, guild: discord.Guild) -> None:
         self.remember_guild_locale(guild.id, str(guild.preferred_locale))

@@ -19,7 +19,7 @@ import dataclasses
 import enum
 import logging
 import random
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -686,9 +686,14 @@ class GameService:
     async def remember_guild_locale(self, guild_id: GuildId, locale: str) -> None:
         """Keep a server's language as Discord reports it: every process posts in it, also
         one that does not serve that server's shard."""
+        await self.remember_guild_locales({guild_id: locale})
+
+    async def remember_guild_locales(self, locales: Mapping[GuildId, str]) -> None:
+        """:meth:`remember_guild_locale` for many servers, in one transaction."""
         now = self.now()
         async with self.store.write() as tx:
-            await tx.save_guild_locale(guild_id, locale, now)
+            for guild_id, locale in sorted(locales.items()):
+                await tx.save_guild_locale(guild_id, locale, now)
 
     async def guild_locale(self, guild_id: GuildId) -> str | None:
         """A server's language as Discord last reported it, if known."""
