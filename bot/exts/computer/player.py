@@ -18,7 +18,7 @@ from ai.engine import Engine
 from bot.games import COMPUTER_TURNS, Game, GameChanged, GameFinished, GameService, computer_turn
 from bot.i18n import _
 from bot.interactions.inflight import InFlight
-from bot.posting.outbox import Deliverer
+from bot.posting.outbox import REPLY_WAIT, Deliverer
 from bot.posting.publisher import Publisher
 
 log = logging.getLogger(__name__)
@@ -155,8 +155,11 @@ class ComputerPlayer:
         outcome = await self._service.play(
             game.id, game.computer_id, move, expected_version=game.version
         )
-        # Its post goes out before the bot thinks again (or, held up, later on its own).
-        await self._deliverer.announce(outcome.announcement, game_id=game.id, timeout=30.0)
+        # Its post goes out before the bot thinks again (or, held up, later on its own: the
+        # outbox keeps a game's posts in order either way). Not long: another process may be
+        # the one posting it, which this one does not hear of, and meanwhile this turn holds
+        # the game's lease, so that nobody else would move for the bot.
+        await self._deliverer.announce(outcome.announcement, game_id=game.id, timeout=REPLY_WAIT)
         return outcome.game
 
     async def _say_thinking(self, game: Game) -> None:
