@@ -388,6 +388,8 @@ class GameService:
                 clock_days=challenge.clock_days,
                 deadline_at=deadline(now, challenge.clock_days),
                 created_at=now,
+                # A server without the bot keeps no ladder it could show: not rated.
+                rated=not private,
                 private=private,
             )
         )

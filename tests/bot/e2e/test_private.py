@@ -200,6 +200,8 @@ async def test_a_game_in_a_server_without_the_bot_for_players_who_added_the_app(
     post = await next_board(table, channel, post)
     assert eve.mention in post.content
     assert not fake.threads_in(channel)  # no thread: the bot may only answer there
+    game = await bot.service.game_in_channel(channel.id)
+    assert game is not None and game.private and not game.rated  # that server has no ladder
     no_bot_posts_by_rest(table, channel)
 
 
