@@ -110,8 +110,6 @@ class InteractionDesk:
     ) -> Json:
         """The INTERACTION_CREATE data, with the member's and the bot's permissions."""
         world, user, channel, guild = self.world, record.user, record.channel, record.guild
-        if channel.is_private:
-            return self._private_payload(record, data, message, owners)
         payload: Json = {
             "id": str(record.id),
             "application_id": str(world.application_id),
@@ -127,6 +125,8 @@ class InteractionDesk:
         }
         if message is not None:
             payload["message"] = world.message_payload(message)
+        if channel.is_private:
+            return self._private_payload(record, payload, owners)
         if guild is None:
             if user.id != channel.recipient_id:
                 raise InvalidInvocation(f"{user!r} is not in {channel!r}")
@@ -167,44 +167,27 @@ class InteractionDesk:
         }
 
     def _private_payload(
-        self,
-        record: InteractionRecord,
-        data: Json,
-        message: RecordedMessage | None,
-        owners: Mapping[str, str] | None,
+        self, record: InteractionRecord, payload: Json, owners: Mapping[str, str] | None
     ) -> Json:
         """An interaction from a DM or group DM between users: only a user install reaches it.
 
         ``user`` (no ``member``), no guild, the channel with its recipients, ``context`` 2, and
         the app_permissions Discord documents for "(G)DMs with other users".
         """
-        world, user, channel = self.world, record.user, record.channel
+        user, channel = record.user, record.channel
         if user.id not in channel.recipient_ids:
             raise InvalidInvocation(f"{user!r} is not in {channel!r}")
         if not owners or "1" not in owners:
             raise InvalidInvocation(
                 f"{record.label}: only an app installed to a user reaches {channel!r}"
             )
-        payload: Json = {
-            "id": str(record.id),
-            "application_id": str(world.application_id),
-            "type": int(record.type),
-            "data": data,
-            "channel_id": str(channel.id),
-            "channel": world.channel_payload(channel),
+        return payload | {
+            "channel": self.world.channel_payload(channel),
             "user": user.to_payload(),
-            "token": record.token,
-            "version": 1,
             "app_permissions": str(int(PRIVATE_CHANNEL_APP_PERMISSIONS)),
-            "locale": user.locale,
-            "entitlements": [],
             "authorizing_integration_owners": dict(owners),
             "context": int(InteractionContext.PRIVATE_CHANNEL),
-            "attachment_size_limit": world.config.upload_limit,
         }
-        if message is not None:
-            payload["message"] = world.message_payload(message)
-        return payload
 
     # -- the initial response ---------------------------------------------------------------------
 
