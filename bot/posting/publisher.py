@@ -11,7 +11,7 @@ import io
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, Final
@@ -221,38 +221,50 @@ class Publisher:
         players: Players | None,
         nonce: str | None,
     ) -> discord.Message:
-        """A post of a private game: the answer to its players' latest interaction while that
-        lasts (a followup through the interaction's webhook: it resolves a reply still
-        "thinking…", else it is a new message there); after that, to each player's DMs."""
+        """A post of a private game (see :meth:`_privately`)."""
+
+        async def through(webhook: discord.Webhook) -> discord.Message:
+            made = await self.message(game, post, reader, players)
+            return await webhook.send(**await self._with_view(game, reader, made), wait=True)
+
+        async def by_dm(user: discord.User, nonce: str | int) -> discord.Message:
+            # A board each: discord.py closes a file once it is sent.
+            return await user.send(**await self.message(game, post, reader, players), nonce=nonce)
+
+        return await self._privately(game, game.human_ids, through, by_dm, nonce)
+
+    async def _privately(
+        self,
+        game: Game,
+        recipients: tuple[int, ...],
+        through: Callable[[discord.Webhook], Awaitable[discord.Message]],
+        by_dm: Callable[[discord.User, str | int], Awaitable[discord.Message]],
+        nonce: str | None,
+    ) -> discord.Message:
+        """Where the bot may only answer: through the players' latest interaction while that
+        lasts (a followup through its webhook: it resolves a reply still "thinking…", else it
+        is a new message there); when it is gone or used up (a user install's 5 followups), to
+        each recipient's DMs."""
         route = await self._service.reply_route(game.id)
         if route is not None:
-            kwargs = await self._with_view(
-                game, reader, await self.message(game, post, reader, players)
-            )
             try:
-                return await answer_webhook(self._client, route).send(**kwargs, wait=True)
+                return await through(answer_webhook(self._client, route))
             except discord.HTTPException as error:
                 if error.status >= 500:
                     raise  # Discord's trouble: the outbox tries again later
-                # The route is used up (a user install's 5 followups) or gone: to the DMs.
-                log.info("game %s: its reply route is refused (%s); posting by DM", game.id, error)
-        sent: discord.Message | None = None
-        for user_id in game.human_ids:
-            # A board each: discord.py closes a file once it is sent.
-            kwargs = await self.message(game, post, reader, players)
+                log.info("game %s: its reply route is refused (%s); by DM", game.id, error)
+        reached: list[discord.Message] = []
+        for user_id in recipients:
             # One nonce a player (Discord's nonces are at most 25 characters: no user id).
             side = "w" if user_id == game.white_id else "b"
-            mine = None if nonce is None else f"{nonce}{side}"
             try:
                 user = await self._client.fetch_user(user_id)
-                message = await user.send(**kwargs, nonce=_nonce(mine))
+                reached.append(await by_dm(user, _nonce(nonce and f"{nonce}{side}")))
             except discord.HTTPException:
                 log.info("game %s: %s cannot be reached by DM", game.id, user_id)
-                continue
-            sent = sent or message
-        if sent is None:
-            raise discord.ClientException(f"game {game.id}: no player can be reached")
-        return sent
+        if not reached:
+            raise discord.ClientException(f"game {game.id}: nobody to tell can be reached")
+        return reached[0]
 
     async def delete_post(self, game: Game, message_id: int) -> None:
         """Delete one of the bot's posts in the game's thread; gone already or not allowed:
@@ -282,22 +294,14 @@ class Publisher:
             return await self.channel(game).send(
                 content, allowed_mentions=mentions, silent=silent, nonce=_nonce(nonce)
             )
-        route = await self._service.reply_route(game.id)
-        if route is not None:
-            webhook = answer_webhook(self._client, route)
-            try:
-                return await webhook.send(
-                    content, allowed_mentions=mentions, silent=silent, wait=True
-                )
-            except discord.HTTPException as error:
-                if error.status >= 500:
-                    raise
-                log.info("game %s: its reply route is refused (%s); telling by DM", game.id, error)
-        sent = [await self.direct_message(user, content, nonce=nonce) for user in ping]
-        reached = [message for message in sent if message is not None]
-        if not reached:
-            raise discord.ClientException(f"game {game.id}: nobody to tell can be reached")
-        return reached[0]
+
+        async def through(webhook: discord.Webhook) -> discord.Message:
+            return await webhook.send(content, allowed_mentions=mentions, silent=silent, wait=True)
+
+        async def by_dm(user: discord.User, nonce: str | int) -> discord.Message:
+            return await user.send(content, nonce=nonce)
+
+        return await self._privately(game, ping, through, by_dm, nonce)
 
     async def direct_message(
         self, user_id: int, content: str, *, nonce: str | None = None
