@@ -126,8 +126,15 @@ def picker(game: Game, reader: Reader) -> tuple[str, discord.ui.View]:
     return reader(_("Which stack do you move?")), view
 
 
-def _menu_options(options: Sequence[tuple[str, str]]) -> list[discord.SelectOption]:
-    return [discord.SelectOption(label=text, value=value) for value, text in options]
+def _menu(
+    custom_id: str, placeholder: str, options: Sequence[tuple[str, str]]
+) -> discord.ui.Select[Any]:
+    """A menu of ``(value, label)`` options (none when rebuilt from its id on a choice)."""
+    return discord.ui.Select(
+        custom_id=custom_id,
+        placeholder=placeholder,
+        options=[discord.SelectOption(label=text, value=value) for value, text in options],
+    )
 
 
 class TurnButton(BotButton, template=r"dvonn:turn:(?P<game>\d+):(?P<ply>\d+)"):
@@ -191,12 +198,10 @@ class CellMenu(
         self.game_id, self.ply, self.group = game_id, ply, group
         letters = COLUMN_GROUPS[group]
         super().__init__(
-            discord.ui.Select(
-                custom_id=f"dvonn:cells:{game_id}:{ply}:{group}",
-                placeholder=label(
-                    reader, _("Cells {first}–{last}", first=letters[0], last=letters[-1])
-                ),
-                options=_menu_options([(c, c) for c in cells]) or [discord.SelectOption(label="-")],
+            _menu(
+                f"dvonn:cells:{game_id}:{ply}:{group}",
+                label(reader, _("Cells {first}–{last}", first=letters[0], last=letters[-1])),
+                [(c, c) for c in cells],
             )
         )
 
@@ -229,11 +234,7 @@ class StackMenu(
     ) -> None:
         self.game_id, self.ply = game_id, ply
         super().__init__(
-            discord.ui.Select(
-                custom_id=f"dvonn:from:{game_id}:{ply}",
-                placeholder=label(reader, _("Your stack")),
-                options=_menu_options(options) or [discord.SelectOption(label="-")],
-            )
+            _menu(f"dvonn:from:{game_id}:{ply}", label(reader, _("Your stack")), options)
         )
 
     @classmethod
@@ -277,11 +278,7 @@ class LandingMenu(
     ) -> None:
         self.game_id, self.ply, self.source = game_id, ply, source
         super().__init__(
-            discord.ui.Select(
-                custom_id=f"dvonn:to:{game_id}:{ply}:{source}",
-                placeholder=label(reader, _("Where it lands")),
-                options=_menu_options(options) or [discord.SelectOption(label="-")],
-            )
+            _menu(f"dvonn:to:{game_id}:{ply}:{source}", label(reader, _("Where it lands")), options)
         )
 
     @classmethod
