@@ -8,7 +8,7 @@ side by side, and row locks (and versions) must give the same outcome.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 from datetime import timedelta
 
 import pytest
@@ -30,21 +30,25 @@ async def other(database_target: str, clock: ManualClock) -> AsyncIterator[GameS
     await service.close()
 
 
+async def one_of_two(*attempts: Awaitable[object]) -> BaseException:
+    """Run two attempts at once: exactly one must go through; the other's refusal."""
+    results = await asyncio.gather(*attempts, return_exceptions=True)
+    started = [r for r in results if not isinstance(r, BaseException)]
+    refused = [r for r in results if isinstance(r, BaseException)]
+    assert len(started) == 1 and len(refused) == 1
+    return refused[0]
+
+
 async def test_a_challenge_accepted_in_two_processes_at_once_starts_one_game(
     service: GameService, other: GameService
 ) -> None:
     challenge = await service.create_challenge(
         guild_id=GUILD, channel_id=700, challenger_id=ALICE, opponent_id=None
     )
-    results = await asyncio.gather(
-        service.accept_challenge(challenge.id, BOB),
-        other.accept_challenge(challenge.id, CAROL),
-        return_exceptions=True,
+    refused = await one_of_two(
+        service.accept_challenge(challenge.id, BOB), other.accept_challenge(challenge.id, CAROL)
     )
-    started = [r for r in results if not isinstance(r, BaseException)]
-    refused = [r for r in results if isinstance(r, BaseException)]
-    assert len(started) == 1 and len(refused) == 1
-    assert isinstance(refused[0], ChallengeError), repr(refused[0])
+    assert isinstance(refused, ChallengeError), repr(refused)
 
 
 async def test_two_challenges_accepted_at_once_in_one_channel_start_one_game(
@@ -58,15 +62,11 @@ async def test_two_challenges_accepted_at_once_in_one_channel_start_one_game(
         )
         for challenger in (ALICE, CAROL)
     ]
-    results = await asyncio.gather(
+    refused = await one_of_two(
         service.accept_challenge(challenges[0].id, BOB),
         other.accept_challenge(challenges[1].id, DAVE),
-        return_exceptions=True,
     )
-    started = [r for r in results if not isinstance(r, BaseException)]
-    refused = [r for r in results if isinstance(r, BaseException)]
-    assert len(started) == 1 and len(refused) == 1
-    assert isinstance(refused[0], ChannelBusy), repr(refused[0])
+    assert isinstance(refused, ChannelBusy), repr(refused)
 
 
 async def test_two_games_of_one_player_ending_at_once_both_count(
