@@ -29,11 +29,16 @@ def answers_only(interaction: discord.Interaction[Any]) -> bool:
 
 
 async def remember_reply_route(
-    service: GameService, interaction: discord.Interaction[Any], game: Game
+    service: GameService, interaction: discord.Interaction[Any], game: Game | int
 ) -> None:
     """Before a change to a private game, keep this interaction as the way to post it (see
     :meth:`bot.games.GameService.remember_reply_route`): its answer must not be an ephemeral
-    "thinking…" then, or the first post would resolve it, privately."""
+    "thinking…" then, or the first post would resolve it, privately. ``game``: the game, or
+    its id (then it is read only where the bot may only answer)."""
+    if not answers_only(interaction):
+        return
+    if isinstance(game, int):
+        game = await service.get_game(game)
     if game.private:
         await service.remember_reply_route(game.id, reply_route(interaction), ROUTE_LASTS)
 

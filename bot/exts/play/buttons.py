@@ -36,9 +36,7 @@ class ResignButton(BotButton, template=r"dvonn:resign:(?P<id>\d+)"):
 
     async def run(self, interaction: Interaction) -> None:
         bot = interaction.client
-        await remember_reply_route(
-            bot.service, interaction, await bot.service.get_game(self.game_id)
-        )
+        await remember_reply_route(bot.service, interaction, self.game_id)
         ended = await bot.service.resign(self.game_id, interaction.user.id)
         reader = bot.publisher.private_reader(interaction)
         await interaction.response.edit_message(

@@ -91,8 +91,7 @@ class TakebackButton(BotButton, template=r"dvonn:takeback:(?P<id>\d+):(?P<answer
     async def run(self, interaction: Interaction) -> None:
         accept = self.answer == "accept"
         bot = interaction.client
-        game = await bot.service.get_game(self.game_id)
-        await remember_reply_route(bot.service, interaction, game)
+        await remember_reply_route(bot.service, interaction, self.game_id)
         answer = await bot.service.takebacks.answer(self.game_id, interaction.user.id, accept)
         reader = await bot.publisher.public_reader(answer.game.guild_id, interaction)
         name = interaction.user.display_name
