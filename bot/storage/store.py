@@ -315,6 +315,7 @@ _SELECT_ACTIVE_IN_CHANNEL: Final = (
     f"SELECT {GAME_COLUMNS} FROM games WHERE channel_id = ? AND status = 'active'"
 )
 _SELECT_CHALLENGE: Final = f"SELECT {_CHALLENGE_COLUMNS} FROM challenges WHERE id = ?"
+_SELECT_MOVES: Final = f"SELECT {_MOVE_COLUMNS} FROM moves WHERE game_id = ? ORDER BY ply"
 
 _SELECT_PREFS: Final = (
     "SELECT notify, last_reminded_at, vacation_until, vacation_year, vacation_days_used, locale "
@@ -585,9 +586,7 @@ class Writer:
 
     async def moves(self, game_id: int) -> list[RecordedMove]:
         """A game's record, read inside this transaction."""
-        rows = await self._conn.fetch_all(
-            f"SELECT {_MOVE_COLUMNS} FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
-        )
+        rows = await self._conn.fetch_all(_SELECT_MOVES, (game_id,))
         return [_recorded_move(row) for row in rows]
 
     async def save_vacation(self, prefs: PlayerPrefs) -> None:
@@ -894,9 +893,7 @@ class Store:
 
     async def moves(self, game_id: int) -> list[RecordedMove]:
         """A game's record, in order."""
-        rows = await self.db.fetch_all(
-            f"SELECT {_MOVE_COLUMNS} FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
-        )
+        rows = await self.db.fetch_all(_SELECT_MOVES, (game_id,))
         return [_recorded_move(row) for row in rows]
 
     async def game_with_moves(self, game_id: int) -> tuple[Game, list[RecordedMove]] | None:
@@ -906,9 +903,7 @@ class Store:
             if not found:
                 return None
             row = found[0]
-            rows = await conn.fetch_all(
-                f"SELECT {_MOVE_COLUMNS} FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
-            )
+            rows = await conn.fetch_all(_SELECT_MOVES, (game_id,))
         return _game(row, self._positions), [_recorded_move(r) for r in rows]
 
     async def latest_game_in_channel(self, channel_id: ChannelId) -> Game | None:
