@@ -112,9 +112,23 @@ def connect_reader(path: Path, synchronous: Synchronous, busy_timeout_ms: int) -
     return InlineReader(conn)
 
 
-async def set_wal(conn: aiosqlite.Connection, path: Path) -> None:
-    """Switch the file to WAL mode (it stays so), or raise :class:`StorageError`."""
-    rows = list(await conn.execute_fetchall("PRAGMA journal_mode = WAL"))
+async def set_wal(conn: aiosqlite.Connection, path: Path, busy_timeout_ms: int) -> None:
+    """Switch the file to WAL mode (it stays so), or raise :class:`StorageError`.
+
+    The switch needs the file to itself, and SQLite answers "database is locked" at once, without
+    waiting, when another connection is writing (a second bot migrating a new file at the same
+    moment): so it is tried again until the busy timeout has passed.
+    """
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + busy_timeout_ms / 1000
+    while True:
+        try:
+            rows = list(await conn.execute_fetchall("PRAGMA journal_mode = WAL"))
+            break
+        except sqlite3.OperationalError as error:
+            if error.sqlite_errorcode != sqlite3.SQLITE_BUSY or loop.time() >= deadline:
+                raise
+            await asyncio.sleep(0.01)
     mode = str(rows[0][0]).lower()
     if mode != "wal":
         raise StorageError(f"{path}: SQLite could not switch to WAL mode (it stays {mode!r})")

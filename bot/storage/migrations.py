@@ -93,8 +93,21 @@ async def check_compatible(
 
     Raises :class:`DatabaseTooNew` for a file from a newer bot, and :class:`NotOurDatabase` for
     another application's file (a different ``application_id``, or tables but no version).
-    Writes nothing.
+    Writes nothing. Its reads see one snapshot of the file (a transaction of their own unless
+    the caller has one open), so another process's migration cannot land between them.
     """
+    if conn.in_transaction:
+        return await _check_compatible(conn, path, migrations)
+    await conn.execute("BEGIN")
+    try:
+        return await _check_compatible(conn, path, migrations)
+    finally:
+        await conn.execute("ROLLBACK")
+
+
+async def _check_compatible(
+    conn: aiosqlite.Connection, path: Path | str, migrations: Sequence[Migration]
+) -> int:
     version = await schema_version(conn)
     if version > len(migrations):
         raise DatabaseTooNew(path, version, len(migrations))

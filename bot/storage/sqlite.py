@@ -106,7 +106,7 @@ class SQLiteDatabase:
         try:
             writer = await connect(path, synchronous, busy_timeout_ms, connections)
             await check_compatible(writer, path, migrations)
-            await set_wal(writer, path)
+            await set_wal(writer, path, busy_timeout_ms)
             applied = await migrate(writer, path, migrations, target=migrate_to)
             if applied:
                 log.info("database %s: applied migrations %s", path, applied)
