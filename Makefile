@@ -35,7 +35,13 @@ lock: venv
 	$(BIN)/uv pip compile pyproject.toml --universal --generate-hashes \
 		--python-version 3.11 -c $(LOCK) -o requirements-run.lock
 
+# The strongest level's compiled search (the levels search in Python where it cannot be built).
+NATIVE := ai/native/_engine.so
+$(NATIVE): ai/native/engine.c $(STAMP)
+	$(BIN)/python -m ai.native.build
+
 run: venv
+	@$(MAKE) --no-print-directory -s $(NATIVE)
 	$(BIN)/python -m bot $(ARGS)
 
 test: venv
@@ -48,10 +54,10 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-pytest: $(STAMP)
+pytest: $(STAMP) $(NATIVE)
 	$(BIN)/python -m pytest -q
 
-bench: $(STAMP)
+bench: $(STAMP) $(NATIVE)
 	$(BIN)/python -m rules.bench
 	$(BIN)/python -m render.bench
 	$(BIN)/python -m ai.bench --budget 0.2 --positions 20
@@ -64,4 +70,4 @@ messages: $(STAMP)
 	$(BIN)/python -m bot.i18n.tools update
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis $(NATIVE)

@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Final
 
+from ai import native
 from ai.evaluation import final_value
 from ai.levels import Level, LevelSpec
 from ai.search import Searcher, SearchResult
@@ -22,6 +23,10 @@ SAFETY_MARGIN: Final = 0.01
 """Seconds kept back from the budget for returning the answer (and a process boundary)."""
 SOFT_SHARE: Final = 0.5
 """Do not start another iteration after this share of the time: it would rarely finish."""
+
+COMPILED_SOFT_SHARE: Final = 0.6
+"""The compiled search's share: an unfinished iteration still counts (its first move is the last
+best, so whatever it ranked above that move proved better), so starting one late costs little."""
 
 Clock = Callable[[], float]
 
@@ -103,6 +108,16 @@ def _think(
     if spec.max_depth == 0 or (position.ply < PLACEMENT_PLIES and spec.placement_temperature):
         return one_ply(
             position, moves, spec=spec, rng=rng, start=start, clock=clock, deadline=deadline
+        )
+    if spec.compiled and native.available():
+        return native.search(
+            position,
+            hard=None if deadline is None else deadline - start,
+            soft=None if deadline is None else (deadline - start) * COMPILED_SOFT_SHARE,
+            max_nodes=spec.compiled_nodes if deadline is None else None,
+            max_depth=spec.max_depth,
+            seed=rng.getrandbits(64),
+            weights=spec.native,
         )
     soft = None if deadline is None else start + (deadline - start) * SOFT_SHARE
     searcher = Searcher(

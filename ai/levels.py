@@ -11,6 +11,7 @@ from ai.evaluation import (
     MovementWeights,
     PlacementWeights,
 )
+from ai.native import DEFAULT_WEIGHTS, NativeWeights
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +28,9 @@ class LevelSpec:
     most ``max_nodes`` nodes when there is no budget. ``late_placement`` > 0:
     with that many empty cells or fewer, search through the rest of the placement into the
     first moves. ``movement`` and ``placement`` weigh the evaluation.
+
+    ``compiled``: search with :mod:`ai.native` where it is built (weighed by ``native``, and
+    limited to ``compiled_nodes`` nodes when there is no budget), else as above in Python.
     """
 
     description: str
@@ -40,6 +44,9 @@ class LevelSpec:
     late_placement: int = 0
     movement: MovementWeights = field(default=DEFAULT_MOVEMENT)
     placement: PlacementWeights = field(default=DEFAULT_PLACEMENT)
+    compiled: bool = False
+    compiled_nodes: int = 3_000_000
+    native: NativeWeights = field(default=DEFAULT_WEIGHTS)
 
 
 class Level(enum.Enum):
@@ -104,5 +111,6 @@ _SPECS: dict[Level, LevelSpec] = {
         placement_depth=2,
         max_nodes=60_000,
         late_placement=8,
+        compiled=True,
     ),
 }

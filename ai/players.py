@@ -3,17 +3,19 @@ external programs that speak the CodeCup 2011 protocol (PrimaDvonna, say)."""
 
 from __future__ import annotations
 
+import dataclasses
 import queue
 import random
 import shlex
 import subprocess
 import threading
 from dataclasses import dataclass, field
-from typing import Final, Protocol
+from typing import Any, Final, Protocol
 
-from ai.choose import choose_move, move_rng
+from ai.choose import move_rng, think
 from ai.evaluation import white_to_act
-from ai.levels import Level
+from ai.levels import Level, LevelSpec
+from ai.native import NativeWeights
 from rules import Move, Position, RulesError, legal_moves, parse_move, play, replay, score
 
 
@@ -35,15 +37,19 @@ class LevelPlayer:
 
     level: Level
     budget: float | None = None
+    spec: LevelSpec | None = None
+    """The level's settings changed for an experiment (see :func:`parse_player`)."""
+    changes: str = ""
 
     @property
     def name(self) -> str:
         suffix = f"@{self.budget:g}s" if self.budget is not None else ""
-        return f"level:{self.level.value}{suffix}"
+        changes = f"{{{self.changes}}}" if self.changes else ""
+        return f"level:{self.level.value}{changes}{suffix}"
 
     def choose(self, pos: Position, *, budget: float | None, seed: int) -> Move:
         own = self.budget if self.budget is not None else budget
-        return choose_move(pos, level=self.level, budget=own, seed=seed)
+        return think(pos, level=self.level, budget=own, seed=seed, spec=self.spec).move
 
     def close(self) -> None:
         pass
@@ -239,7 +245,29 @@ def parse_player(text: str) -> Player:
     if name == "greedy":
         return GreedyPlayer()
     budget = float(budget_text.removesuffix("s")) if budget_text else None
-    return LevelPlayer(Level.parse(name), budget)
+    name, _, changes = name.partition("{")
+    level = Level.parse(name)
+    if not changes:
+        return LevelPlayer(level, budget)
+    changes = changes.removesuffix("}")
+    return LevelPlayer(level, budget, changed_spec(level.spec, changes), changes)
+
+
+def changed_spec(spec: LevelSpec, changes: str) -> LevelSpec:
+    """``spec`` with ``name=value,...`` changed: its own fields (``compiled=0``,
+    ``late_placement=10``) or the compiled evaluation's weights (``moves=30``)."""
+    own: dict[str, Any] = {}
+    weights: dict[str, int] = {}
+    for item in filter(None, changes.split(",")):
+        key, _, value = item.partition("=")
+        key = key.strip()
+        if key in {f.name for f in dataclasses.fields(NativeWeights)}:
+            weights[key] = int(value)
+        elif key in {f.name for f in dataclasses.fields(LevelSpec)}:
+            own[key] = type(getattr(spec, key))(float(value))
+        else:
+            raise ValueError(f"no setting or weight {key!r} to change")
+    return dataclasses.replace(spec, native=dataclasses.replace(spec.native, **weights), **own)
 
 
 def random_opening(plies: int, seed: int) -> Position:

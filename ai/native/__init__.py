@@ -1,0 +1,204 @@
+"""The strongest level's search, compiled from ``engine.c``: the same rules and the same kind of
+search as :mod:`ai.search`, about a hundred times as many positions a second.
+
+``make`` builds the library (``python -m ai.native.build``); where it is missing (no C compiler,
+or a container built without one) :func:`available` is false and the levels search in Python,
+as before. Nothing here trusts the library blindly: :func:`search` returns a move only if
+:func:`rules.legal_moves` has it.
+
+The library is loaded with :mod:`ctypes` (plain C, no Python headers); a position crosses as three
+bytes a cell: height, top piece (0 empty, 1 White, 2 Black, 3 DVONN) and whether it holds DVONN.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import time
+from dataclasses import astuple, dataclass
+from pathlib import Path
+from typing import Final
+
+from ai.search import SearchResult
+from rules import PASS, Move, Place, Position, jump, legal_moves
+from rules.board import CELL_COUNT
+
+LIBRARY: Final = Path(__file__).with_name("_engine.so")
+SOURCE: Final = Path(__file__).with_name("engine.c")
+_TOPS: Final = {"W": 1, "B": 2, "D": 3}
+
+
+@dataclass(frozen=True, slots=True)
+class NativeWeights:
+    """The compiled evaluation's weights (engine.c's ``Weights``, in that order).
+
+    Movement terms are weighed by field values: a cell is worth ``field_base`` plus, for each
+    DVONN stack at distance *d*, ``field_bonus >> (field_shift * d)`` (64 is one unit), so stacks
+    and targets near the DVONN pieces count more (PrimaDvonna's published idea). Placement
+    terms are :class:`ai.evaluation.PlacementWeights`'.
+    """
+
+    stacks: int = 100
+    moves: int = 25
+    to_dvonn: int = 20
+    to_enemy: int = 20
+    score: int = 0
+    field_base: int = 64
+    field_bonus: int = 64
+    field_shift: int = 2
+    next_to_dvonn: int = 11
+    near_dvonn: int = 9
+    edge: int = 7
+    dvonn_distance: int = 2
+    bunched: int = 4
+
+
+DEFAULT_WEIGHTS: Final = NativeWeights()
+
+
+@functools.cache
+def _library() -> ctypes.CDLL | None:
+    if not LIBRARY.exists():
+        return None
+    try:
+        lib = ctypes.CDLL(str(LIBRARY))
+    except OSError:
+        return None
+    lib.dvonn_search.restype = ctypes.c_int
+    lib.dvonn_search.argtypes = [
+        ctypes.c_char_p,
+        ctypes.c_int,
+        ctypes.POINTER(ctypes.c_int),
+        ctypes.c_double,
+        ctypes.c_double,
+        ctypes.c_longlong,
+        ctypes.c_int,
+        ctypes.c_int,
+        ctypes.c_ulonglong,
+        ctypes.POINTER(ctypes.c_int),
+    ]
+    lib.dvonn_moves.restype = ctypes.c_int
+    lib.dvonn_moves.argtypes = [ctypes.c_char_p, ctypes.c_int, ctypes.POINTER(ctypes.c_int)]
+    lib.dvonn_play.restype = ctypes.c_int
+    lib.dvonn_play.argtypes = [
+        ctypes.c_char_p,
+        ctypes.c_int,
+        ctypes.c_int,
+        ctypes.c_int,
+        ctypes.c_char_p,
+    ]
+    lib.dvonn_evaluate.restype = ctypes.c_int
+    lib.dvonn_evaluate.argtypes = [
+        ctypes.c_char_p,
+        ctypes.c_int,
+        ctypes.POINTER(ctypes.c_int),
+        ctypes.POINTER(ctypes.c_int),
+    ]
+    return lib
+
+
+def available() -> bool:
+    """Whether the compiled search is built and loads."""
+    return _library() is not None
+
+
+def _need() -> ctypes.CDLL:
+    lib = _library()
+    if lib is None:
+        raise RuntimeError(
+            f"the compiled search is not built ({LIBRARY}): run python -m ai.native.build"
+        )
+    return lib
+
+
+def encode(pos: Position) -> bytes:
+    """The position's stacks as the library reads them."""
+    out = bytearray(3 * CELL_COUNT)
+    for cell, stack in enumerate(pos.stacks):
+        if stack:
+            out[3 * cell] = len(stack)
+            out[3 * cell + 1] = _TOPS[stack[-1]]
+            out[3 * cell + 2] = "D" in stack
+    return bytes(out)
+
+
+def _weights(weights: NativeWeights) -> ctypes.Array[ctypes.c_int]:
+    values = astuple(weights)
+    return (ctypes.c_int * len(values))(*values)
+
+
+def _move(source: int, target: int) -> Move:
+    if source < 0 and target < 0:
+        return PASS
+    if source < 0:
+        return Place(target)
+    return jump(source, target)
+
+
+def search(
+    pos: Position,
+    *,
+    hard: float | None,
+    soft: float | None = None,
+    max_nodes: int | None = None,
+    min_depth: int = 1,
+    max_depth: int = 64,
+    seed: int = 0,
+    weights: NativeWeights = DEFAULT_WEIGHTS,
+) -> SearchResult:
+    """Iterative deepening on ``pos`` until ``hard`` seconds have passed or ``max_nodes`` nodes
+    were searched (the work is deterministic with a node limit alone); no new iteration starts
+    after ``soft`` seconds. Raises ``ValueError`` for a finished game."""
+    lib = _need()
+    out = (ctypes.c_int * 8)()
+    start = time.perf_counter()
+    status = lib.dvonn_search(
+        encode(pos),
+        pos.ply,
+        _weights(weights),
+        hard or 0.0,
+        soft or 0.0,
+        max_nodes or 0,
+        min_depth,
+        max_depth,
+        seed & 0xFFFF_FFFF_FFFF_FFFF,
+        out,
+    )
+    if status == -2:
+        raise ValueError("the game is over: there is no move to choose")
+    if status != 0:
+        raise RuntimeError(f"the compiled search failed ({status})")
+    kind, source, target, value, depth, exact, high, low = out
+    move = PASS if kind == 2 else Place(target) if kind == 1 else jump(source, target)
+    if move not in legal_moves(pos):
+        raise RuntimeError(f"the compiled search chose {move}, which is not legal in {pos!r}")
+    return SearchResult(
+        move, value, depth, (high << 31) | low, bool(exact), time.perf_counter() - start
+    )
+
+
+def native_moves(pos: Position) -> list[Move]:
+    """The library's legal moves in ``pos`` (for the tests that hold it to :mod:`rules`)."""
+    out = (ctypes.c_int * 512)()
+    count = _need().dvonn_moves(encode(pos), pos.ply, out)
+    return [_move(out[2 * i], out[2 * i + 1]) for i in range(count)]
+
+
+def native_play(pos: Position, move: Move) -> bytes:
+    """The library's cells after ``move`` (compare with :func:`encode` of ``rules.play``)."""
+    if move is PASS:
+        source, target = -1, -1
+    elif isinstance(move, Place):
+        source, target = -1, move.cell
+    else:
+        source, target = move.source, move.target  # type: ignore[union-attr]
+    out = ctypes.create_string_buffer(3 * CELL_COUNT)
+    _need().dvonn_play(encode(pos), pos.ply, source, target, out)
+    return out.raw
+
+
+def native_evaluate(pos: Position, weights: NativeWeights = DEFAULT_WEIGHTS) -> tuple[int, bool]:
+    """The library's static value of ``pos`` for the side to act, and whether it is exact."""
+    exact = ctypes.c_int(0)
+    value = _need().dvonn_evaluate(encode(pos), pos.ply, _weights(weights), ctypes.byref(exact))
+    return value, bool(exact.value)

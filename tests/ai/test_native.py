@@ -1,0 +1,138 @@
+"""The compiled search (ai.native) against the rules and the Python search it stands in for."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+
+import rules
+from ai import Level, native, think
+from ai.evaluation import final_value
+from ai.native.build import build
+from tests.rules.test_oracle import ORACLE_FILES
+
+from .positions import live_positions, random_game
+from .test_search import TooBig, minimax
+
+
+@pytest.fixture(scope="module", autouse=True)
+def compiled() -> None:
+    """Build the library if it is not (make builds it); skip only where no compiler exists."""
+    if not native.available():
+        if not shutil.which("cc"):
+            pytest.skip("no C compiler: the levels search in Python here")
+        assert build(), "the compiled search did not build"
+        native._library.cache_clear()
+        assert native.available()
+
+
+def test_it_plays_every_move_of_random_games_exactly_as_the_rules_do() -> None:
+    checked = 0
+    for seed in range(120):
+        rng = random.Random(seed)
+        pos = rules.new_game()
+        while True:
+            legal = rules.legal_moves(pos)
+            assert sorted(map(str, native.native_moves(pos))) == sorted(map(str, legal)), pos
+            if not legal:
+                value, exact = native.native_evaluate(pos)
+                assert exact and value == final_value(pos)
+                break
+            move = rng.choice(legal)
+            child = rules.play(pos, move)
+            assert native.native_play(pos, move) == native.encode(child), (pos, move)
+            pos = child
+            checked += 1
+    assert checked > 9_000  # about 80 a game
+
+
+@pytest.mark.parametrize("name", ORACLE_FILES)
+def test_it_plays_the_reference_games_of_other_engines(shared_dir: Path, name: str) -> None:
+    for line in (shared_dir / "oracle" / name).open(encoding="utf-8"):
+        game = json.loads(line)
+        pos = rules.new_game()
+        for expected in game["positions"]:
+            assert sorted(map(str, native.native_moves(pos))) == expected["legal"]
+            child = rules.play(pos, rules.parse_move(expected["action"]))
+            assert native.native_play(pos, rules.parse_move(expected["action"])) == native.encode(
+                child
+            )
+            pos = child
+        assert native.native_moves(pos) == []
+
+
+@settings(max_examples=30, deadline=None)
+@given(live_positions())
+def test_every_move_it_chooses_is_legal(pos: rules.Position) -> None:
+    result = native.search(pos, hard=None, max_nodes=3_000, seed=1)
+    assert result.move in rules.legal_moves(pos)
+    assert result.nodes <= 3_001
+
+
+def test_it_solves_small_endgames_exactly() -> None:
+    solved = 0
+    for seed in range(60):
+        found = small_endgame_of(seed)
+        if found is None:
+            continue
+        pos, value = found
+        result = native.search(pos, hard=None, max_nodes=2_000_000, seed=seed)
+        assert result.exact and result.value == value, pos
+        # The move chosen really achieves the value.
+        assert -minimax(rules.play(pos, result.move), [10**6]) == value
+        solved += 1
+    assert solved > 20
+
+
+def small_endgame_of(seed: int) -> tuple[rules.Position, int] | None:
+    """The earliest position of random game ``seed`` with a choice and a small game tree."""
+    found = None
+    for pos in reversed(random_game(seed)[rules.PLACEMENT_PLIES :]):
+        if len(rules.legal_moves(pos)) < 2:
+            continue
+        try:
+            found = pos, minimax(pos, [3_000])
+        except TooBig:
+            break
+    return found
+
+
+def test_a_node_limit_makes_it_deterministic_and_the_seed_varies_ties() -> None:
+    pos = random_game(11)[30]
+    first = native.search(pos, hard=None, max_nodes=20_000, seed=3)
+    again = native.search(pos, hard=None, max_nodes=20_000, seed=3)
+    assert (first.move, first.value, first.depth, first.nodes) == (
+        again.move,
+        again.value,
+        again.depth,
+        again.nodes,
+    )
+    opening = rules.replay([rules.Place(c) for c in (20, 24, 28)])[-1]
+    chosen = {native.search(opening, hard=None, max_nodes=200, seed=s).move for s in range(20)}
+    assert len(chosen) > 1
+
+
+@pytest.mark.parametrize("budget", [0.05, 0.3])
+def test_it_keeps_the_budget(budget: float) -> None:
+    pos = random_game(7)[60]
+    result = think(pos, level=Level.STRONGEST, budget=budget)
+    assert result.elapsed < budget + 0.1
+    assert result.depth >= 1
+
+
+def test_the_strongest_level_uses_it() -> None:
+    pos = random_game(8)[55]
+    result = think(pos, level=Level.STRONGEST, budget=0.2)
+    # The Python search visits about a hundred thousand nodes a second at best.
+    assert result.nodes > 100_000
+
+
+def test_a_finished_game_is_refused() -> None:
+    final = random_game(2)[-1]
+    with pytest.raises(ValueError, match="over"):
+        native.search(final, hard=0.1)
