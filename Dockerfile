@@ -1,5 +1,14 @@
 # dvonn-bot in a container: docker build -t dvonn-bot . && docker run --env-file .env \
 #   -v dvonn-data:/data -p 127.0.0.1:8080:8080 dvonn-bot   (or: docker compose up -d)
+# The strongest level's compiled search, built where a C compiler is (the image has none).
+FROM python:3.11-slim AS native
+RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev \
+    && rm -rf /var/lib/apt/lists/*
+WORKDIR /build
+COPY rules ./rules
+COPY ai ./ai
+RUN python -m ai.native.build --force
+
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -16,6 +25,7 @@ COPY pyproject.toml README.md ./
 COPY rules ./rules
 COPY render ./render
 COPY ai ./ai
+COPY --from=native /build/ai/native/_engine.so ./ai/native/
 COPY bot ./bot
 RUN pip install --no-cache-dir --disable-pip-version-check --no-deps . \
     && useradd --system --uid 10001 --home-dir /data --no-create-home dvonn \

@@ -110,12 +110,14 @@ def _think(
             position, moves, spec=spec, rng=rng, start=start, clock=clock, deadline=deadline
         )
     if spec.compiled and native.available():
+        remaining = PLACEMENT_PLIES - position.ply
+        early = remaining > spec.compiled_late_placement  # placing, with many cells left
         return native.search(
             position,
             hard=None if deadline is None else deadline - start,
             soft=None if deadline is None else (deadline - start) * COMPILED_SOFT_SHARE,
             max_nodes=spec.compiled_nodes if deadline is None else None,
-            max_depth=spec.max_depth,
+            max_depth=spec.compiled_placement_depth if early else spec.max_depth,
             seed=rng.getrandbits(64),
             weights=spec.native,
         )

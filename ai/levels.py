@@ -29,8 +29,10 @@ class LevelSpec:
     with that many empty cells or fewer, search through the rest of the placement into the
     first moves. ``movement`` and ``placement`` weigh the evaluation.
 
-    ``compiled``: search with :mod:`ai.native` where it is built (weighed by ``native``, and
-    limited to ``compiled_nodes`` nodes when there is no budget), else as above in Python.
+    ``compiled``: search with :mod:`ai.native` where it is built, else as above in Python. The
+    compiled search is weighed by ``native``, limited to ``compiled_nodes`` nodes when there is no
+    budget, and searches ``compiled_placement_depth`` plies while placing until
+    ``compiled_late_placement`` cells are left, then as deep as its time allows (into the moves).
     """
 
     description: str
@@ -46,6 +48,8 @@ class LevelSpec:
     placement: PlacementWeights = field(default=DEFAULT_PLACEMENT)
     compiled: bool = False
     compiled_nodes: int = 3_000_000
+    compiled_placement_depth: int = 3
+    compiled_late_placement: int = 12
     native: NativeWeights = field(default=DEFAULT_WEIGHTS)
 
 

@@ -19,3 +19,12 @@ def test_it_prints_the_timings_of_each_level(capsys: pytest.CaptureFixture[str])
     out = capsys.readouterr().out
     assert "budget 0.01 s/move; 3 positions" in out
     assert [line.split()[0] for line in out.splitlines()[2:]] == ["beginner", "strong"]
+
+
+def test_the_compiled_and_the_python_search_are_timed_side_by_side(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    main(["--budget", "0.05", "--positions", "2", "--levels", "strongest,strongest-python"])
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()[2:]]
+    assert [row[0] for row in rows] == ["strongest", "strongest-python"]
+    assert all(float(row[-1].replace(",", "")) > 0 for row in rows)  # nodes per second
