@@ -114,7 +114,8 @@ def _think(
         early = remaining > spec.compiled_late_placement  # placing, with many cells left
         return native.search(
             position,
-            hard=None if deadline is None else deadline - start,
+            # From now: the time already spent here is the budget's too.
+            hard=None if deadline is None else deadline - clock(),
             soft=None if deadline is None else (deadline - start) * COMPILED_SOFT_SHARE,
             max_nodes=spec.compiled_nodes if deadline is None else None,
             max_depth=spec.compiled_placement_depth if early else spec.max_depth,
