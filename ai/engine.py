@@ -7,6 +7,10 @@ Within a coroutine (the bot's turn)::
 Requests wait in one queue per game and are handed to the workers round-robin across games, so
 a game that asks for many moves (hints, say) cannot starve the others. Positions cross the
 process boundary as :meth:`rules.Position.to_text` strings and moves come back as text.
+
+A game review asks for the engine's estimate of many positions (:meth:`Engine.estimate`, see
+:mod:`ai.review`); they queue the same way, so a review shares the workers fairly with the
+games being played.
 """
 
 from __future__ import annotations
@@ -15,15 +19,17 @@ import asyncio
 import functools
 import multiprocessing
 from collections import deque
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from multiprocessing.context import BaseContext
 from types import TracebackType
+from typing import Any
 
 from ai.choose import choose_move
 from ai.levels import Level
+from ai.review import Estimate, estimate
 from rules import Move, Position, legal_moves, parse_move
 
 
@@ -38,13 +44,21 @@ def think_in_worker(position_text: str, level: str, budget: float | None, seed: 
     return str(choose_move(pos, level=Level(level), budget=budget, seed=seed))
 
 
+def estimate_in_worker(
+    position_text: str, budget: float | None, max_nodes: int | None, seed: int
+) -> tuple[str, float, bool, int]:
+    """The worker's side of a review's search: read the position, estimate, answer plainly."""
+    pos = Position.from_text(position_text)
+    return estimate(pos, budget=budget, max_nodes=max_nodes, seed=seed).to_wire()
+
+
 @dataclass(eq=False, slots=True)
 class _Request:
-    position_text: str
-    level: Level
-    budget: float | None
-    seed: int
-    answer: asyncio.Future[Move]
+    work: functools.partial[Any]
+    """The worker function and its arguments (picklable: a module-level function)."""
+    read: Callable[[Any], Any]
+    """Turns the worker's plain answer into the caller's."""
+    answer: asyncio.Future[Any]
     attempts: int = field(default=0)
 
 
@@ -101,15 +115,36 @@ class Engine:
         if not legal_moves(pos):
             raise ValueError("the game is over: there is no move to choose")
         level = level if isinstance(level, Level) else Level.parse(level)
-        answer: asyncio.Future[Move] = asyncio.get_running_loop().create_future()
-        request = _Request(text, level, budget, seed, answer)
-        queue = self._queues.get(game)
-        if queue is None:
-            self._queues[game] = queue = deque()
-            self._turns.append(game)
-        queue.append(request)
-        self._dispatch()
-        return await answer
+        work = functools.partial(think_in_worker, text, level.value, budget, seed)
+        move: Move = await self._submit(work, parse_move, game)
+        return move
+
+    async def estimate(
+        self,
+        position: str | Position,
+        budget: float | None,
+        *,
+        max_nodes: int | None = None,
+        seed: int = 0,
+        game: Hashable = None,
+    ) -> Estimate:
+        """The review's search of ``position`` (:func:`ai.review.estimate`): the engine's move
+        and what the position is worth to the side to act.
+
+        ``budget`` as for :meth:`choose`; with ``budget=None``, ``max_nodes`` bounds the search.
+        Raises ``ValueError`` unless the side to act has a choice, or for a bad position text or
+        budget, and ``RuntimeError`` once the engine is closed.
+        """
+        if self._closed:
+            raise RuntimeError("the engine is closed")
+        if budget is not None and budget <= 0:
+            raise ValueError(f"the time budget must be positive, not {budget}")
+        text = position.to_text() if isinstance(position, Position) else position
+        if len(legal_moves(Position.from_text(text))) < 2:
+            raise ValueError("nothing to weigh: the side to act has no choice here")
+        work = functools.partial(estimate_in_worker, text, budget, max_nodes, seed)
+        found: Estimate = await self._submit(work, Estimate.from_wire, game)
+        return found
 
     def pending(self) -> int:
         """Requests waiting for a worker (not counting the ones being thought about)."""
@@ -143,6 +178,20 @@ class Engine:
 
     # --- scheduling --------------------------------------------------------------------------
 
+    async def _submit(
+        self, work: functools.partial[Any], read: Callable[[Any], Any], game: Hashable
+    ) -> Any:
+        """Queue ``work`` behind ``game``'s other requests and wait for its answer."""
+        answer: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        request = _Request(work, read, answer)
+        queue = self._queues.get(game)
+        if queue is None:
+            self._queues[game] = queue = deque()
+            self._turns.append(game)
+        queue.append(request)
+        self._dispatch()
+        return await answer
+
     def _executor(self) -> Executor:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
@@ -173,17 +222,10 @@ class Engine:
             self._running += 1
             request.attempts += 1
             pool = self._executor()
-            work = loop.run_in_executor(
-                pool,
-                think_in_worker,
-                request.position_text,
-                request.level.value,
-                request.budget,
-                request.seed,
-            )
+            work = loop.run_in_executor(pool, request.work)
             work.add_done_callback(functools.partial(self._finished, request, pool))
 
-    def _finished(self, request: _Request, pool: Executor, done: asyncio.Future[str]) -> None:
+    def _finished(self, request: _Request, pool: Executor, done: asyncio.Future[Any]) -> None:
         self._running -= 1
         answer = request.answer
         if not answer.done():
@@ -199,7 +241,7 @@ class Engine:
             elif error is not None:
                 answer.set_exception(error)
             else:
-                answer.set_result(parse_move(done.result()))
+                answer.set_result(request.read(done.result()))
         if not self._closed:
             self._dispatch()
 

@@ -1,0 +1,266 @@
+"""Game reviews: the scale, the searches a review asks for, and the mistakes it finds."""
+
+from __future__ import annotations
+
+import itertools
+from concurrent.futures import ThreadPoolExecutor
+from functools import cache
+
+import pytest
+
+import rules
+from ai import think
+from ai.engine import Engine
+from ai.evaluation import PIECE_VALUE, WIN
+from ai.review import (
+    ESTIMATE_LIMIT,
+    FIRST_JUDGED_PLY,
+    MISTAKE_THRESHOLD,
+    MOVEMENT_PIECES,
+    PLACEMENT_PIECES,
+    REVIEW_LEVEL,
+    Estimate,
+    PlyReview,
+    Review,
+    ReviewPlan,
+    estimate,
+    margin_of,
+    node_limited,
+    review_game,
+    settle,
+)
+from rules import PLACEMENT_PLIES, Colour, Move, Position
+
+from .positions import position_at, random_game
+
+NODES = 3_000
+"""Nodes per search: quick, and the same answer on every machine."""
+BONUS = WIN - 49 * PIECE_VALUE
+
+
+def engine_move(position: Position) -> Move:
+    """The move the review's own search plays (so the review must find no fault with it)."""
+    spec = node_limited(REVIEW_LEVEL.spec, NODES)
+    return think(position, level=REVIEW_LEVEL, budget=None, seed=0, spec=spec).move
+
+
+def play_out(moves: list[Move]) -> list[Move]:
+    """``moves`` continued by :func:`engine_move` until the game is over."""
+    position = rules.replay(moves)[-1]
+    moves = list(moves)
+    while rules.legal_moves(position):
+        move = engine_move(position)
+        moves.append(move)
+        position = rules.play(position, move)
+    return moves
+
+
+@cache
+def engine_game() -> tuple[Move, ...]:
+    return tuple(play_out([]))
+
+
+# --- the scale -------------------------------------------------------------------------------
+
+
+def test_proven_results_are_exact_margins() -> None:
+    assert margin_of(BONUS + 7 * PIECE_VALUE, ply=60, depth=3) == (7.0, True)
+    assert margin_of(-(BONUS + 2 * PIECE_VALUE), ply=20, depth=9) == (-2.0, True)
+
+
+def test_estimates_use_the_scale_of_the_phase_their_search_ended_in() -> None:
+    assert margin_of(100, ply=70, depth=4)[0] == pytest.approx(100 * MOVEMENT_PIECES)
+    assert not margin_of(100, ply=70, depth=4)[1]
+    # Searched from the placement into the movement: the movement's scale.
+    assert margin_of(100, ply=45, depth=5)[0] == pytest.approx(100 * MOVEMENT_PIECES)
+    assert margin_of(10, ply=20, depth=2)[0] == pytest.approx(10 * PLACEMENT_PIECES)
+    assert margin_of(-(10**6) // 20, ply=60, depth=2) == (-ESTIMATE_LIMIT, False)
+
+
+def test_an_estimate_crosses_a_process_boundary_unchanged() -> None:
+    found = Estimate(rules.parse_move("E3F4"), -2.5, False, 6)
+    assert Estimate.from_wire(found.to_wire()) == found
+    with pytest.raises(TypeError):
+        Estimate.from_wire(("E3", "no", False, 1))
+
+
+def test_only_a_choice_is_estimated() -> None:
+    with pytest.raises(ValueError, match="no choice"):
+        estimate(random_game(3)[-1], budget=None, max_nodes=NODES)
+    last_cell = rules.replay(list(engine_game())[:48])[-1]
+    with pytest.raises(ValueError, match="no choice"):
+        estimate(last_cell, budget=None, max_nodes=NODES)
+
+
+def test_an_estimate_is_the_engines_move_and_repeatable() -> None:
+    position = position_at(2, 0.7)
+    found = estimate(position, budget=None, max_nodes=NODES)
+    assert found.move == engine_move(position)
+    assert found == estimate(position, budget=None, max_nodes=NODES)
+    timed = estimate(position, budget=0.05)
+    assert timed.move in rules.legal_moves(position)
+
+
+def test_settling_plays_forced_moves_only() -> None:
+    game = random_game(11)
+    for position in game:
+        settled = settle(position)
+        assert len(rules.legal_moves(settled)) != 1
+        if len(rules.legal_moves(position)) != 1:
+            assert settled is position
+
+
+# --- the plan ----------------------------------------------------------------------------------
+
+
+def test_the_first_round_searches_every_choice_after_the_dvonn_placements() -> None:
+    moves = list(engine_game())
+    plan = ReviewPlan(moves)
+    wanted = plan.first_round()
+    positions = rules.replay(moves)
+    choices = {
+        p.to_text()
+        for p in positions
+        if p.ply >= FIRST_JUDGED_PLY and len(rules.legal_moves(p)) > 1
+    }
+    assert set(wanted) == choices
+    assert all(text == p.to_text() for text, p in wanted.items())
+
+
+def test_an_engine_game_has_no_mistakes_and_needs_no_second_round() -> None:
+    moves = list(engine_game())
+    plan = ReviewPlan(moves)
+    found = {t: estimate(p, budget=None, max_nodes=NODES) for t, p in plan.first_round().items()}
+    assert plan.second_round(found) == {}
+    review = plan.review(found)
+    assert all(p.loss == 0 and p.best == p.played for p in review.plies)
+    assert review.mistakes(threshold=0.01) == ()
+
+
+def test_a_blunder_is_found_and_priced_against_the_better_move() -> None:
+    engine = list(engine_game())
+    # The first movement action where some move is far worse than the engine's: play it, and
+    # let the engine play the rest.
+    for ply in range(PLACEMENT_PLIES, len(engine)):
+        before = rules.replay(engine[:ply])[-1]
+        if len(rules.legal_moves(before)) < 2:
+            continue
+        worth = {}
+        for move in rules.legal_moves(before):
+            after = settle(rules.play(before, move))
+            if not rules.legal_moves(after):
+                continue
+            found = estimate(after, budget=None, max_nodes=NODES)
+            worth[move] = found.margin if after.turn is before.turn else -found.margin
+        worst = min(worth, key=worth.__getitem__)
+        if max(worth.values()) - worth[worst] >= 3 * MISTAKE_THRESHOLD:
+            break
+    else:
+        pytest.fail("no move in the engine's game could be a blunder")
+    moves = play_out([*engine[:ply], worst])
+    review = review_game(moves, budget=None, max_nodes=NODES)
+    blunder = review.plies[ply]
+    assert blunder.judged and blunder.played == worst and blunder.best != worst
+    assert blunder.loss >= MISTAKE_THRESHOLD
+    assert blunder.loss == pytest.approx(abs(blunder.best_after - blunder.after)), (
+        "priced against the engine's move, searched alike"
+    )
+    assert review.mistakes() == (blunder,)
+    assert review.mistakes(blunder.colour.opponent) == ()
+
+
+def test_a_review_covers_every_action_and_ends_on_the_final_margin() -> None:
+    positions = random_game(5)
+    moves = [_move_between(a, b) for a, b in itertools.pairwise(positions)]
+    review = review_game(moves, budget=None, max_nodes=NODES)
+    assert len(review.plies) == len(moves) and len(review.leads) == len(moves) + 1
+    white, black = rules.score(positions[-1])
+    assert review.final == white - black and review.proven[-1]
+    for ply, entry in enumerate(review.plies):
+        assert entry.ply == ply and entry.number == ply + 1 and entry.played == moves[ply]
+        assert entry.colour is positions[ply].turn
+        assert entry.after == review.leads[ply + 1] and entry.before == review.leads[ply]
+        assert entry.loss >= 0
+        forced = len(rules.legal_moves(positions[ply])) == 1
+        assert entry.judged == (ply >= FIRST_JUDGED_PLY and not forced)
+        if not entry.judged:
+            assert entry.loss == 0 and entry.best == entry.played
+    assert review.leads[:FIRST_JUDGED_PLY] == (0.0,) * FIRST_JUDGED_PLY
+    # Random moves: plenty of mistakes, the costliest few of each side, in the order played.
+    mistakes = review.mistakes()
+    assert mistakes and [m.ply for m in mistakes] == sorted(m.ply for m in mistakes)
+    for colour in Colour:
+        mine = review.mistakes(colour)
+        assert len(mine) <= 3 and all(m.colour is colour for m in mine)
+        others = [p.loss for p in review.plies if p.judged and p.colour is colour]
+        others = sorted(others, reverse=True)[: len(mine)]
+        assert sorted((m.loss for m in mine), reverse=True) == others
+
+
+def _move_between(before: Position, after: Position) -> Move:
+    return next(m for m in rules.legal_moves(before) if rules.play(before, m) == after)
+
+
+def test_a_review_needs_moves_and_legal_ones() -> None:
+    with pytest.raises(ValueError, match="at least one"):
+        ReviewPlan([])
+    with pytest.raises(rules.RulesError):
+        ReviewPlan([rules.parse_move("E3"), rules.parse_move("E3")])
+
+
+def test_the_curve_cancels_the_swing_between_the_sides_to_act() -> None:
+    leads = (0.0, 4.0, 0.0, 4.0, 0.0, 4.0, 9.0)
+    proven = (False,) * 6 + (True,)
+    review = Review(plies=(), leads=leads, proven=proven)
+    curve = review.curve()
+    assert curve[0] == 0.0 and curve[-1] == 9.0  # the ends, and proven results, stay
+    assert curve[2:5] == (2.0, 2.0, 2.0)
+    assert len(curve) == len(leads)
+
+
+def test_mistakes_are_the_costliest_judged_moves_above_the_threshold() -> None:
+    def entry(ply: int, loss: float, *, judged: bool = True) -> PlyReview:
+        move = rules.parse_move("E3")
+        colour = Colour.WHITE if ply % 2 == 0 else Colour.BLACK
+        return PlyReview(ply, colour, move, move, 0.0, 0.0, 0.0, loss, judged)
+
+    plies = (
+        entry(4, 9.0, judged=False),
+        entry(6, 2.0),
+        entry(8, 5.0),
+        entry(10, 1.0),
+        entry(12, 3.0),
+        entry(14, 4.0),
+        entry(7, 2.5),
+    )
+    review = Review(plies, (0.0,) * 16, (False,) * 16)
+    assert [m.ply for m in review.mistakes(Colour.WHITE)] == [8, 12, 14]
+    assert [m.ply for m in review.mistakes()] == [7, 8, 12, 14]
+    assert [m.ply for m in review.mistakes(per_player=1)] == [7, 8]
+    assert [m.ply for m in review.mistakes(Colour.WHITE, threshold=4.5)] == [8]
+
+
+# --- in the engine's worker processes -------------------------------------------------------------
+
+
+async def test_the_engine_estimates_in_its_workers_as_here() -> None:
+    position = position_at(4, 0.65)
+    engine = Engine(workers=1, executor=ThreadPoolExecutor(max_workers=1))
+    try:
+        found = await engine.estimate(position, None, max_nodes=NODES, game="review")
+        assert found == estimate(position, budget=None, max_nodes=NODES)
+        with pytest.raises(ValueError, match="no choice"):
+            await engine.estimate(random_game(3)[-1].to_text(), 0.1)
+        with pytest.raises(ValueError, match="positive"):
+            await engine.estimate(position, 0)
+    finally:
+        await engine.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        await engine.estimate(position, 0.1)
+
+
+async def test_the_process_pool_estimates_too() -> None:
+    position = position_at(6, 0.7)
+    async with Engine(workers=1) as engine:
+        found = await engine.estimate(position.to_text(), None, max_nodes=NODES)
+    assert found == estimate(position, budget=None, max_nodes=NODES)
