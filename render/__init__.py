@@ -1,4 +1,5 @@
-"""Board images for DVONN, drawn with Pillow: a position as PNG bytes, a game as an animated GIF.
+"""Board images for DVONN, drawn with Pillow: a position as PNG bytes, a game as an animated GIF,
+and a game review's evaluation graph.
 
 >>> import rules, render
 >>> png = render.board_png(rules.new_game(), players=("Alice", "Борис"))
@@ -17,6 +18,7 @@ so a free-threaded Python needs a Pillow that locks them: python-pillow/Pillow#9
 from render.board import board_image, board_png, encode_png
 from render.fonts import DEFAULT_FONTS, Fonts
 from render.geometry import DEFAULT_WIDTH, Layout, Orientation, layout
+from render.graph import GraphMark, evaluation_graph, evaluation_graph_png
 from render.labels import ENGLISH, Labels, Status
 from render.replay import ReplayTooLargeError, replay_gif
 from render.theme import DEFAULT_THEME, LIGHT_THEME, Theme
@@ -28,6 +30,7 @@ __all__ = [
     "ENGLISH",
     "LIGHT_THEME",
     "Fonts",
+    "GraphMark",
     "Labels",
     "Layout",
     "Orientation",
@@ -37,6 +40,8 @@ __all__ = [
     "board_image",
     "board_png",
     "encode_png",
+    "evaluation_graph",
+    "evaluation_graph_png",
     "layout",
     "replay_gif",
 ]

@@ -1,7 +1,8 @@
 """Render a gallery of sample positions to a folder, to look at the images as players will.
 
 Usage: ``python -m render.gallery out/ [--size 800] [--no-replay]``; also writes
-``replay.gif``, an animated replay of a whole random game.
+``review-graph.png``, a game review's evaluation graph, and ``replay.gif``, an animated replay
+of a whole random game.
 """
 
 from __future__ import annotations
@@ -11,9 +12,7 @@ from pathlib import Path
 
 from render.geometry import DEFAULT_WIDTH
 from render.replay import replay_gif
-from render.samples import game_moves, samples
-
-REPLAY_SEED = 7
+from render.samples import REPLAY_GAME_SEED, game_moves, graph_sample, samples
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -31,8 +30,13 @@ def main(argv: list[str] | None = None) -> None:
         path = folder / f"{sample.name}.png"
         path.write_bytes(png)
         print(f"{path}  {len(png) / 1024:.0f} KB")
+    graph = graph_sample()
+    png = graph.png(size=args.size)
+    path = folder / f"{graph.name}.png"
+    path.write_bytes(png)
+    print(f"{path}  {len(png) / 1024:.0f} KB")
     if args.replay:
-        gif = replay_gif(game_moves(REPLAY_SEED), players=("Alice", "Борис"))
+        gif = replay_gif(game_moves(REPLAY_GAME_SEED), players=("Alice", "Борис"))
         path = folder / "replay.gif"
         path.write_bytes(gif)
         print(f"{path}  {len(gif) / 1024:.0f} KB")

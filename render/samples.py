@@ -14,10 +14,13 @@ from dataclasses import dataclass, field
 import rules
 from render.board import board_png
 from render.geometry import DEFAULT_WIDTH, Orientation
+from render.graph import DEFAULT_GRAPH_WIDTH, GraphMark, evaluation_graph_png
 from render.theme import DEFAULT_THEME, LIGHT_THEME, Theme
-from rules import Cell, Move, MoveResult, Position, Stack
+from rules import Cell, Colour, Move, MoveResult, Position, Stack
 
 Chooser = Callable[[Position, Sequence[Move]], Move]
+REPLAY_GAME_SEED = 7
+"""The random game of the gallery's replay and evaluation graph."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,3 +158,51 @@ def samples() -> list[Sample]:
             theme=LIGHT_THEME,
         ),
     ]
+
+
+@dataclass(frozen=True, slots=True)
+class GraphSample:
+    """A review's evaluation graph to draw: a curve, its marks and the players' names."""
+
+    name: str
+    curve: tuple[float, ...]
+    marks: tuple[GraphMark, ...]
+    players: tuple[str, str]
+
+    def png(self, *, size: int = DEFAULT_GRAPH_WIDTH) -> bytes:
+        """This sample drawn by :func:`render.evaluation_graph_png`."""
+        return evaluation_graph_png(
+            self.curve,
+            marks=self.marks,
+            players=self.players,
+            caption="Lead in pieces, as the engine sees it",
+            size=size,
+        )
+
+
+def graph_sample(seed: int = REPLAY_GAME_SEED) -> GraphSample:
+    """An evaluation graph for the gallery, of random game ``seed``. ``render`` cannot ask the
+    engine, so the curve is made up like a review's: a seeded random walk, gentle while placing
+    and wilder while moving, that ends on the game's final margin; the marks are the three
+    actions that cost their player the most of it."""
+    results = play_game(random_chooser(seed))
+    rng = random.Random(seed)
+    walk = [0.0]
+    for result in results:
+        step = 0.4 if result.before.is_placement else 1.5
+        walk.append(walk[-1] + rng.gauss(0.0, step))
+    white, black = rules.score(results[-1].after)
+    ending = 10  # the last actions lead the walk to the final margin
+    for index in range(len(walk) - ending, len(walk)):
+        share = (index - (len(walk) - ending - 1)) / ending
+        walk[index] = (1 - share) * walk[index] + share * (white - black)
+    costs = []
+    for ply, result in enumerate(results):
+        side = result.before.turn
+        change = walk[ply + 1] - walk[ply]
+        costs.append((-change if side is Colour.WHITE else change, ply, side))
+    worst = sorted(sorted(costs, reverse=True)[:3], key=lambda cost: cost[1])
+    marks = tuple(
+        GraphMark(ply + 1, number, side) for number, (_, ply, side) in enumerate(worst, start=1)
+    )
+    return GraphSample("review-graph", tuple(walk), marks, ("Alice", "Борис"))

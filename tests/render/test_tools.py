@@ -20,7 +20,7 @@ def test_the_gallery_writes_every_sample(
 ) -> None:
     gallery.main([str(tmp_path / "out"), "--no-replay"])
     written = sorted(p.name for p in (tmp_path / "out").iterdir())
-    assert written == sorted(f"{s.name}.png" for s in samples())
+    assert written == sorted([*(f"{s.name}.png" for s in samples()), "review-graph.png"])
     for name in written:
         assert Image.open(tmp_path / "out" / name).format == "PNG"
     assert "KB" in capsys.readouterr().out
