@@ -5,7 +5,8 @@
 * :mod:`~bot.interactions.buttons`: the base of persistent buttons, run like commands;
 * :mod:`~bot.interactions.inflight`: counting the work in flight, for a clean shutdown;
 * :mod:`~bot.interactions.lookup`: finding the game a command is about;
-* :mod:`~bot.interactions.choices`: option choices several commands offer.
+* :mod:`~bot.interactions.choices`: option choices several commands offer;
+* :mod:`~bot.interactions.transcripts`: reading a Little Golem transcript a user attached.
 
 Features use it; it imports no feature and not the composition root (:mod:`bot.app`).
 """

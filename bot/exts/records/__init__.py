@@ -13,18 +13,17 @@ from discord.app_commands import locale_str
 
 import rules
 from bot.games.ratings import LEADERBOARD_MIN_GAMES, is_provisional
-from bot.i18n import COLOUR_NAMES, Text, _, n_, transcript_error_text
-from bot.interactions.errors import UserError
+from bot.i18n import COLOUR_NAMES, Text, _, n_
 from bot.interactions.feature import Feature
 from bot.interactions.lookup import game_for_record
 from bot.interactions.places import server_of
 from bot.interactions.replies import fit_lines
+from bot.interactions.transcripts import read_transcript
 from bot.posting.texts import image_labels, rating_text
 
 if TYPE_CHECKING:
     from bot.app import DvonnBot, Interaction
 
-MAX_TRANSCRIPT_BYTES: Final = 64 * 1024
 PROVISIONAL: Final = _(
     "A “?” after a rating means it is provisional: too few rated games yet to be sure of it. "
     "It settles as more games are played."
@@ -112,17 +111,7 @@ class Records(Feature):
         ply: app_commands.Range[int, 0, 200] | None = None,
     ) -> None:
         async with self.inflight.track():
-            if transcript.size > MAX_TRANSCRIPT_BYTES:
-                raise UserError(_("That file is too big to be a DVONN transcript."))
-            raw = await transcript.read()
-            try:
-                parsed = rules.parse_little_golem(raw.decode("utf-8", errors="replace"))
-            except rules.TranscriptError as error:
-                text = _(
-                    "This is not a transcript I can read: {error}",
-                    error=transcript_error_text(error),
-                )
-                raise UserError(text) from error
+            parsed = await read_transcript(transcript)
             moves = list(parsed.moves)
             upto = len(moves) if ply is None else min(ply, len(moves))
             positions = rules.replay(moves[:upto])
