@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 
 import rules
-from ai import Level, native, think
+from ai import Level, SearchResult, native, think
 from ai.evaluation import final_value
 from ai.native.build import build
 from tests.rules.test_oracle import ORACLE_FILES
@@ -136,3 +138,26 @@ def test_a_finished_game_is_refused() -> None:
     final = random_game(2)[-1]
     with pytest.raises(ValueError, match="over"):
         native.search(final, hard=0.1)
+
+
+def test_where_it_is_missing_the_strongest_level_searches_in_python(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A whole game, the compiled search against the Python one (as on a machine without a
+    # compiler): every phase, the late placements searched into the moves included.
+    searched_by: list[rules.Colour] = []
+    compiled_search = native.search
+
+    def counting(pos: rules.Position, **options: Any) -> SearchResult:
+        searched_by.append(pos.turn)
+        return compiled_search(pos, **options)
+
+    monkeypatch.setattr(native, "search", counting)
+    python = dataclasses.replace(Level.STRONGEST.spec, compiled=False)
+    pos = rules.new_game()
+    while rules.legal_moves(pos):
+        spec = python if pos.turn is rules.Colour.BLACK else None
+        result = think(pos, level=Level.STRONGEST, budget=0.01, seed=pos.ply, spec=spec)
+        pos = rules.play(pos, result.move)
+    assert rules.is_over(pos)
+    assert searched_by and set(searched_by) == {rules.Colour.WHITE}
