@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ctypes
 import functools
+import threading
 import time
 from dataclasses import astuple, dataclass
 from pathlib import Path
@@ -26,6 +27,10 @@ from rules.board import CELL_COUNT
 LIBRARY: Final = Path(__file__).with_name("_engine.so")
 SOURCE: Final = Path(__file__).with_name("engine.c")
 _TOPS: Final = {"W": 1, "B": 2, "D": 3}
+_ONE_AT_A_TIME: Final = threading.Lock()
+"""The library keeps one transposition table and one set of weights per process, and ctypes lets
+go of the GIL during a call: threads of one process (an engine on a thread pool, in tests) take
+turns, each with its full budget once its turn comes."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,18 +157,19 @@ def search(
     lib = _need()
     out = (ctypes.c_int * 8)()
     start = time.perf_counter()
-    status = lib.dvonn_search(
-        encode(pos),
-        pos.ply,
-        _weights(weights),
-        hard or 0.0,
-        soft or 0.0,
-        max_nodes or 0,
-        min_depth,
-        max_depth,
-        seed & 0xFFFF_FFFF_FFFF_FFFF,
-        out,
-    )
+    with _ONE_AT_A_TIME:
+        status = lib.dvonn_search(
+            encode(pos),
+            pos.ply,
+            _weights(weights),
+            hard or 0.0,
+            soft or 0.0,
+            max_nodes or 0,
+            min_depth,
+            max_depth,
+            seed & 0xFFFF_FFFF_FFFF_FFFF,
+            out,
+        )
     if status == -2:
         raise ValueError("the game is over: there is no move to choose")
     if status != 0:
@@ -180,7 +186,8 @@ def search(
 def native_moves(pos: Position) -> list[Move]:
     """The library's legal moves in ``pos`` (for the tests that hold it to :mod:`rules`)."""
     out = (ctypes.c_int * 512)()
-    count = _need().dvonn_moves(encode(pos), pos.ply, out)
+    with _ONE_AT_A_TIME:
+        count = _need().dvonn_moves(encode(pos), pos.ply, out)
     return [_move(out[2 * i], out[2 * i + 1]) for i in range(count)]
 
 
@@ -193,12 +200,14 @@ def native_play(pos: Position, move: Move) -> bytes:
     else:
         source, target = move.source, move.target  # type: ignore[union-attr]
     out = ctypes.create_string_buffer(3 * CELL_COUNT)
-    _need().dvonn_play(encode(pos), pos.ply, source, target, out)
+    with _ONE_AT_A_TIME:
+        _need().dvonn_play(encode(pos), pos.ply, source, target, out)
     return out.raw
 
 
 def native_evaluate(pos: Position, weights: NativeWeights = DEFAULT_WEIGHTS) -> tuple[int, bool]:
     """The library's static value of ``pos`` for the side to act, and whether it is exact."""
     exact = ctypes.c_int(0)
-    value = _need().dvonn_evaluate(encode(pos), pos.ply, _weights(weights), ctypes.byref(exact))
+    with _ONE_AT_A_TIME:
+        value = _need().dvonn_evaluate(encode(pos), pos.ply, _weights(weights), ctypes.byref(exact))
     return value, bool(exact.value)

@@ -6,6 +6,7 @@ import dataclasses
 import json
 import random
 import shutil
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -161,3 +162,18 @@ def test_where_it_is_missing_the_strongest_level_searches_in_python(
         pos = rules.play(pos, result.move)
     assert rules.is_over(pos)
     assert searched_by and set(searched_by) == {rules.Colour.WHITE}
+
+
+def test_threads_of_one_process_take_turns() -> None:
+    # The library has one table per process: searches from several threads at once must give
+    # what each gives alone (with a node limit the search is deterministic).
+    positions = [random_game(seed)[60] for seed in range(4)]
+
+    def searched(pos: rules.Position) -> tuple[object, ...]:
+        result = native.search(pos, hard=None, max_nodes=40_000, seed=5)
+        return result.move, result.value, result.depth, result.nodes
+
+    alone = [searched(pos) for pos in positions]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        together = list(pool.map(searched, positions * 2))
+    assert together == alone * 2
