@@ -9,25 +9,30 @@ mistakes with the move the engine prefers.
 ([1, 2, 3], 8)
 
 How a move is weighed. Every position a player faced is searched by the strongest level
-(:func:`ai.think`) within the same budget. Then, where the engine prefers another move than
-the one played, the position after the engine's move is searched too, with the same settings,
-and compared with the search of the position after the move played: both are positions at the
-same ply with the same side to act, searched alike, so the difference is a fair price of the
-move (the search's own biases, such as the side to act looking better at odd depths, cancel).
-A move the engine agrees with costs nothing; a forced move (a pass, the last empty cell) and
-the three DVONN placements (no rule about where they go measured better than chance, see
-:func:`ai.choose.place_dvonn`) are not weighed.
+(:func:`ai.think`, set up by :func:`review_spec`) within the same budget. Then, where the engine
+prefers another move than the one played, the position after the engine's move is searched too,
+with the same settings, and compared with the search of the position after the move played:
+both are positions at the same ply with the same side to act, searched alike, so the difference
+is a fair price of the move (the search's own biases, such as the side to act looking better at
+odd depths, cancel). A move the engine agrees with costs nothing; a forced move (a pass, the
+last empty cell) and the three DVONN placements (no rule about where they go measured better
+than chance, see :func:`ai.choose.place_dvonn`) are not weighed.
 
 The scale. The engine's values are integers for the side to act: a finished game is worth
 ``PIECE_VALUE`` per piece of final margin (plus a bonus for winning), a position still in play a
 heuristic number much smaller than that. Players read pieces, so every value is turned into
 White's *lead*: the final margin in pieces (White's pieces minus Black's) that the engine
-expects. A proven result is exact; a heuristic value is multiplied by a factor fitted by least
-squares, through the origin, on 50 games between the bot's levels (easy to strong), searched as
-here (0.3 s a position): for searches whose leaves are in the movement phase, the margin proven
-a few moves later (1 piece per 50 units, :data:`MOVEMENT_PIECES`), and for searches still among
-the placements, the game's final margin (1 piece per 3.3 units, :data:`PLACEMENT_PIECES`). Such
-estimates are rough (a heuristic explains only part of how a game ends) and are clamped to
+expects. A proven result is exact. A heuristic value is scaled by factors fitted by least
+squares, through the origin, on games between the bot's easy, medium and strong levels, every
+position searched as here (the compiled search, a million nodes, about 0.3 s): a search in the
+movement phase against the margin its side proved a few moves later (1 piece per 50 units:
+:data:`MOVEMENT_PIECES`; the fit was the same 4, 8 or 12 actions before the proof); a search
+among the placements against the game's final margin, which it predicts about as well at every
+ply once divided by the number of actions played (:data:`PLACEMENT_SCALE` pieces per unit per
+action). The placement is searched by the placement's own evaluation to its end: the level's
+search through the last placements into the moves, at this budget, did not predict the final
+margin at all (a fitted factor of -0.01 against 0.2 to 0.8 for the placement's evaluation).
+Estimates are rough, a heuristic explains only part of how a game ends, and are clamped to
 :data:`ESTIMATE_LIMIT`. The fit belongs to the evaluation it was made with: a new evaluation
 needs it made again.
 
@@ -63,13 +68,16 @@ from rules import (
 
 REVIEW_LEVEL: Final = Level.STRONGEST
 DEFAULT_BUDGET: Final = 0.3
-"""Seconds of search per position: deep enough to see the tactics of the movement phase (five
-or six plies in the middle game, the last ten or so moves solved), short enough that a whole
-game (some 90 actions, 60 to 80 positions searched once or twice) takes a minute of one core."""
+"""Seconds of search per position of the movement phase (the placement's searches stop at their
+depth, within milliseconds): deep enough to see its tactics (seven plies or so in the middle
+game, the last ten moves solved), short enough that a whole game (some 30 to 40 moves, searched
+once or twice each) takes a quarter of a minute of one core."""
 MOVEMENT_PIECES: Final = 0.02
 """Pieces of final margin per unit of a search whose leaves are in the movement phase."""
-PLACEMENT_PIECES: Final = 0.3
-"""Pieces of final margin per unit of a search still among the placements."""
+PLACEMENT_SCALE: Final = 10.0
+"""Pieces of final margin per unit of a search among the placements, times the actions played
+(at least :data:`PLACEMENT_FLOOR`): the placement's evaluation adds up every piece placed."""
+PLACEMENT_FLOOR: Final = 10
 ESTIMATE_LIMIT: Final = 20.0
 """The largest lead a heuristic value may stand for, in pieces (proven results may be more)."""
 MISTAKE_THRESHOLD: Final = 1.5
@@ -108,12 +116,20 @@ class Estimate:
         return cls(parse_move(move), float(margin), bool(proven), depth)
 
 
-def margin_of(value: int, *, ply: int, depth: int) -> tuple[float, bool]:
-    """An engine value (for the side to act at ``ply``, from a search ``depth`` plies deep) as
-    ``(pieces, proven)``: see the module's docstring for the scale."""
+def margin_of(value: int, *, ply: int, depth: int, exact: bool = False) -> tuple[float, bool]:
+    """An engine value (for the side to act at ``ply``, from a search ``depth`` plies deep that
+    was ``exact`` or not) as ``(pieces, proven)``: see the module's docstring for the scale.
+
+    A value beyond every heuristic one is a line to the end of the game: its margin is given as
+    it is, but proven only if the whole search was (else the other side may do better)."""
     if abs(value) >= _WIN_BONUS:
-        return math.copysign((abs(value) - _WIN_BONUS) / PIECE_VALUE, value), True
-    factor = MOVEMENT_PIECES if ply + depth >= PLACEMENT_PLIES else PLACEMENT_PIECES
+        return math.copysign((abs(value) - _WIN_BONUS) / PIECE_VALUE, value), exact
+    if exact:
+        return value / PIECE_VALUE, True  # a draw, or no finished game worth a bonus
+    if ply + depth >= PLACEMENT_PLIES:
+        factor = MOVEMENT_PIECES
+    else:
+        factor = PLACEMENT_SCALE / max(ply, PLACEMENT_FLOOR)
     pieces = max(-ESTIMATE_LIMIT, min(ESTIMATE_LIMIT, value * factor))
     return pieces, False
 
@@ -125,7 +141,7 @@ def estimate(
     max_nodes: int | None = None,
     seed: int = 0,
 ) -> Estimate:
-    """Search ``position`` as the review does: the strongest level for ``budget`` seconds, or
+    """Search ``position`` as the review does (:func:`review_spec`) for ``budget`` seconds, or
     (``budget=None``) for at most ``max_nodes`` nodes (the level's own limit if ``None``), which
     makes the answer the same on every machine.
 
@@ -134,20 +150,25 @@ def estimate(
     moves = legal_moves(position)
     if len(moves) < 2:
         raise ValueError("nothing to weigh: the side to act has no choice here")
-    spec = None
-    if budget is None and max_nodes is not None:
-        spec = node_limited(REVIEW_LEVEL.spec, max_nodes)
+    spec = review_spec(max_nodes if budget is None else None)
     found = think(position, level=REVIEW_LEVEL, budget=budget, seed=seed, spec=spec)
-    margin, proven = margin_of(found.value, ply=position.ply, depth=found.depth)
+    margin, proven = margin_of(found.value, ply=position.ply, depth=found.depth, exact=found.exact)
     return Estimate(found.move, margin, proven, found.depth)
 
 
-def node_limited(spec: LevelSpec, nodes: int) -> LevelSpec:
-    """``spec`` with every node limit it has set to ``nodes``: the Python search's, and the
-    compiled search's where the level has one."""
-    names = {f.name for f in dataclasses.fields(spec)} & {"max_nodes", "compiled_nodes"}
-    limits: dict[str, Any] = dict.fromkeys(names, nodes)
-    return dataclasses.replace(spec, **limits)
+def review_spec(max_nodes: int | None = None) -> LevelSpec:
+    """The strongest level as the review searches with it: the placement judged by its own
+    evaluation to its end (no search through the last placements into the moves: see the
+    module's docstring), and at most ``max_nodes`` nodes a search if given. Each setting is
+    changed for the Python search and, where the level has one, the compiled search."""
+    spec = REVIEW_LEVEL.spec
+    names = {f.name for f in dataclasses.fields(spec)}
+    changes: dict[str, Any] = {
+        name: 0 for name in ("late_placement", "compiled_late_placement") if name in names
+    }
+    if max_nodes is not None:
+        changes |= {name: max_nodes for name in ("max_nodes", "compiled_nodes") if name in names}
+    return dataclasses.replace(spec, **changes)
 
 
 def settle(position: Position) -> Position:
@@ -205,6 +226,10 @@ class Review:
     """White's lead before each action and after the last (``leads[ply]``): the raw values."""
     proven: tuple[bool, ...]
     """Which leads are proven results (a finished game, a solved ending)."""
+    bridged: tuple[bool, ...] = ()
+    """Which leads the curve bridges: the last placements, whose search just reached the first
+    moves, so that their values are neither the placement's nor the movement's (none if
+    empty)."""
 
     @property
     def final(self) -> float:
@@ -214,8 +239,9 @@ class Review:
     def curve(self) -> tuple[float, ...]:
         """White's lead after each action, to draw: each estimate averaged with its neighbours
         (weights 1, 2, 1), which cancels the search's swing between the two sides to act
-        (about a piece for the side to act); proven results are left exact."""
-        leads = self.leads
+        (a few pieces in favour of the side to act); proven results are left exact, and
+        bridged leads are replaced by a straight line between their neighbours first."""
+        leads = _bridge(self.leads, self.bridged)
         last = len(leads) - 1
         smooth = []
         for index, lead in enumerate(leads):
@@ -241,6 +267,29 @@ class Review:
             costly.sort(key=lambda p: (-p.loss, p.ply))
             chosen += costly[:per_player]
         return tuple(sorted(chosen, key=lambda p: p.ply))
+
+
+def _bridge(leads: Sequence[float], bridged: Sequence[bool]) -> list[float]:
+    """``leads`` with each run of bridged ones replaced by a straight line between the leads
+    either side of it (or the one it has, at an end)."""
+    values = list(leads)
+    index = 0
+    while index < len(values):
+        if index >= len(bridged) or not bridged[index]:
+            index += 1
+            continue
+        end = index
+        while end < len(values) and end < len(bridged) and bridged[end]:
+            end += 1
+        before = values[index - 1] if index > 0 else None
+        after = values[end] if end < len(values) else None
+        for step, at in enumerate(range(index, end), start=1):
+            if before is None or after is None:
+                values[at] = after if before is None and after is not None else before or 0.0
+            else:
+                values[at] = before + (after - before) * step / (end - index + 1)
+        index = end
+    return values
 
 
 class ReviewPlan:
@@ -288,6 +337,7 @@ class ReviewPlan:
         if one is missing."""
         leads: list[float] = []
         proven: list[bool] = []
+        bridged: list[bool] = []
         for ply, position in enumerate(self._settled):
             if self.positions[ply].ply < FIRST_JUDGED_PLY:
                 lead, exact = 0.0, False  # nothing on the board to judge yet
@@ -295,6 +345,12 @@ class ReviewPlan:
                 lead, exact = white_lead(position, found)
             leads.append(lead)
             proven.append(exact)
+            searched = found.get(position.to_text())
+            bridged.append(
+                searched is not None
+                and not exact
+                and position.ply < PLACEMENT_PLIES <= position.ply + searched.depth
+            )
         plies = []
         for ply, move in enumerate(self.moves):
             colour = self.positions[ply].turn
@@ -317,7 +373,7 @@ class ReviewPlan:
                     judged=best is not None,
                 )
             )
-        return Review(tuple(plies), tuple(leads), tuple(proven))
+        return Review(tuple(plies), tuple(leads), tuple(proven), tuple(bridged))
 
     def _best(self, ply: int, found: Mapping[str, Estimate]) -> Move | None:
         """The engine's move at ``ply``, if that action is weighed."""

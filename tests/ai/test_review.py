@@ -17,7 +17,8 @@ from ai.review import (
     FIRST_JUDGED_PLY,
     MISTAKE_THRESHOLD,
     MOVEMENT_PIECES,
-    PLACEMENT_PIECES,
+    PLACEMENT_FLOOR,
+    PLACEMENT_SCALE,
     REVIEW_LEVEL,
     Estimate,
     PlyReview,
@@ -25,8 +26,8 @@ from ai.review import (
     ReviewPlan,
     estimate,
     margin_of,
-    node_limited,
     review_game,
+    review_spec,
     settle,
 )
 from rules import PLACEMENT_PLIES, Colour, Move, Position
@@ -40,7 +41,7 @@ BONUS = WIN - 49 * PIECE_VALUE
 
 def engine_move(position: Position) -> Move:
     """The move the review's own search plays (so the review must find no fault with it)."""
-    spec = node_limited(REVIEW_LEVEL.spec, NODES)
+    spec = review_spec(NODES)
     return think(position, level=REVIEW_LEVEL, budget=None, seed=0, spec=spec).move
 
 
@@ -64,8 +65,11 @@ def engine_game() -> tuple[Move, ...]:
 
 
 def test_proven_results_are_exact_margins() -> None:
-    assert margin_of(BONUS + 7 * PIECE_VALUE, ply=60, depth=3) == (7.0, True)
-    assert margin_of(-(BONUS + 2 * PIECE_VALUE), ply=20, depth=9) == (-2.0, True)
+    assert margin_of(BONUS + 7 * PIECE_VALUE, ply=60, depth=3, exact=True) == (7.0, True)
+    assert margin_of(-(BONUS + 2 * PIECE_VALUE), ply=20, depth=9, exact=True) == (-2.0, True)
+    assert margin_of(0, ply=80, depth=2, exact=True) == (0.0, True)  # a proven draw
+    # A line to the end found by a search that is not exact: its margin, but not proven.
+    assert margin_of(BONUS + 3 * PIECE_VALUE, ply=60, depth=8) == (3.0, False)
 
 
 def test_estimates_use_the_scale_of_the_phase_their_search_ended_in() -> None:
@@ -73,7 +77,10 @@ def test_estimates_use_the_scale_of_the_phase_their_search_ended_in() -> None:
     assert not margin_of(100, ply=70, depth=4)[1]
     # Searched from the placement into the movement: the movement's scale.
     assert margin_of(100, ply=45, depth=5)[0] == pytest.approx(100 * MOVEMENT_PIECES)
-    assert margin_of(10, ply=20, depth=2)[0] == pytest.approx(10 * PLACEMENT_PIECES)
+    # The placement's evaluation adds up its pieces: per action played.
+    assert margin_of(10, ply=20, depth=2)[0] == pytest.approx(10 * PLACEMENT_SCALE / 20)
+    assert margin_of(10, ply=40, depth=3)[0] == pytest.approx(10 * PLACEMENT_SCALE / 40)
+    assert margin_of(2, ply=4, depth=3)[0] == pytest.approx(2 * PLACEMENT_SCALE / PLACEMENT_FLOOR)
     assert margin_of(-(10**6) // 20, ply=60, depth=2) == (-ESTIMATE_LIMIT, False)
 
 
@@ -186,6 +193,9 @@ def test_a_review_covers_every_action_and_ends_on_the_final_margin() -> None:
         if not entry.judged:
             assert entry.loss == 0 and entry.best == entry.played
     assert review.leads[:FIRST_JUDGED_PLY] == (0.0,) * FIRST_JUDGED_PLY
+    # Only the last placements' searches reach into the moves: the curve bridges those.
+    bridged = [ply for ply, flag in enumerate(review.bridged) if flag]
+    assert all(PLACEMENT_PLIES - 8 <= ply < PLACEMENT_PLIES for ply in bridged)
     # Random moves: plenty of mistakes, the costliest few of each side, in the order played.
     mistakes = review.mistakes()
     assert mistakes and [m.ply for m in mistakes] == sorted(m.ply for m in mistakes)
@@ -216,6 +226,11 @@ def test_the_curve_cancels_the_swing_between_the_sides_to_act() -> None:
     assert curve[0] == 0.0 and curve[-1] == 9.0  # the ends, and proven results, stay
     assert curve[2:5] == (2.0, 2.0, 2.0)
     assert len(curve) == len(leads)
+    # Leads between the two phases' scales are bridged by a straight line, then smoothed.
+    leads = (0.0, 2.0, 2.0, -9.0, 14.0, 5.0, 5.0, 5.0)
+    bridged = (False, False, False, True, True, False, False, False)
+    review = Review((), leads, (False,) * 8, bridged)
+    assert review.curve()[3:5] == pytest.approx((3.0, 4.0))
 
 
 def test_mistakes_are_the_costliest_judged_moves_above_the_threshold() -> None:
