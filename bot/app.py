@@ -1,11 +1,11 @@
 """The composition root: the bot, its services, and the features it loads.
 
 It only wires. :class:`DvonnBot` builds the services once (the game service over the
-database, the catalogues, the renderer, the publisher and the outbox's deliverer, the error
-handler) and loads every feature in :data:`EXTENSIONS` by name, as a discord.py extension; each
-feature's ``setup(bot)`` takes from the bot the services it needs and adds its cog with
-:meth:`DvonnBot.add_feature`. It imports no feature, so no feature can import it back into a
-cycle (features name it only for type checking).
+database, the catalogues, the renderer, the engine's worker processes, the publisher and the
+outbox's deliverer, the error handler) and loads every feature in :data:`EXTENSIONS` by name,
+as a discord.py extension; each feature's ``setup(bot)`` takes from the bot the services it
+needs and adds its cog with :meth:`DvonnBot.add_feature`. It imports no feature, so no feature
+can import it back into a cycle (features name it only for type checking).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
+from ai.engine import Engine
 from bot.config import Settings, invite_url, user_install_url
 from bot.games import HOUSEKEEPING, Clock, GameService, utc_now
 from bot.i18n import Catalogues
@@ -44,6 +45,7 @@ EXTENSIONS: Final = (
     "bot.exts.clocks",
     "bot.exts.takebacks",
     "bot.exts.records",
+    "bot.exts.review",
     "bot.exts.server_settings",
     "bot.exts.help",
 )
@@ -121,6 +123,9 @@ class DvonnBot(commands.AutoShardedBot):
         self.catalogues = catalogues or Catalogues()
         self.names = Names(self)
         self.renderer = Renderer(settings.render_processes)
+        self.engine = Engine(settings.ai_processes)
+        """The engine's worker processes, shared fairly by every game (the computer opponent's
+        turns, hints, reviews); they start with the first request."""
         self.inflight = InFlight()
         self.metrics = Metrics()
         self._monitoring: MonitoringServer | None = None
@@ -400,6 +405,7 @@ class DvonnBot(commands.AutoShardedBot):
             await self.incidents.close()
             for name in list(self.extensions):
                 await self.unload_extension(name)
+            await self.engine.close()
             await asyncio.gather(*self._background, return_exceptions=True)
             if self._service is not None:
                 await self._service.close()

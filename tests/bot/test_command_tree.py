@@ -35,6 +35,9 @@ BUTTON_IDS = {
     "dvonn:confirm:12:52:E3F4",
     "dvonn:confirm:12:40:E3",
     "dvonn:confirm:12:60:PASS",
+    "dvonn:review:g12:60:E3F4",
+    "dvonn:review:g12:20:E3",
+    "dvonn:review:t0123456789abcdef:60:E3F4",
 }
 
 

@@ -18,7 +18,7 @@ async def setup(bot: DvonnBot) -> None:
         bot.publisher,
         bot.deliverer,
         bot.inflight,
-        workers=bot.settings.ai_processes,
+        engine=bot.engine,
         budget=bot.ai_budget,
         longest=bot.settings.ai_seconds,
     )

@@ -2,7 +2,8 @@
 
 A turn of the computer starts after the human's move is committed, and again after a restart
 for every game where the bot was to move (the database says so, not memory). The engine's
-process pool keeps thinking off the event loop, and queues requests fairly across games.
+process pool (the bot's, shared with reviews) keeps thinking off the event loop, and queues
+requests fairly across games.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ class ComputerPlayer:
         deliverer: Deliverer,
         inflight: InFlight,
         *,
-        workers: int = 1,
+        engine: Engine,
         budget: float | None = None,
         longest: float | None = None,
     ) -> None:
@@ -54,16 +55,10 @@ class ComputerPlayer:
         self._publisher = publisher
         self._deliverer = deliverer
         self._inflight = inflight
-        self._workers = workers
         self._budget = budget  # overrides the levels' budgets (tests think briefly)
         self._longest = longest  # the operator's cap (DVONN_AI_SECONDS)
-        self._engine: Engine | None = None
+        self._engine = engine
         self._thinking: dict[int, asyncio.Task[None]] = {}
-
-    def _engine_now(self) -> Engine:
-        if self._engine is None:
-            self._engine = Engine(self._workers)
-        return self._engine
 
     def budget(self, level: ai.Level) -> float:
         """Seconds to think per move at ``level``, within the operator's cap if one is set."""
@@ -72,7 +67,7 @@ class ComputerPlayer:
 
     def queued(self) -> int:
         """Moves waiting for a worker process (for the operator's metrics)."""
-        return 0 if self._engine is None else self._engine.pending()
+        return self._engine.pending()
 
     def is_thinking(self, game_id: int) -> bool:
         task = self._thinking.get(game_id)
@@ -106,7 +101,7 @@ class ComputerPlayer:
 
     async def hint(self, game: Game) -> str:
         """A suggestion for the player to move, from a medium-strength search."""
-        move = await self._engine_now().choose(
+        move = await self._engine.choose(
             game.position, HINT_LEVEL, self.budget(HINT_LEVEL) / 2, game=("hint", game.id)
         )
         return str(move)
@@ -140,7 +135,7 @@ class ComputerPlayer:
         assert game.computer_id is not None
         level = ai.Level.parse(game.computer_level or HINT_LEVEL.value)
         thinking = asyncio.create_task(
-            self._engine_now().choose(
+            self._engine.choose(
                 game.position,
                 level,
                 self.budget(level),
@@ -172,8 +167,6 @@ class ComputerPlayer:
             log.warning("could not say the bot is thinking in game %s", game.id, exc_info=True)
 
     async def close(self) -> None:
+        """Stop thinking (the engine is the bot's: it closes it)."""
         for task in list(self._thinking.values()):
             task.cancel()
-        if self._engine is not None:
-            await self._engine.close()
-            self._engine = None

@@ -105,7 +105,10 @@ def where_to_play(link: str) -> Text:
 HELP_GROUPS: Final[tuple[tuple[Text, tuple[str, ...]], ...]] = (
     (_("Start a game"), ("challenge", "play-bot")),
     (_("Your turn"), ("place", "move", "play", "hint", "takeback")),
-    (_("Look at games"), ("board", "games", "history", "replay", "export", "import")),
+    (
+        _("Look at games"),
+        ("board", "games", "history", "replay", "review", "export", "import"),
+    ),
     (_("End a game"), ("resign", "abort")),
     (_("Your clocks"), ("vacation", "notify")),
     (_("Ratings"), ("profile", "leaderboard")),

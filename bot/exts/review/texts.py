@@ -1,0 +1,161 @@
+"""What a review says: who was ahead when, how it ended, and each player's biggest mistakes.
+
+Pure: texts to render for a reader (numbers with decimals are written in the reader's language
+here, since a catalogue cannot); the command and the buttons send them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from babel.numbers import format_decimal
+
+import rules
+from ai.review import Review
+from bot.i18n import COLOUR_NAMES, Text, _, n_
+from bot.posting.texts import Players
+from rules import PLACEMENT_PLIES, Colour, Move, Position
+
+LEVEL: Final = 1.0
+"""Leads smaller than this many pieces count as level."""
+
+
+def pieces(value: float, language: str) -> str:
+    """A number of pieces with one decimal, as the reader writes it (``3.1``, ``3,1``)."""
+    return format_decimal(round(abs(value), 1), format="0.0", locale=language)
+
+
+def transcript_ending(final: Position, resigned: Colour | None, players: Players) -> Text:
+    """How a transcript's game ended (the same words as the bot's own games' endings)."""
+    if resigned is not None:
+        return _(
+            "{loser} resigned: {winner} wins.",
+            loser=players.name(resigned),
+            winner=players.name(resigned.opponent),
+        )
+    white, black = rules.score(final)
+    if white == black:
+        return _(
+            "Game over: a draw, {white_score}–{black_score}.", white_score=white, black_score=black
+        )
+    return _(
+        "Game over: {winner} wins, {white_score}–{black_score}.",
+        winner=players.white if white > black else players.black,
+        white_score=white,
+        black_score=black,
+    )
+
+
+def course(review: Review, players: Players) -> list[Text]:
+    """Who was ahead when: after the placement, the side behind at the end's best moment, and
+    when the side ahead at the end took the lead for good (from the drawn curve)."""
+    curve = review.curve()
+    lines: list[Text] = []
+    if len(curve) > PLACEMENT_PLIES:
+        lead = curve[PLACEMENT_PLIES]
+        if abs(lead) < LEVEL:
+            lines.append(_("After the placement the game was level."))
+        else:
+            lines.append(
+                n_(
+                    "After the placement {player} was ahead by about {count} piece.",
+                    "After the placement {player} was ahead by about {count} pieces.",
+                    round(abs(lead)),
+                    player=players.name(Colour.WHITE if lead > 0 else Colour.BLACK),
+                )
+            )
+    final = curve[-1]
+    if abs(final) < LEVEL:
+        return lines
+    ahead = Colour.WHITE if final > 0 else Colour.BLACK
+    sign = 1 if ahead is Colour.WHITE else -1
+    behind_best = max(range(len(curve)), key=lambda i: (-sign * curve[i], -i))
+    if -sign * curve[behind_best] >= LEVEL:
+        lines.append(
+            n_(
+                "{player} was ahead by up to {count} piece (move {number}).",
+                "{player} was ahead by up to {count} pieces (move {number}).",
+                round(-sign * curve[behind_best]),
+                player=players.name(ahead.opponent),
+                number=behind_best,
+            )
+        )
+    since = len(curve) - 1
+    while since > 0 and sign * curve[since - 1] >= LEVEL:
+        since -= 1
+    lines.append(
+        _(
+            "{player} was ahead for good from move {number}.",
+            player=players.name(ahead),
+            number=since,
+        )
+    )
+    return lines
+
+
+def move_text(move: Move) -> str:
+    """A move as the record spells it (``E3``, ``E3F4``)."""
+    return str(move)
+
+
+def mistake_lines(review: Review, players: Players, language: str) -> list[Text]:
+    """Each player's biggest mistakes, numbered as on the graph, with the better move."""
+    numbers = {m.ply: index for index, m in enumerate(review.mistakes(), start=1)}
+    lines: list[Text] = [_("**Biggest mistakes**")]
+    for colour in (Colour.WHITE, Colour.BLACK):
+        mistakes = review.mistakes(colour)
+        name, colour_name = players.name(colour), COLOUR_NAMES[colour]
+        if not mistakes:
+            lines.append(_("{player} ({colour}): no big mistake.", player=name, colour=colour_name))
+            continue
+        lines.append(_("{player} ({colour}):", player=name, colour=colour_name))
+        for mistake in mistakes:
+            lines.append(
+                _(
+                    "**{mark}** · move {number}: {move} (−{loss}); better {best}",
+                    mark=numbers[mistake.ply],
+                    number=mistake.number,
+                    move=move_text(mistake.played),
+                    loss=pieces(mistake.loss, language),
+                    best=move_text(mistake.best),
+                )
+            )
+    return lines
+
+
+def footnote(budget: float | None, language: str) -> Text:
+    """What the numbers mean, and what the buttons do."""
+    if budget is None:
+        return _(
+            "-# Leads and losses are pieces of final margin, as the engine sees them. Tap a "
+            "number for the board before that move, with the better move."
+        )
+    return _(
+        "-# Leads and losses are pieces of final margin, as the engine sees them after {seconds} s "
+        "of search a position. Tap a number for the board before that move, with the better move.",
+        seconds=format_decimal(budget, format="0.0#", locale=language),
+    )
+
+
+def review_title(subject_game: int | None, players: Players) -> Text:
+    if subject_game is None:
+        return _(
+            "**Review of a Little Golem game**: {white} (White) vs {black} (Black)",
+            white=players.white,
+            black=players.black,
+        )
+    return _(
+        "**Review of game #{game}**: {white} (White) vs {black} (Black)",
+        game=subject_game,
+        white=players.white,
+        black=players.black,
+    )
+
+
+def mistake_marks(review: Review) -> Sequence[tuple[int, int, Colour]]:
+    """The graph's marks: ``(curve point, number, side)``, the point after each mistake."""
+    return [
+        (mistake.ply + 1, number, mistake.colour)
+        for number, mistake in enumerate(review.mistakes(), start=1)
+    ]

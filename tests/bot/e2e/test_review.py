@@ -1,0 +1,197 @@
+"""``/dvonn review`` through the fake Discord: the graph, the mistakes, their boards, refusals,
+and the player's language."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image
+
+import rules
+from bot.app import DvonnBot
+from bot.i18n import Catalogues, _
+from render.graph import DEFAULT_GRAPH_WIDTH, HEIGHT, MARK_LANE
+from tests.bot.e2e.conftest import BotRunner, Table
+from tests.bot.e2e.test_game import start_game
+from tests.fakediscord import FakeChannel, InteractionResult, UserAttachment
+
+CATALOGUES = Catalogues()
+QUICK = 0.02
+"""Seconds of search per position: a review of a whole game then takes a few seconds."""
+MISTAKE = re.compile(r"\*\*(\d)\*\* · move (\d+): (\w+) \(−([\d.]+)\); better (\w+)")
+
+
+def oracle_game(shared_dir: Path, index: int = 0) -> list[rules.Move]:
+    """A complete game of uniformly random moves (full of mistakes) from the oracle's sample."""
+    lines = (shared_dir / "oracle" / "random_games_sample.jsonl").read_text().splitlines()
+    game = json.loads(lines[index])
+    return [rules.parse_move(p["action"]) for p in game["positions"]]
+
+
+async def finished_game(table: Table, bot: DvonnBot, plies: int, seed: int = 3) -> FakeChannel:
+    """Alice (White) and Bob play ``plies`` random actions, then Bob resigns."""
+    thread = await start_game(table)
+    game = await bot.service.game_in_channel(thread.id)
+    assert game is not None
+    rng = random.Random(seed)
+    while game.position.ply < plies and game.is_active:
+        move = rng.choice(rules.legal_moves(game.position))
+        assert game.to_move_id is not None
+        game = (await bot.service.play(game.id, game.to_move_id, move)).game
+    await bot.service.resign(game.id, table.bob.id)
+    return thread
+
+
+def graph(reply: InteractionResult) -> Image.Image:
+    (attached,) = reply.files
+    assert attached.filename == "review.png"
+    image = Image.open(io.BytesIO(attached.data))
+    assert image.format == "PNG"
+    image.load()
+    return image
+
+
+def expected_height(marks: bool) -> int:
+    width = DEFAULT_GRAPH_WIDTH
+    return round(HEIGHT * width) + (round(MARK_LANE * width) if marks else 0)
+
+
+async def test_a_finished_game_is_reviewed_with_its_mistakes_and_their_boards(
+    table: Table, bot_runner: BotRunner
+) -> None:
+    fake = table.fake
+    async with bot_runner.run(ai_budget=QUICK) as bot:
+        thread = await finished_game(table, bot, plies=60)
+        record = await bot.service.record(1)
+        reply = await fake.run_command(table.alice, thread, "dvonn review", timeout=60)
+        assert not reply.ephemeral, reply.content
+        assert reply.content.startswith("**Review of game #1**: alice (White) vs bob (Black)")
+        assert "bob resigned: alice wins." in reply.content
+        assert "**Biggest mistakes**" in reply.content
+        # Listed by player, numbered in the order played (as on the graph and the buttons).
+        named = sorted(MISTAKE.findall(reply.content), key=lambda found: int(found[0]))
+        assert named, reply.content  # random moves: some cost a lot
+        assert [int(found[0]) for found in named] == list(range(1, len(named) + 1))
+        image = graph(reply)
+        assert image.size == (DEFAULT_GRAPH_WIDTH, expected_height(marks=True))
+        # Each mistake named is the move played then, the better move was legal there, and
+        # a button under the review shows it.
+        moves = [m.move for m in record.moves]
+        buttons = reply.message.buttons() if reply.message else []
+        assert len(buttons) == len(named)
+        for (mark, number, played, _loss, better), button in zip(named, buttons, strict=True):
+            ply = int(number) - 1
+            assert str(moves[ply]) == played and better != played
+            before = rules.replay(moves[:ply])[-1]
+            assert rules.parse_move(better) in rules.legal_moves(before)
+            assert button["label"] == f"{mark} · move {number}"
+        assert reply.message is not None
+        mark, number, played, loss, better = named[-1]
+        shown = await fake.click(table.carol, reply.message, label=f"{mark} · move {number}")
+        assert shown.ephemeral
+        assert f"Move {number}: " in shown.content and f"prefers {better}" in shown.content
+        assert f"Cost: about {loss} in pieces" in shown.content
+        (board,) = shown.files
+        assert board.filename == "board.png"
+        assert Image.open(io.BytesIO(board.data)).width > 0
+        # Asked again: the same review, at once, from memory.
+        again = await fake.run_command(table.bob, thread, "dvonn review", {"game": 1})
+        assert sorted(MISTAKE.findall(again.content)) == sorted(named)
+
+
+async def test_only_finished_games_are_reviewed(table: Table, bot_runner: BotRunner) -> None:
+    fake = table.fake
+    async with bot_runner.run(ai_budget=QUICK) as bot:
+        thread = await start_game(table)
+        game = await bot.service.game_in_channel(thread.id)
+        assert game is not None
+        await bot.service.play(game.id, table.alice.id, "E3")
+        running = await fake.run_command(table.bob, thread, "dvonn review")
+        assert running.ephemeral and "still being played" in running.content
+        assert not running.files
+        await bot.service.resign(game.id, table.bob.id)
+        short = await fake.run_command(table.bob, thread, "dvonn review")
+        assert short.ephemeral and "nothing to review" in short.content
+        missing = await fake.run_command(table.bob, thread, "dvonn review", {"game": 99})
+        assert missing.ephemeral and "99" in missing.content
+
+
+async def test_a_transcript_is_reviewed_in_the_players_language(
+    table: Table, bot_runner: BotRunner, shared_dir: Path
+) -> None:
+    fake = table.fake
+    moves = oracle_game(shared_dir)
+    transcript = rules.format_little_golem(moves, headers={"White": "ann", "Black": "ben"})
+    async with bot_runner.run(ai_budget=QUICK):
+        table.carol.locale = "fr"
+        reply = await fake.run_command(
+            table.carol,
+            table.games,
+            "dvonn review",
+            {"transcript": UserAttachment("game.txt", transcript.encode())},
+            timeout=60,
+        )
+        assert not reply.ephemeral, reply.content
+        assert CATALOGUES.render(_("**Biggest mistakes**"), "fr") in reply.content
+        assert "Biggest mistakes" not in reply.content and "better" not in reply.content
+        assert "ann" in reply.content and "ben" in reply.content
+        assert graph(reply).width == DEFAULT_GRAPH_WIDTH
+        assert reply.message is not None
+        buttons = reply.message.buttons()
+        assert buttons and all(b["custom_id"].startswith("dvonn:review:t") for b in buttons)
+        shown = await fake.click(table.carol, reply.message, custom_id=buttons[0]["custom_id"])
+        assert shown.ephemeral and shown.files and "engine" not in shown.content
+        # An unfinished game, and a game number with a transcript, are refused privately.
+        unfinished = rules.format_little_golem(moves[:60])
+        refused = await fake.run_command(
+            table.alice,
+            table.games,
+            "dvonn review",
+            {"transcript": UserAttachment("game.txt", unfinished.encode())},
+        )
+        assert refused.ephemeral and "not over" in refused.content
+        both = await fake.run_command(
+            table.alice,
+            table.games,
+            "dvonn review",
+            {"game": 1, "transcript": UserAttachment("game.txt", transcript.encode())},
+        )
+        assert both.ephemeral and "not both" in both.content
+
+
+async def settled(result: InteractionResult) -> InteractionResult:
+    """A command sent without waiting, once the bot has answered it in full."""
+    await result.wait_response()
+    result.require_response()
+    return await result.settled(timeout=60)
+
+
+async def test_two_reviews_of_one_game_at_once_share_the_work(
+    table: Table, bot_runner: BotRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake = table.fake
+    async with bot_runner.run(ai_budget=QUICK) as bot:
+        thread = await finished_game(table, bot, plies=52, seed=8)
+        searched: list[str] = []
+        estimate = bot.engine.estimate
+
+        async def counted(position: rules.Position | str, *args: Any, **kwargs: Any) -> Any:
+            searched.append(position if isinstance(position, str) else position.to_text())
+            return await estimate(position, *args, **kwargs)
+
+        monkeypatch.setattr(bot.engine, "estimate", counted)
+        first = fake.send_command(table.alice, thread, "dvonn review")
+        second = fake.send_command(table.bob, thread, "dvonn review")
+        replies = await asyncio.gather(settled(first), settled(second))
+        assert all(not r.ephemeral and r.files for r in replies), [r.content for r in replies]
+        assert sorted(MISTAKE.findall(replies[0].content)) == sorted(
+            MISTAKE.findall(replies[1].content)
+        )
+        assert searched and len(searched) == len(set(searched))  # no position searched twice

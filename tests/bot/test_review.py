@@ -1,0 +1,120 @@
+"""The review feature without Discord: what it says of a game, and how reviews share the engine."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, cast
+
+import pytest
+
+import rules
+from ai.engine import Engine
+from ai.review import Estimate, PlyReview, Review, estimate
+from bot.exts.review.reviewer import Reviewer, Subject
+from bot.exts.review.texts import course, mistake_lines, pieces
+from bot.i18n import ENGLISH, Catalogues, _
+from bot.posting.texts import Players
+from rules import PLACEMENT_PLIES
+
+PLAYERS = Players("ann", "ben")
+
+
+def review_of(curve: list[float]) -> Review:
+    """A review whose drawn curve is ``curve`` (every lead proven: no smoothing)."""
+    return Review(plies=(), leads=tuple(curve), proven=(True,) * len(curve))
+
+
+def said(review: Review) -> list[str]:
+    return [ENGLISH.render(line) for line in course(review, PLAYERS)]
+
+
+def test_the_course_says_who_led_after_the_placement_and_from_when_for_good() -> None:
+    curve = [0.0] * 30 + [3.2] * 20 + [-6.0] * 10 + [2.0] * 5 + [-1.5, -4.0]
+    lines = said(review_of(curve))
+    assert lines == [
+        "After the placement ann was ahead by about 3 pieces.",
+        "ann was ahead by up to 3 pieces (move 30).",
+        "ben was ahead for good from move 65.",
+    ]
+
+
+def test_a_level_game_says_so_and_no_more() -> None:
+    curve = [0.0] * (PLACEMENT_PLIES + 5)
+    assert said(review_of(curve)) == ["After the placement the game was level."]
+    assert said(review_of([0.0, 0.4, 2.0])) == ["ann was ahead for good from move 2."]
+
+
+def test_numbers_are_written_as_the_reader_writes_them() -> None:
+    assert pieces(-3.14, "en") == "3.1" and pieces(3.14, "fr") == "3,1"
+    assert pieces(12, "ru") == "12,0"
+
+
+def test_mistakes_are_listed_by_player_numbered_in_the_order_played() -> None:
+    moves = list(rules.parse_record("C3 I3 E3 D3 F3 C2 G3 C4 G4"))
+    review = _review_with_losses(moves, {4: 2.0, 5: 3.0, 7: 1.0})
+    lines = [ENGLISH.render(t) for t in mistake_lines(review, PLAYERS, "en")]
+    assert lines[0] == "**Biggest mistakes**"
+    assert lines[1:] == [
+        "ann (White):",
+        "**1** · move 5: F3 (−2.0); better E3",
+        "ben (Black):",
+        "**2** · move 6: C2 (−3.0); better E3",
+    ]
+    french = Catalogues().render(mistake_lines(review, PLAYERS, "fr")[2], "fr")
+    assert french == "**1** · coup 5 : F3 (−2,0) ; mieux : E3"
+
+
+def _review_with_losses(moves: list[rules.Move], losses: dict[int, float]) -> Review:
+    plies = []
+    for ply, move in enumerate(moves):
+        colour = rules.replay(moves[:ply])[-1].turn
+        best = rules.parse_move("E3") if ply in losses else move
+        plies.append(PlyReview(ply, colour, move, best, 0, 0, 0, losses.get(ply, 0.0), ply >= 3))
+    return Review(tuple(plies), (0.0,) * (len(moves) + 1), (False,) * (len(moves) + 1))
+
+
+class SlowEngine:
+    """Answers searches as the review does, once let go; counts them."""
+
+    def __init__(self) -> None:
+        self.go = asyncio.Event()
+        self.searched: list[str] = []
+
+    async def estimate(self, position: rules.Position, *args: Any, **kwargs: Any) -> Estimate:
+        self.searched.append(position.to_text())
+        await self.go.wait()
+        return estimate(position, budget=None, max_nodes=300)
+
+
+def subject(key: str, record: str) -> Subject:
+    moves = tuple(rules.parse_record(record))
+    return Subject(key, moves, PLAYERS, _("Game over"))
+
+
+async def test_reviews_are_shared_kept_and_limited() -> None:
+    engine = SlowEngine()
+    reviewer = Reviewer(cast(Engine, engine), budget=None, at_once=1)
+    first = subject("g1", "C3 I3 E3 D3 F3 C2")
+    asked = [asyncio.create_task(reviewer.review(first)) for _ in range(2)]
+    await asyncio.sleep(0.01)
+    assert reviewer.busy("g2") and not reviewer.busy("g1")  # one at a time; asking again joins
+    engine.go.set()
+    one, two = await asyncio.gather(*asked)
+    searched = len(engine.searched)
+    assert one is two and searched == len(set(engine.searched))  # each position once
+    kept = reviewer.reviewed("g1")
+    assert kept is not None and kept.review is one and kept.subject == first
+    assert await reviewer.review(first) is one and len(engine.searched) == searched  # kept
+    assert not reviewer.busy("g2")
+    await reviewer.close()
+
+
+async def test_closing_stops_the_reviews_under_way() -> None:
+    engine = SlowEngine()
+    reviewer = Reviewer(cast(Engine, engine), budget=None)
+    task = asyncio.create_task(reviewer.review(subject("g3", "C3 I3 E3 D3 F3")))
+    await asyncio.sleep(0.01)
+    await reviewer.close()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert reviewer.reviewed("g3") is None
