@@ -227,9 +227,9 @@ def test_the_curve_cancels_the_swing_between_the_sides_to_act() -> None:
     assert curve[2:5] == (2.0, 2.0, 2.0)
     assert len(curve) == len(leads)
     # Leads between the two phases' scales are bridged by a straight line, then smoothed.
-    leads = (0.0, 2.0, 2.0, -9.0, 14.0, 5.0, 5.0, 5.0)
+    between = (0.0, 2.0, 2.0, -9.0, 14.0, 5.0, 5.0, 5.0)
     bridged = (False, False, False, True, True, False, False, False)
-    review = Review((), leads, (False,) * 8, bridged)
+    review = Review((), between, (False,) * 8, bridged)
     assert review.curve()[3:5] == pytest.approx((3.0, 4.0))
 
 
