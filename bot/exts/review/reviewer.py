@@ -25,10 +25,11 @@ from rules import Move
 log = logging.getLogger(__name__)
 
 REVIEW_BUDGET: Final = DEFAULT_BUDGET
-"""Seconds of search per position (0.3 s): a game of 90 actions needs some 60 to 80 searches,
-so about 25 s with one worker process and half that with two, and the search still sees five or
-six plies ahead in the middle game and solves the last ten moves or so. Much less and the
-engine's verdicts turn to noise; much more and players wait minutes."""
+"""Seconds of search per position of the movement phase (0.3 s; the placement's searches take
+milliseconds): the engine still sees seven plies or so ahead in the middle game and solves the
+last ten moves, and a whole game (78 actions) was reviewed in 9 s with one worker process and in
+5 s with two, on a busy 2-core machine. Much less and its verdicts turn to noise; much more and
+players wait, and games against the bot with them."""
 MAX_REVIEWS: Final = 3
 KEEP: Final = 64
 """Reviews kept in memory (each a few kilobytes)."""
