@@ -241,7 +241,10 @@ class Engine:
             elif error is not None:
                 answer.set_exception(error)
             else:
-                answer.set_result(request.read(done.result()))
+                try:
+                    answer.set_result(request.read(done.result()))
+                except Exception as unreadable:  # the caller gets it, not the event loop
+                    answer.set_exception(unreadable)
         if not self._closed:
             self._dispatch()
 

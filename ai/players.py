@@ -263,10 +263,10 @@ def changed_spec(spec: LevelSpec, changes: str) -> LevelSpec:
         key = key.strip()
         if key in {f.name for f in dataclasses.fields(NativeWeights)}:
             weights[key] = int(value)
-        elif key in {f.name for f in dataclasses.fields(LevelSpec)}:
+        elif isinstance(getattr(spec, key, None), int | float):  # bool is an int too
             own[key] = type(getattr(spec, key))(float(value))
         else:
-            raise ValueError(f"no setting or weight {key!r} to change")
+            raise ValueError(f"no number {key!r} among the level's settings and weights")
     return dataclasses.replace(spec, native=dataclasses.replace(spec.native, **weights), **own)
 
 

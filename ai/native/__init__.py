@@ -153,7 +153,8 @@ def search(
 ) -> SearchResult:
     """Iterative deepening on ``pos`` until ``hard`` seconds have passed or ``max_nodes`` nodes
     were searched (the work is deterministic with a node limit alone); no new iteration starts
-    after ``soft`` seconds. Raises ``ValueError`` for a finished game."""
+    after ``soft`` seconds. A ``hard`` of zero or less has passed already: the first move
+    searched is the answer. Raises ``ValueError`` for a finished game."""
     lib = _need()
     out = (ctypes.c_int * 8)()
     start = time.perf_counter()
@@ -162,7 +163,7 @@ def search(
             encode(pos),
             pos.ply,
             _weights(weights),
-            hard or 0.0,
+            0.0 if hard is None else min(hard, -1e-9) if hard <= 0 else hard,
             soft or 0.0,
             max_nodes or 0,
             min_depth,

@@ -22,7 +22,7 @@ typedef uint64_t u64;
 #define DVONN_PIECES 3
 #define MAXH 50
 #define MAXMOVES 256
-#define MAXPLY 128
+#define MAXPLY 100 /* below EXACT_DEPTH, which marks proven values */
 
 #define PIECE_VALUE 10000
 #define WIN_BONUS 100000
@@ -438,6 +438,13 @@ static int evaluate(const Board *bd, int *exact)
     return evaluate_placement(bd);
 }
 
+static void set_weights(const int *weights_in)
+{
+    memcpy(&weights, weights_in, sizeof weights);
+    if (weights.field_shift < 0) weights.field_shift = 0; /* a shift by a negative count is UB */
+    field_dvonn = piece_dvonn = ~0ULL;                    /* the caches held other weights */
+}
+
 /* --- the transposition table ----------------------------------------------------------- */
 
 enum { BOUND_EXACT = 0, BOUND_LOWER = 1, BOUND_UPPER = 2 };
@@ -720,14 +727,15 @@ int dvonn_search(const uint8_t *cells, int ply, const int *weights_in, double ha
     if (ply < 0 || load_board(&root, cells, ply) != 0) return -1;
     Move moves[MAXMOVES];
     if (generate(&root, moves) == 0) return -2;
-    memcpy(&weights, weights_in, sizeof weights);
-    field_dvonn = piece_dvonn = ~0ULL; /* the weights may have changed */
-    ++age;
-    if (age == 0) age = 1;
+    set_weights(weights_in);
+    if (++age == 0) { /* the ages have come round: entries of 255 searches ago would pass */
+        memset(table, 0, TT_SIZE * sizeof *table);
+        age = 1;
+    }
     Search *s = calloc(1, sizeof *s);
     if (!s) return -3;
     double start = now();
-    s->deadline = hard > 0 ? start + hard : 0;
+    s->deadline = hard != 0 ? start + (hard > 0 ? hard : 0) : 0; /* < 0: already passed */
     s->max_nodes = max_nodes;
     rng_state = seed;
     Result r;
@@ -790,7 +798,6 @@ int dvonn_evaluate(const uint8_t *cells, int ply, const int *weights_in, int *ex
     init_tables();
     Board bd;
     if (load_board(&bd, cells, ply) != 0) return 0;
-    memcpy(&weights, weights_in, sizeof weights);
-    field_dvonn = piece_dvonn = ~0ULL;
+    set_weights(weights_in);
     return evaluate(&bd, exact);
 }

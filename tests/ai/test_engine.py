@@ -131,3 +131,17 @@ async def test_a_dead_worker_is_replaced_and_the_request_retried() -> None:
         move = await engine.choose(pos, Level.MEDIUM, 0.1)
     assert broken.broken
     assert move in rules.legal_moves(pos)
+
+
+async def test_an_answer_that_cannot_be_read_fails_the_request_not_the_engine(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    answers = iter(["not a move", "E3"])
+    monkeypatch.setattr("ai.engine.think_in_worker", lambda *_args: next(answers))
+    pos = rules.new_game()
+    async with Engine(workers=1, executor=ThreadPoolExecutor(1)) as engine:
+        with pytest.raises(rules.RulesError):
+            await asyncio.wait_for(engine.choose(pos, Level.EASY, 0.1), timeout=5)
+        # The engine goes on serving.
+        move = await asyncio.wait_for(engine.choose(pos, Level.EASY, 0.1), timeout=5)
+        assert move == rules.Place(rules.E3)

@@ -177,3 +177,23 @@ def test_threads_of_one_process_take_turns() -> None:
     with ThreadPoolExecutor(max_workers=4) as pool:
         together = list(pool.map(searched, positions * 2))
     assert together == alone * 2
+
+
+def test_a_search_does_not_trust_what_an_old_one_left_in_the_table() -> None:
+    # The table tells searches apart by a one-byte age (1..255): when the ages come round, it
+    # is cleared, so that a node-limited search still answers as it did 255 searches ago.
+    pos = random_game(3)[60]  # without the clearing: I3I4 +19 at depth 6, then K3K4 -58
+    first = native.search(pos, hard=None, max_nodes=300_000, seed=1)
+    others = [other for other in random_game(13)[50:] if rules.legal_moves(other)]
+    for index in range(254):
+        native.search(others[index % len(others)], hard=None, max_nodes=50, seed=index)
+    again = native.search(pos, hard=None, max_nodes=300_000, seed=1)
+    assert (again.move, again.value, again.depth) == (first.move, first.value, first.depth)
+
+
+def test_a_deadline_already_passed_answers_at_once() -> None:
+    pos = random_game(7)[60]
+    for hard in (0.0, -0.5):
+        result = native.search(pos, hard=hard, soft=0.0)
+        assert result.move in rules.legal_moves(pos)
+        assert result.elapsed < 0.05
