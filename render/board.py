@@ -40,8 +40,6 @@ BASE_SUPERSAMPLE: Final = 3
 # under load the bot's renders queue, and bytes are not what is short.
 PNG_COMPRESS_LEVEL: Final = 3
 PNG_COLOURS: Final = 256
-MAX_NAME_LENGTH: Final = 64
-"""Longer names are cut before measuring (Discord's are at most 32 characters)."""
 
 # Header proportions, in hex widths.
 CARD_RADIUS: Final = 0.16
@@ -314,8 +312,8 @@ def board_image(
     names = (labels.white, labels.black)
     if players is not None:
         names = (
-            F.clean(players[0])[:MAX_NAME_LENGTH] or labels.white,
-            F.clean(players[1])[:MAX_NAME_LENGTH] or labels.black,
+            F.player_name(players[0]) or labels.white,
+            F.player_name(players[1]) or labels.black,
         )
     state = status or compute_status(position, labels, names, last_move=last_move)
 

@@ -92,9 +92,18 @@ def runs(chain: Sequence[str], text: str) -> list[tuple[str, str]]:
     return out
 
 
+MAX_NAME_LENGTH: Final = 64
+"""Characters of a player's name kept for an image (Discord's own names are at most 32)."""
+
+
 def clean(text: str) -> str:
     """``text`` on one line: control characters (new lines, tabs, ...) become spaces."""
     return "".join(" " if not char.isprintable() else char for char in text).strip()
+
+
+def player_name(text: str) -> str:
+    """A player's name as images show it: on one line, at most :data:`MAX_NAME_LENGTH` long."""
+    return clean(text[: 4 * MAX_NAME_LENGTH])[:MAX_NAME_LENGTH]
 
 
 def text_width(chain: Sequence[str], size: int, text: str) -> float:
@@ -112,8 +121,16 @@ def fit(chain: Sequence[str], size: int, text: str, max_width: float) -> str:
     """``text``, cut short with an ellipsis if it is wider than ``max_width``."""
     if text_width(chain, size, text) <= max_width:
         return text
-    while text and text_width(chain, size, text + ELLIPSIS) > max_width:
-        text = text[:-1]
+    # The longest start of the text that fits with the ellipsis, found by halving: a name
+    # thousands of characters long takes a dozen measurements, not thousands.
+    low, high = 0, len(text)
+    while low < high:
+        middle = (low + high + 1) // 2
+        if text_width(chain, size, text[:middle] + ELLIPSIS) <= max_width:
+            low = middle
+        else:
+            high = middle - 1
+    text = text[:low]
     return text.rstrip() + ELLIPSIS if text else ""
 
 

@@ -121,7 +121,10 @@ def evaluation_graph(
         raise ValueError(f"the y axis's limit must be positive, not {limit}")
     names = (labels.white, labels.black)
     if players is not None:
-        names = (F.clean(players[0]) or labels.white, F.clean(players[1]) or labels.black)
+        names = (
+            F.player_name(players[0]) or labels.white,
+            F.player_name(players[1]) or labels.black,
+        )
 
     plot = graph_layout(size, len(curve) - 1, limit, caption=bool(caption), marks=bool(marks))
     image = Image.new("RGB", (plot.width, plot.height), rgba(theme.background))

@@ -19,7 +19,7 @@ import dataclasses
 import enum
 import logging
 import random
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -85,6 +85,7 @@ from bot.storage import (
     open_database,
 )
 from rules import Colour, Move, Position
+from rules.position import DVONN_PIECES
 
 log = logging.getLogger(__name__)
 
@@ -107,6 +108,8 @@ class ServerDefault(enum.Enum):
 
 
 SERVER_DEFAULT: Final = ServerDefault.CLOCK
+FIRST_OWN_PIECE: Final = DVONN_PIECES + 1
+"""Positions from this ply on tell games apart: before it only DVONN pieces stand, as in many."""
 """For :meth:`GameService.create_challenge`'s ``clock_days``: use the server's default."""
 
 
@@ -635,6 +638,13 @@ class GameService:
     async def games_with_computer_to_move(self) -> list[Game]:
         """Running games against the bot in which it is the bot's turn (after a restart, say)."""
         return await self.store.games_with_computer_to_move()
+
+    async def running_game_through(self, moves: Sequence[Move]) -> int | None:
+        """A running game that stands now where ``moves`` pass (after any of them from the
+        fourth on: every game starts alike), if any. What a review of such moves would say could
+        help that game's players."""
+        positions = rules.replay(list(moves))[FIRST_OWN_PIECE:]
+        return await self.store.running_game_at([pos.to_text() for pos in positions])
 
     async def running_games(self) -> int:
         """How many games are being played (for the operator's metrics)."""

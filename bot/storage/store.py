@@ -998,6 +998,20 @@ class Store:
         )
         return None if row is None or row[0] is None else text_to_time(row[0])
 
+    async def running_game_at(self, positions: Sequence[str]) -> int | None:
+        """A running game whose position is one of ``positions`` (position texts), if any."""
+        found: int | None = None
+        for start in range(0, len(positions), 100):  # a bounded number of parameters a query
+            batch = positions[start : start + 100]
+            marks = ", ".join("?" * len(batch))
+            row = await self.db.fetch_one(
+                f"SELECT min(id) FROM games WHERE status = 'active' AND position IN ({marks})",
+                tuple(batch),
+            )
+            if row is not None and row[0] is not None:
+                found = int(row[0]) if found is None else min(found, int(row[0]))
+        return found
+
     async def running_games(self) -> int:
         """How many games are being played."""
         row = await self.db.fetch_one("SELECT count(*) FROM games WHERE status = 'active'")

@@ -10,7 +10,7 @@ import pytest
 import rules
 from ai.engine import Engine
 from ai.review import Estimate, PlyReview, Review, estimate
-from bot.exts.review.reviewer import Reviewer, Subject
+from bot.exts.review.reviewer import Reviewer, ReviewsBusy, ReviewStopped, Subject
 from bot.exts.review.texts import course, mistake_lines, pieces
 from bot.i18n import ENGLISH, Catalogues, _
 from bot.posting.texts import Players
@@ -88,7 +88,7 @@ class SlowEngine:
 
 def subject(key: str, record: str) -> Subject:
     moves = tuple(rules.parse_record(record))
-    return Subject(key, moves, PLAYERS, _("Game over"))
+    return Subject(key, moves, PLAYERS, lambda _players: _("Game over"))
 
 
 async def test_reviews_are_shared_kept_and_limited() -> None:
@@ -97,15 +97,19 @@ async def test_reviews_are_shared_kept_and_limited() -> None:
     first = subject("g1", "C3 I3 E3 D3 F3 C2")
     asked = [asyncio.create_task(reviewer.review(first)) for _ in range(2)]
     await asyncio.sleep(0.01)
-    assert reviewer.busy("g2") and not reviewer.busy("g1")  # one at a time; asking again joins
+    with pytest.raises(ReviewsBusy):  # one at a time
+        reviewer.start(subject("g2", "C3 I3 E3 D3 F3 C2 G3"))
+    joined = reviewer.start(first)  # asking again joins the one under way
     engine.go.set()
     one, two = await asyncio.gather(*asked)
+    assert await joined() is one
     searched = len(engine.searched)
     assert one is two and searched == len(set(engine.searched))  # each position once
     kept = reviewer.reviewed("g1")
     assert kept is not None and kept.review is one and kept.subject == first
     assert await reviewer.review(first) is one and len(engine.searched) == searched  # kept
-    assert not reviewer.busy("g2")
+    second = reviewer.start(subject("g2", "C3 I3 E3 D3 F3 C2 G3"))  # the first is done
+    assert (await second()).plies
     await reviewer.close()
 
 
@@ -115,6 +119,7 @@ async def test_closing_stops_the_reviews_under_way() -> None:
     task = asyncio.create_task(reviewer.review(subject("g3", "C3 I3 E3 D3 F3")))
     await asyncio.sleep(0.01)
     await reviewer.close()
-    with pytest.raises(asyncio.CancelledError):
+    # The asker learns that the review stopped (to tell the player), and is not cancelled.
+    with pytest.raises(ReviewStopped):
         await task
     assert reviewer.reviewed("g3") is None

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
+
+import pytest
 
 from render import DEFAULT_FONTS, Fonts
 from render import fonts as F
@@ -54,5 +57,25 @@ def test_long_text_is_cut_with_an_ellipsis_to_fit() -> None:
     assert F.fit(chain, 20, "Zoë", 120) == "Zoë"
 
 
+def test_the_cut_is_the_longest_that_fits_and_found_in_a_few_measurements(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    chain = DEFAULT_FONTS.regular
+    measured = []
+    width = F.text_width
+
+    def counted(chain: Sequence[str], size: int, text: str) -> float:
+        measured.append(text)
+        return width(chain, size, text)
+
+    monkeypatch.setattr(F, "text_width", counted)
+    name = "Ann Lee, " * 2_000
+    cut = F.fit(chain, 16, name, 200)
+    assert cut.endswith("…") and width(chain, 16, cut) <= 200
+    assert width(chain, 16, name[: len(cut)] + "…") > 200  # one character more would not fit
+    assert len(measured) < 30
+
+
 def test_names_are_put_on_one_line() -> None:
     assert F.clean("  Ann\nLee\t ") == "Ann Lee"
+    assert F.player_name("x" * 10_000 + "\n") == "x" * F.MAX_NAME_LENGTH

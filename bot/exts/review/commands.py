@@ -14,7 +14,7 @@ from discord.app_commands import locale_str
 import render
 import rules
 from ai.review import FIRST_JUDGED_PLY, Review
-from bot.exts.review.reviewer import Reviewed, Reviewer, Subject
+from bot.exts.review.reviewer import Reviewed, Reviewer, ReviewsBusy, ReviewStopped, Subject
 from bot.exts.review.texts import (
     course,
     footnote,
@@ -37,6 +37,7 @@ from bot.interactions.transcripts import read_transcript
 from bot.posting.outbox import Deliverer
 from bot.posting.publisher import Publisher, Reader
 from bot.posting.texts import IMAGE_LABELS, Players, ending_line, image_labels
+from render.fonts import player_name
 
 if TYPE_CHECKING:
     from bot.app import DvonnBot, Interaction
@@ -78,6 +79,8 @@ class ReviewFeature(Feature, name=COG_NAME):
         async with self.inflight.track():
             if game is not None and transcript is not None:
                 raise UserError(_("Review a game number or a transcript, not both at once."))
+            # What can be refused is looked at before the answer starts (an error then stays
+            # private); the players' names, which may take a request to Discord, come after.
             if transcript is not None:
                 subject = await self._transcript(transcript)
             else:
@@ -89,36 +92,45 @@ class ReviewFeature(Feature, name=COG_NAME):
                         "nothing to review."
                     )
                 )
-            if self.reviewer.busy(subject.key):
+            try:
+                reviewing = self.reviewer.start(subject)
+            except ReviewsBusy:
                 raise UserError(
                     _("The bot is reviewing other games right now: try again in a minute.")
-                )
+                ) from None
             await interaction.response.defer(thinking=True)
-            review = await self.reviewer.review(subject)
+            if subject.game_id is not None:
+                subject = await self._subject_of(subject.game_id)
+            try:
+                review = await reviewing()
+            except ReviewStopped:
+                raise UserError(
+                    _("The bot is restarting and stopped this review: ask again in a minute.")
+                ) from None
             # The answer to the player who asked, in their language (also where others see it).
             reader = self.publisher.reader(interaction.locale)
             await interaction.followup.send(**await self._message(subject, review, reader))
 
     async def _game(self, interaction: Interaction, number: int | None) -> Subject:
+        """The stored game to review, without its players' names yet (see :meth:`_subject_of`)."""
         found = await game_for_record(self.service, interaction, number)
         if found.is_active:
-            raise UserError(
-                _(
-                    "Game #{game} is still being played: a review now could help one of its "
-                    "players. Ask again when it is over.",
-                    game=found.id,
-                )
-            )
-        return await self._subject_of(found.id)
+            raise UserError(_still_played(found.id))
+        return await self._subject_of(found.id, names=False)
 
-    async def _subject_of(self, game_id: int) -> Subject:
+    async def _subject_of(self, game_id: int, *, names: bool = True) -> Subject:
+        """A stored game to review; ``names=False``: without its players' names, which may
+        take a request to Discord (the colours then stand for them)."""
         record = await self.service.record(game_id)
-        players = await self.publisher.players(record.game)
+        if record.game.is_active:  # a button made up for a game still being played
+            raise UserError(_still_played(game_id))
+        players = await self.publisher.players(record.game) if names else Players("", "")
+        over = GameOver.of(record.game)
         return Subject(
             key=f"g{game_id}",
             moves=tuple(m.move for m in record.moves),
             players=players,
-            ending=ending_line(GameOver.of(record.game), players, record.game),
+            ending=lambda named: ending_line(over, named, record.game),
             game_id=game_id,
         )
 
@@ -132,9 +144,14 @@ class ReviewFeature(Feature, name=COG_NAME):
                     "players. Send it again when the game has ended."
                 )
             )
+        # A "resigned" transcript may be a game still being played here, exported and cut
+        # short: its review must not help that game's players either.
+        running = await self.service.running_game_through(parsed.moves)
+        if running is not None:
+            raise UserError(_still_played(running))
         players = Players(
-            white=parsed.headers.get("White") or "",
-            black=parsed.headers.get("Black") or "",
+            white=player_name(parsed.headers.get("White") or ""),
+            black=player_name(parsed.headers.get("Black") or ""),
         )
         record = rules.format_record(parsed.moves)
         digest = hashlib.sha256(f"{record}\n{players.white}\n{players.black}".encode())
@@ -142,13 +159,13 @@ class ReviewFeature(Feature, name=COG_NAME):
             key=f"t{digest.hexdigest()[:16]}",
             moves=parsed.moves,
             players=players,
-            ending=transcript_ending(final, parsed.resigned, players),
+            ending=lambda named: transcript_ending(final, parsed.resigned, named),
         )
 
     async def _message(self, subject: Subject, review: Review, reader: Reader) -> dict[str, Any]:
         language = reader.catalogues.language_for(reader.locale)
         players = _named(subject.players, reader)
-        lines: list[Text] = [review_title(subject.game_id, players), subject.ending]
+        lines: list[Text] = [review_title(subject.game_id, players), subject.ending(players)]
         lines += course(review, players)
         lines += mistake_lines(review, players, language)
         lines.append(footnote(self.reviewer.budget, language))
@@ -178,10 +195,10 @@ class ReviewFeature(Feature, name=COG_NAME):
         """The board before the action at ``ply`` of ``source``, ``better`` drawn on it, to
         the one who tapped, in their language."""
         reviewed = self.reviewer.reviewed(source)
-        if reviewed is not None:
+        if source.startswith("g"):
+            subject = await self._subject_of(int(source[1:]))  # with its players' names
+        elif reviewed is not None:
             subject = reviewed.subject
-        elif source.startswith("g"):
-            subject = await self._subject_of(int(source[1:]))
         else:
             raise UserError(
                 _(
@@ -229,6 +246,14 @@ class ReviewFeature(Feature, name=COG_NAME):
         await interaction.followup.send(
             line, file=discord.File(io.BytesIO(png), filename="board.png"), ephemeral=True
         )
+
+
+def _still_played(game_id: int) -> Text:
+    return _(
+        "Game #{game} is still being played: a review now could help one of its "
+        "players. Ask again when it is over.",
+        game=game_id,
+    )
 
 
 def _cost(reviewed: Reviewed | None, ply: int) -> float | None:

@@ -11,8 +11,10 @@ one slower.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Final
 
@@ -38,13 +40,22 @@ KEEP: Final = 64
 @dataclass(frozen=True, slots=True)
 class Subject:
     """A game to review: a stored game (``key`` ``g12``) or a transcript (``t`` and a digest of
-    it), its actions from the start, its players' names and how it ended."""
+    it), its actions from the start, its players' names and how it ended (said with the names
+    a reader sees: a transcript may have none, and then the colours stand for them)."""
 
     key: str
     moves: tuple[Move, ...]
     players: Players
-    ending: Text
+    ending: Callable[[Players], Text]
     game_id: int | None = None
+
+
+class ReviewsBusy(Exception):
+    """:data:`MAX_REVIEWS` reviews of other games are running."""
+
+
+class ReviewStopped(Exception):
+    """The review was stopped: the bot is shutting down."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,27 +92,43 @@ class Reviewer:
             self._done.move_to_end(key)
         return found
 
-    def busy(self, key: str) -> bool:
-        """Whether a review of ``key`` would have to wait for others to finish first (it is
-        neither kept nor running, and :data:`MAX_REVIEWS` are running)."""
-        return (
-            key not in self._done
-            and key not in self._running
-            and len(self._running) >= self._at_once
-        )
-
-    async def review(self, subject: Subject) -> Review:
-        """The review of ``subject``: kept, being made for someone else, or made now."""
+    def start(self, subject: Subject) -> Callable[[], Awaitable[Review]]:
+        """Start (or join) the review of ``subject``; what the returned function awaits is the
+        review. Raises :class:`ReviewsBusy` when it would have to wait for :data:`MAX_REVIEWS`
+        others. Checking and starting are one step, with no wait between them, so that two
+        askers at once cannot both pass the check."""
         kept = self.reviewed(subject.key)
         if kept is not None and kept.subject.moves == subject.moves:
-            return kept.review
+            review = kept.review
+
+            async def at_once() -> Review:
+                return review
+
+            return at_once
         task = self._running.get(subject.key)
         if task is None:
+            if len(self._running) >= self._at_once:
+                raise ReviewsBusy
             task = asyncio.create_task(self._run(subject), name=f"review-{subject.key}")
             self._running[subject.key] = task
             task.add_done_callback(lambda done: self._finished(subject, done))
-        # Shielded: one asker giving up (an interaction cancelled) must not stop it for another.
-        return await asyncio.shield(task)
+        return functools.partial(self._wait, task)
+
+    async def review(self, subject: Subject) -> Review:
+        """The review of ``subject``: kept, being made for someone else, or made now."""
+        return await self.start(subject)()
+
+    @staticmethod
+    async def _wait(task: asyncio.Task[Review]) -> Review:
+        try:
+            # Shielded: one asker giving up (an interaction cancelled) must not stop it for
+            # another.
+            return await asyncio.shield(task)
+        except asyncio.CancelledError:
+            current = asyncio.current_task()
+            if task.cancelled() and (current is None or not current.cancelling()):
+                raise ReviewStopped from None  # the review was stopped, not the asker
+            raise
 
     def _finished(self, subject: Subject, done: asyncio.Task[Review]) -> None:
         if self._running.get(subject.key) is done:
@@ -123,15 +150,18 @@ class Reviewer:
         found: dict[str, Estimate] = {}
         for search in (plan.first_round, lambda: plan.second_round(found)):
             wanted = search()
-            answers = await asyncio.gather(
-                *(
-                    self._engine.estimate(
-                        position, self.budget, max_nodes=self._max_nodes, game=queue
+            # A task group: should one search fail, the others are cancelled instead of going
+            # on taking the workers' time from the games being played.
+            async with asyncio.TaskGroup() as group:
+                answers = [
+                    group.create_task(
+                        self._engine.estimate(
+                            position, self.budget, max_nodes=self._max_nodes, game=queue
+                        )
                     )
                     for position in wanted.values()
-                )
-            )
-            found.update(zip(wanted, answers, strict=True))
+                ]
+            found.update(zip(wanted, (answer.result() for answer in answers), strict=True))
         return plan.review(found)
 
     async def close(self) -> None:

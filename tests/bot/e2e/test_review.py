@@ -195,3 +195,81 @@ async def test_two_reviews_of_one_game_at_once_share_the_work(
             MISTAKE.findall(replies[1].content)
         )
         assert searched and len(searched) == len(set(searched))  # no position searched twice
+
+
+async def test_a_running_game_sent_as_a_resigned_transcript_is_refused(
+    table: Table, bot_runner: BotRunner
+) -> None:
+    # Exported while it is being played, "resign" added (or one move more, then "resign"):
+    # the review would tell its players what the engine thinks of their game.
+    fake = table.fake
+    async with bot_runner.run(ai_budget=QUICK) as bot:
+        thread = await start_game(table)
+        game = await bot.service.game_in_channel(thread.id)
+        assert game is not None
+        rng = random.Random(4)
+        while game.position.ply < 20:
+            assert game.to_move_id is not None
+            move = rng.choice(rules.legal_moves(game.position))
+            game = (await bot.service.play(game.id, game.to_move_id, move)).game
+        played = [m.move for m in (await bot.service.record(game.id)).moves]
+        one_more = [*played, rules.legal_moves(game.position)[0]]
+        for moves in (played, one_more):
+            transcript = rules.format_little_golem(moves, resigned=True)
+            refused = await fake.run_command(
+                table.alice,
+                table.games,
+                "dvonn review",
+                {"transcript": UserAttachment("game.txt", transcript.encode())},
+            )
+            assert refused.ephemeral and f"#{game.id} is still being played" in refused.content
+            assert not refused.files
+        # Once that game is over, the same transcript is reviewed.
+        await bot.service.resign(game.id, table.bob.id)
+        reviewed = await fake.run_command(
+            table.alice,
+            table.games,
+            "dvonn review",
+            {"transcript": UserAttachment("game.txt", transcript.encode())},
+            timeout=60,
+        )
+        assert not reviewed.ephemeral and reviewed.files, reviewed.content
+
+
+async def test_a_transcript_without_names_or_with_huge_ones_is_reviewed(
+    table: Table, bot_runner: BotRunner, shared_dir: Path
+) -> None:
+    fake = table.fake
+    moves = oracle_game(shared_dir, 1)[:40]
+    async with bot_runner.run(ai_budget=QUICK):
+        nameless = rules.format_little_golem(moves, resigned=True)
+        reply = await fake.run_command(
+            table.carol,
+            table.games,
+            "dvonn review",
+            {"transcript": UserAttachment("game.txt", nameless.encode())},
+            timeout=60,
+        )
+        assert not reply.ephemeral, reply.content
+        # The colours stand for the missing names, in the ending too.
+        assert "White (White) vs Black (Black)" in reply.content
+        assert "White resigned: Black wins." in reply.content  # White was to act after 40
+        huge = rules.format_little_golem(
+            moves, headers={"White": "w" * 20_000, "Black": "b" * 20_000}, resigned=True
+        )
+        started = asyncio.get_running_loop().time()
+        reply = await fake.run_command(
+            table.carol,
+            table.games,
+            "dvonn review",
+            {"transcript": UserAttachment("game.txt", huge.encode())},
+            timeout=60,
+        )
+        assert not reply.ephemeral and reply.files, reply.content
+        assert "w" * 64 in reply.content and "w" * 65 not in reply.content
+        assert len(reply.content) <= 2000
+        assert asyncio.get_running_loop().time() - started < 30
+        assert reply.message is not None
+        for button in reply.message.buttons():
+            shown = await fake.click(table.carol, reply.message, custom_id=button["custom_id"])
+            assert shown.ephemeral and shown.files and len(shown.content) <= 2000
