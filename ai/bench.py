@@ -45,7 +45,6 @@ def sample_positions(count: int, seed: int) -> list[Position]:
 class Timing:
     wall: float
     cpu: float
-
     nodes: int
 
 
@@ -62,13 +61,15 @@ def spec_of(name: str) -> tuple[Level, LevelSpec]:
 
 
 def time_levels(
-    names: list[str], positions: list[Position], budget: float
+    specs: dict[str, tuple[Level, LevelSpec]], positions: list[Position], budget: float
 ) -> dict[str, list[Timing]]:
-    """Each level's timing on each position; the levels take turns on every position."""
+    """Each level's timing on each position (levels by name, as :func:`spec_of` reads them);
+    the levels take turns on every position."""
+    names = list(specs)
     timings: dict[str, list[Timing]] = {name: [] for name in names}
     for index, pos in enumerate(positions):
         for name in names if index % 2 == 0 else reversed(names):
-            level, spec = spec_of(name)
+            level, spec = specs[name]
             wall, cpu = time.perf_counter(), time.process_time()
             result = think(pos, level=level, budget=budget, seed=index, spec=spec)
             elapsed = time.perf_counter() - wall
@@ -91,9 +92,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--levels", default=",".join(default))
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
-    names = args.levels.split(",")
-    for name in names:
-        spec_of(name)  # an unknown level stops here, before the work
+    specs = {name: spec_of(name) for name in args.levels.split(",")}  # unknown ones stop here
     positions = sample_positions(args.positions, args.seed)
     think(positions[0], level=Level.STRONGEST, budget=0.05)  # build the lazily filled tables
     placing = sum(pos.ply < PLACEMENT_PLIES for pos in positions)
@@ -105,7 +104,7 @@ def main(argv: list[str] | None = None) -> None:
         f"{'level':17}{'median':>9}{'p99':>9}{'longest':>9}{'over by':>10}{'CPU max':>9}"
         f"{'nodes/s':>12}   (seconds)"
     )
-    for name, timings in time_levels(names, positions, args.budget).items():
+    for name, timings in time_levels(specs, positions, args.budget).items():
         walls = [t.wall for t in timings]
         longest = max(walls)
         rate = sum(t.nodes for t in timings) / max(sum(t.cpu for t in timings), 1e-9)

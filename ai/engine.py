@@ -106,12 +106,7 @@ class Engine:
         Raises ``ValueError`` for a finished game, a bad position text or budget, and
         ``RuntimeError`` once the engine is closed.
         """
-        if self._closed:
-            raise RuntimeError("the engine is closed")
-        if budget is not None and budget <= 0:
-            raise ValueError(f"the time budget must be positive, not {budget}")
-        text = position.to_text() if isinstance(position, Position) else position
-        pos = Position.from_text(text)  # PositionTextError (a ValueError) before queueing
+        text, pos = self._request(position, budget)
         if not legal_moves(pos):
             raise ValueError("the game is over: there is no move to choose")
         level = level if isinstance(level, Level) else Level.parse(level)
@@ -135,12 +130,8 @@ class Engine:
         Raises ``ValueError`` unless the side to act has a choice, or for a bad position text or
         budget, and ``RuntimeError`` once the engine is closed.
         """
-        if self._closed:
-            raise RuntimeError("the engine is closed")
-        if budget is not None and budget <= 0:
-            raise ValueError(f"the time budget must be positive, not {budget}")
-        text = position.to_text() if isinstance(position, Position) else position
-        if len(legal_moves(Position.from_text(text))) < 2:
+        text, pos = self._request(position, budget)
+        if len(legal_moves(pos)) < 2:
             raise ValueError("nothing to weigh: the side to act has no choice here")
         work = functools.partial(estimate_in_worker, text, budget, max_nodes, seed)
         found: Estimate = await self._submit(work, Estimate.from_wire, game)
@@ -177,6 +168,16 @@ class Engine:
         await self.close()
 
     # --- scheduling --------------------------------------------------------------------------
+
+    def _request(self, position: str | Position, budget: float | None) -> tuple[str, Position]:
+        """A request's position as text and read, once the engine, the budget and the text have
+        been checked (before anything is queued)."""
+        if self._closed:
+            raise RuntimeError("the engine is closed")
+        if budget is not None and budget <= 0:
+            raise ValueError(f"the time budget must be positive, not {budget}")
+        text = position.to_text() if isinstance(position, Position) else position
+        return text, Position.from_text(text)  # PositionTextError (a ValueError)
 
     async def _submit(
         self, work: functools.partial[Any], read: Callable[[Any], Any], game: Hashable

@@ -49,7 +49,7 @@ import dataclasses
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 from ai.choose import think
 from ai.evaluation import PIECE_VALUE, WIN
@@ -160,15 +160,11 @@ def review_spec(max_nodes: int | None = None) -> LevelSpec:
     """The strongest level as the review searches with it: the placement judged by its own
     evaluation to its end (no search through the last placements into the moves: see the
     module's docstring), and at most ``max_nodes`` nodes a search if given. Each setting is
-    changed for the Python search and, where the level has one, the compiled search."""
-    spec = REVIEW_LEVEL.spec
-    names = {f.name for f in dataclasses.fields(spec)}
-    changes: dict[str, Any] = {
-        name: 0 for name in ("late_placement", "compiled_late_placement") if name in names
-    }
-    if max_nodes is not None:
-        changes |= {name: max_nodes for name in ("max_nodes", "compiled_nodes") if name in names}
-    return dataclasses.replace(spec, **changes)
+    changed for the Python search and the compiled search."""
+    spec = dataclasses.replace(REVIEW_LEVEL.spec, late_placement=0, compiled_late_placement=0)
+    if max_nodes is None:
+        return spec
+    return dataclasses.replace(spec, max_nodes=max_nodes, compiled_nodes=max_nodes)
 
 
 def settle(position: Position) -> Position:
@@ -315,7 +311,7 @@ class ReviewPlan:
         last one: by text, the positions to search."""
         wanted: dict[str, Position] = {}
         for ply, position in enumerate(self._settled):
-            if self.positions[ply].ply >= FIRST_JUDGED_PLY and legal_moves(position):
+            if ply >= FIRST_JUDGED_PLY and legal_moves(position):
                 wanted[position.to_text()] = position
         return wanted
 
@@ -339,7 +335,7 @@ class ReviewPlan:
         proven: list[bool] = []
         bridged: list[bool] = []
         for ply, position in enumerate(self._settled):
-            if self.positions[ply].ply < FIRST_JUDGED_PLY:
+            if ply < FIRST_JUDGED_PLY:
                 lead, exact = 0.0, False  # nothing on the board to judge yet
             else:
                 lead, exact = white_lead(position, found)

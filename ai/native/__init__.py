@@ -175,8 +175,8 @@ def search(
         raise ValueError("the game is over: there is no move to choose")
     if status != 0:
         raise RuntimeError(f"the compiled search failed ({status})")
-    kind, source, target, value, depth, exact, high, low = out
-    move = PASS if kind == 2 else Place(target) if kind == 1 else jump(source, target)
+    _kind, source, target, value, depth, exact, high, low = out
+    move = _move(source, target)
     if move not in legal_moves(pos):
         raise RuntimeError(f"the compiled search chose {move}, which is not legal in {pos!r}")
     return SearchResult(
