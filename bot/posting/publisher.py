@@ -88,7 +88,12 @@ async def message(
     renderer: Renderer, position: rules.Position, post: GamePost, players: Players, reader: Reader
 ) -> dict[str, Any]:
     """Keyword arguments for ``send``/``followup.send`` that publish ``post``."""
-    png = await board_png(renderer, position, post, players, reader)
+    return message_with(await board_png(renderer, position, post, players, reader), post, reader)
+
+
+def message_with(png: bytes, post: GamePost, reader: Reader) -> dict[str, Any]:
+    """:func:`message` with its board drawn already (a new file each call: discord.py closes
+    a file once it is sent)."""
     return {
         "content": "\n".join(reader(line) for line in post.content) or None,
         "embed": embed(post, reader),
@@ -121,10 +126,6 @@ class Publisher:
         self.board_view: BoardView | None = None
         """What goes under a board the game's players may act on (the play feature's "Your
         move" button); set by that feature, which the posting layer does not know."""
-
-    def view_under(self, game: Game, reader: Reader) -> discord.ui.View | None:
-        """The buttons under a board of ``game`` as it is, if any."""
-        return None if self.board_view is None else self.board_view(game, reader)
 
     async def game(self, game_id: int) -> Game:
         """A game by id, as stored now."""
@@ -167,12 +168,18 @@ class Publisher:
     async def message(
         self, game: Game, post: GamePost, reader: Reader, players: Players | None = None
     ) -> dict[str, Any]:
+        return message_with(await self._board(game, post, reader, players), post, reader)
+
+    async def _board(
+        self, game: Game, post: GamePost, reader: Reader, players: Players | None
+    ) -> bytes:
+        """The board of a post, drawn (and timed)."""
         players = players or await self.players(game)
         started = time.perf_counter()
-        made = await message(self.renderer, game.position, post, players, reader)
+        png = await board_png(self.renderer, game.position, post, players, reader)
         if self._metrics is not None:
             self._metrics.render_seconds.observe(time.perf_counter() - started)
-        return made
+        return png
 
     @staticmethod
     def transcript_file(record: GameRecord, players: Players) -> discord.File:
@@ -202,15 +209,12 @@ class Publisher:
         reader = await self.public_reader(game.guild_id)
         if game.private:
             return await self._answer(game, post, reader, players, nonce)
-        kwargs = await self._with_view(
-            game, reader, await self.message(game, post, reader, players)
-        )
+        kwargs = self._with_view(game, reader, await self.message(game, post, reader, players))
         return await self.channel(game).send(**kwargs, nonce=_nonce(nonce))
 
-    async def _with_view(
-        self, game: Game, reader: Reader, kwargs: dict[str, Any]
-    ) -> dict[str, Any]:
-        view = self.view_under(game, reader)
+    def _with_view(self, game: Game, reader: Reader, kwargs: dict[str, Any]) -> dict[str, Any]:
+        """``kwargs`` with the buttons under a board of ``game`` as it is, if any."""
+        view = None if self.board_view is None else self.board_view(game, reader)
         return kwargs if view is None else {**kwargs, "view": view}
 
     async def _answer(
@@ -221,15 +225,15 @@ class Publisher:
         players: Players | None,
         nonce: str | None,
     ) -> discord.Message:
-        """A post of a private game (see :meth:`_privately`)."""
+        """A post of a private game (see :meth:`_privately`); its board is drawn once."""
+        png = await self._board(game, post, reader, players)
 
         async def through(webhook: discord.Webhook) -> discord.Message:
-            made = await self.message(game, post, reader, players)
-            return await webhook.send(**await self._with_view(game, reader, made), wait=True)
+            made = self._with_view(game, reader, message_with(png, post, reader))
+            return await webhook.send(**made, wait=True)
 
         async def by_dm(user: discord.User, nonce: str | int) -> discord.Message:
-            # A board each: discord.py closes a file once it is sent.
-            return await user.send(**await self.message(game, post, reader, players), nonce=nonce)
+            return await user.send(**message_with(png, post, reader), nonce=nonce)
 
         return await self._privately(game, game.human_ids, through, by_dm, nonce)
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import random
 
 import rules
-from bot.exts.play.picker import COLUMN_GROUPS, MAX_OPTIONS, _landing_label, _stack_label
+from bot.exts.play.moves import stack_label
+from bot.exts.play.picker import COLUMN_GROUPS, MAX_OPTIONS, _landing_label
 from bot.i18n import ENGLISH
 
 
@@ -37,7 +38,7 @@ def test_landings_say_what_they_cut_off() -> None:
                         assert "cuts nothing off" in label
                     seen[bool(cut)] = label
                     height = len(pos.stacks[move.source])
-                    stack = ENGLISH.render(_stack_label(pos, move.source))
+                    stack = ENGLISH.render(stack_label(pos, move.source))
                     assert ("single piece" in stack) == (height == 1)
             pos = rules.play(pos, rng.choice(moves))
         if len(seen) == 2:

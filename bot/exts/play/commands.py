@@ -17,7 +17,7 @@ from discord.app_commands import Choice, locale_str
 
 import rules
 from bot.exts.play.buttons import AbortAgreeButton, ResignButton
-from bot.exts.play.moves import play_and_report
+from bot.exts.play.moves import pieces_cut, play_and_report, stack_label
 from bot.i18n import COLOUR_NAMES, Text, _, excerpt, n_
 from bot.interactions.errors import UserError
 from bot.interactions.feature import Feature
@@ -142,11 +142,7 @@ class Play(Feature):
         for cell in rules.movable_cells(position):
             name = rules.CELL_NAMES[cell]
             if name.startswith(typed):
-                height = len(position.stacks[cell])
-                label = n_(
-                    "{cell}: a single piece", "{cell}: a stack of {count}", height, cell=name
-                )
-                choices.append(Choice(name=reader(label), value=name))
+                choices.append(Choice(name=reader(stack_label(position, cell)), value=name))
         return choices[:MAX_CHOICES]
 
     @move.autocomplete("target")
@@ -162,7 +158,7 @@ class Play(Feature):
             name = rules.CELL_NAMES[target]
             if not name.startswith(typed):
                 continue
-            cut = rules.apply(position, rules.jump(source, target)).pieces_removed
+            cut = pieces_cut(position, source, target)
             label: Text | str = name
             if cut:
                 label = n_(

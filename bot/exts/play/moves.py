@@ -8,11 +8,26 @@ import discord
 
 import rules
 from bot.games import Game, GameService
-from bot.i18n import _
+from bot.i18n import Text, _, n_
 from bot.interactions import events
 from bot.interactions.places import remember_reply_route
 from bot.posting.outbox import REPLY_WAIT, Deliverer
 from bot.posting.publisher import Publisher
+
+
+def stack_label(position: rules.Position, cell: int) -> Text:
+    """A stack to move, as the menus and the autocomplete name it."""
+    return n_(
+        "{cell}: a single piece",
+        "{cell}: a stack of {count}",
+        len(position.stacks[cell]),
+        cell=rules.cell_name(cell),
+    )
+
+
+def pieces_cut(position: rules.Position, source: int, target: int) -> int:
+    """How many pieces the jump from ``source`` to ``target`` cuts off the board."""
+    return rules.apply(position, rules.jump(source, target)).pieces_removed
 
 
 class Services(Protocol):

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Final
 import discord
 
 import rules
-from bot.exts.play.moves import play_and_report
+from bot.exts.play.moves import pieces_cut, play_and_report, stack_label
 from bot.games import Game
 from bot.i18n import Text, _, n_
 from bot.interactions.buttons import BotButton, BotMenu, label
@@ -47,45 +47,36 @@ def board_view(game: Game, reader: Reader) -> discord.ui.View | None:
     return view
 
 
-def _cell(cell: int) -> str:
-    return rules.CELL_NAMES[cell]
-
-
-def _stack_label(position: rules.Position, cell: int) -> Text:
-    return n_(
-        "{cell}: a single piece",
-        "{cell}: a stack of {count}",
-        len(position.stacks[cell]),
-        cell=_cell(cell),
-    )
-
-
 def _landing_label(position: rules.Position, source: int, target: int) -> Text:
-    cut = rules.apply(position, rules.jump(source, target)).pieces_removed
+    cut = pieces_cut(position, source, target)
     if not cut:
-        return _("{cell}: cuts nothing off", cell=_cell(target))
+        return _("{cell}: cuts nothing off", cell=rules.cell_name(target))
     return n_(
         "{cell}: cuts off {count} piece",
         "{cell}: cuts off {count} pieces",
         cut,
-        cell=_cell(target),
+        cell=rules.cell_name(target),
     )
 
 
 def _move_question(position: rules.Position, move: rules.Move) -> Text:
     if isinstance(move, rules.Place):
-        return _("Place your piece on {cell}?", cell=_cell(move.cell))
+        return _("Place your piece on {cell}?", cell=rules.cell_name(move.cell))
     if isinstance(move, rules.Jump):
-        cut = rules.apply(position, move).pieces_removed
+        cut = pieces_cut(position, move.source, move.target)
         if cut:
             return n_(
                 "Move {source} to {target}? It cuts off {count} piece.",
                 "Move {source} to {target}? It cuts off {count} pieces.",
                 cut,
-                source=_cell(move.source),
-                target=_cell(move.target),
+                source=rules.cell_name(move.source),
+                target=rules.cell_name(move.target),
             )
-        return _("Move {source} to {target}?", source=_cell(move.source), target=_cell(move.target))
+        return _(
+            "Move {source} to {target}?",
+            source=rules.cell_name(move.source),
+            target=rules.cell_name(move.target),
+        )
     return _("You cannot move: pass?")
 
 
@@ -111,17 +102,19 @@ def picker(game: Game, reader: Reader) -> tuple[str, discord.ui.View]:
     position, ply = game.position, game.position.ply
     view = discord.ui.View(timeout=None)
     if position.is_placement:
-        empty = set(rules.empty_cells(position))
+        empty = rules.empty_cells(position)  # in cell order
         for group, letters in enumerate(COLUMN_GROUPS):
-            cells = [c for c in sorted(empty) if _cell(c)[0] in letters]
+            cells = [c for c in empty if rules.cell_name(c)[0] in letters]
             if cells:
-                view.add_item(CellMenu(game.id, ply, group, [_cell(c) for c in cells], reader))
+                view.add_item(
+                    CellMenu(game.id, ply, group, [rules.cell_name(c) for c in cells], reader)
+                )
         return reader(_("Where do you place your piece?")), view
     movable = list(rules.movable_cells(position))
     if not movable:
         view.add_item(ConfirmButton(game.id, ply, str(rules.PASS), reader))
         return reader(_move_question(position, rules.PASS)), view
-    options = [(_cell(c), reader(_stack_label(position, c))) for c in movable]
+    options = [(rules.cell_name(c), reader(stack_label(position, c))) for c in movable]
     view.add_item(StackMenu(game.id, ply, options[:MAX_OPTIONS], reader))
     return reader(_("Which stack do you move?")), view
 
@@ -247,18 +240,18 @@ class StackMenu(
         game = await _game_for(interaction, self.game_id, self.ply)
         source = rules.lookup_cell(self.chosen or "")
         position = game.position
-        if source is None or source not in rules.movable_cells(position):
+        landings = [] if source is None else rules.destinations(position, source)
+        if source is None or not landings:  # not a stack of theirs that can move
             raise UserError(_("Pick one of your stacks from the menu."))
         reader = interaction.client.publisher.private_reader(interaction)
         targets = [
-            (_cell(t), reader(_landing_label(position, source, t)))
-            for t in rules.destinations(position, source)
+            (rules.cell_name(t), reader(_landing_label(position, source, t))) for t in landings
         ]
         view = discord.ui.View(timeout=None)
-        view.add_item(LandingMenu(game.id, self.ply, _cell(source), targets, reader))
+        view.add_item(LandingMenu(game.id, self.ply, rules.cell_name(source), targets, reader))
         view.add_item(TurnButton.again(game, reader))
         await interaction.response.edit_message(
-            content=reader(_("Where does {cell} go?", cell=_cell(source))), view=view
+            content=reader(_("Where does {cell} go?", cell=rules.cell_name(source))), view=view
         )
 
 
