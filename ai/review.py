@@ -65,13 +65,16 @@ from rules import (
     play,
     score,
 )
+from rules.position import DVONN_PIECES
 
 REVIEW_LEVEL: Final = Level.STRONGEST
 DEFAULT_BUDGET: Final = 0.3
 """Seconds of search per position of the movement phase (the placement's searches stop at their
 depth, within milliseconds): deep enough to see its tactics (seven plies or so in the middle
 game, the last ten moves solved), short enough that a whole game (some 30 to 40 moves, searched
-once or twice each) takes a quarter of a minute of one core."""
+once or twice each) takes a quarter of a minute of one core (a game of 78 actions: 9 s with one
+worker process, 5 s with two, on a busy 2-core machine). Much less and its verdicts turn to
+noise; much more and players wait, and games against the bot with them."""
 MOVEMENT_PIECES: Final = 0.02
 """Pieces of final margin per unit of a search whose leaves are in the movement phase."""
 PLACEMENT_SCALE: Final = 10.0
@@ -83,7 +86,7 @@ ESTIMATE_LIMIT: Final = 20.0
 MISTAKE_THRESHOLD: Final = 1.5
 """A move that costs at least this many pieces is a mistake."""
 MISTAKES_PER_PLAYER: Final = 3
-FIRST_JUDGED_PLY: Final = 3
+FIRST_JUDGED_PLY: Final = DVONN_PIECES
 """The DVONN placements before this ply are not weighed."""
 _WIN_BONUS: Final = WIN - 49 * PIECE_VALUE
 """What a won game is worth beyond its margin (``WIN`` is that bonus plus the largest margin)."""
@@ -374,7 +377,7 @@ class ReviewPlan:
     def _best(self, ply: int, found: Mapping[str, Estimate]) -> Move | None:
         """The engine's move at ``ply``, if that action is weighed."""
         position = self.positions[ply]
-        if position.ply < FIRST_JUDGED_PLY or len(legal_moves(position)) < 2:
+        if ply < FIRST_JUDGED_PLY or len(legal_moves(position)) < 2:
             return None
         return found[position.to_text()].move
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import functools
 import logging
 import multiprocessing
 from collections.abc import Mapping, Sequence
@@ -32,14 +33,6 @@ def _board_png(position_text: str, options: Mapping[str, Any]) -> bytes:
 
 def _replay_gif(moves: list[str], options: Mapping[str, Any]) -> bytes:
     return render.replay_gif([rules.parse_move(m) for m in moves], **options)
-
-
-def _graph_png(
-    curve: list[float], marks: list[tuple[int, int, str]], options: Mapping[str, Any]
-) -> bytes:
-    """Runs in a worker: marks travel as ``(ply, number, colour letter)``."""
-    graph_marks = [render.GraphMark(ply, n, rules.Colour(colour)) for ply, n, colour in marks]
-    return render.evaluation_graph_png(curve, marks=graph_marks, **options)
 
 
 class Renderer:
@@ -75,20 +68,13 @@ class Renderer:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._pool, _replay_gif, texts, options)
 
-    async def graph_png(
-        self,
-        curve: Sequence[float],
-        *,
-        marks: Sequence[render.GraphMark] = (),
-        **options: Any,
-    ) -> bytes:
-        """A review's evaluation graph (:func:`render.evaluation_graph_png`)."""
-        points = [float(value) for value in curve]
-        plain = [(m.ply, m.number, m.colour.value) for m in marks]
+    async def graph_png(self, curve: Sequence[float], **options: Any) -> bytes:
+        """A review's evaluation graph (:func:`render.evaluation_graph_png`; its marks cross
+        to the worker as they are)."""
+        draw = functools.partial(render.evaluation_graph_png, list(curve), **options)
         if self._pool is None:
-            return await asyncio.to_thread(_graph_png, points, plain, options)
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool, _graph_png, points, plain, options)
+            return await asyncio.to_thread(draw)
+        return await asyncio.get_running_loop().run_in_executor(self._pool, draw)
 
     def close(self) -> None:
         if self._pool is not None:

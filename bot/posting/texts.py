@@ -134,22 +134,31 @@ def turn_prompt(game: Game) -> Text:
 
 def ending_line(over: GameOver, players: Players, game: Game) -> Text:
     """How the game ended, with the score."""
-    white, black = over.score
-    if over.reason is EndReason.ABORT:
+    winner = None
+    if over.winner_id is not None:
+        winner = Colour.WHITE if over.winner_id == game.white_id else Colour.BLACK
+    return result_line(over.reason, winner, over.score, players)
+
+
+def result_line(
+    reason: EndReason, winner_colour: Colour | None, score: tuple[int, int], players: Players
+) -> Text:
+    """How a game ended (``winner_colour`` ``None``: a draw, or no result), with the score."""
+    white, black = score
+    if reason is EndReason.ABORT:
         return _("The game was called off: no result.")
-    if over.winner_id is None:
+    if winner_colour is None:
         return _(
             "Game over: a draw, {white_score}–{black_score}.", white_score=white, black_score=black
         )
-    winner_colour = Colour.WHITE if over.winner_id == game.white_id else Colour.BLACK
     winner = players.name(winner_colour)
-    if over.reason is EndReason.TIME:
+    if reason is EndReason.TIME:
         return _(
             "{loser} ran out of time: {winner} wins on time.",
             loser=players.name(winner_colour.opponent),
             winner=winner,
         )
-    if over.reason is EndReason.RESIGNATION:
+    if reason is EndReason.RESIGNATION:
         return _(
             "{loser} resigned: {winner} wins.",
             loser=players.name(winner_colour.opponent),

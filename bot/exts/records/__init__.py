@@ -18,7 +18,7 @@ from bot.interactions.feature import Feature
 from bot.interactions.lookup import game_for_record
 from bot.interactions.places import server_of
 from bot.interactions.replies import fit_lines
-from bot.interactions.transcripts import read_transcript
+from bot.interactions.transcripts import read_transcript, transcript_players
 from bot.posting.texts import image_labels, rating_text
 
 if TYPE_CHECKING:
@@ -119,8 +119,8 @@ class Records(Feature):
             result = rules.apply(positions[-2], moves[upto - 1]) if upto else None
             reader = self.publisher.private_reader(interaction)
             labels = image_labels(reader.catalogues, reader.locale)
-            white = parsed.headers.get("White") or labels.white
-            black = parsed.headers.get("Black") or labels.black
+            named = transcript_players(parsed)
+            white, black = named.white or labels.white, named.black or labels.black
 
             png = await self.publisher.renderer.board_png(
                 positions[-1],

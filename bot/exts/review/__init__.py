@@ -9,19 +9,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ai.review import DEFAULT_BUDGET
 from bot.exts.review.commands import MistakeButton, ReviewFeature
-from bot.exts.review.reviewer import REVIEW_BUDGET, Reviewer
+from bot.exts.review.reviewer import Reviewer
 
 if TYPE_CHECKING:
     from bot.app import DvonnBot
 
 
 async def setup(bot: DvonnBot) -> None:
-    # Tests let the bot think briefly (ai_budget); the operator's cap (DVONN_AI_SECONDS) holds.
-    budget = bot.ai_budget if bot.ai_budget is not None else REVIEW_BUDGET
-    if bot.settings.ai_seconds is not None:
-        budget = min(budget, bot.settings.ai_seconds)
-    reviewer = Reviewer(bot.engine, budget=budget)
+    reviewer = Reviewer(bot.engine, budget=bot.thinking_time(DEFAULT_BUDGET))
     bot.add_dynamic_items(MistakeButton)
     await bot.add_feature(
         ReviewFeature(reviewer, bot.service, bot.publisher, bot.deliverer, bot.inflight)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import io
 import re
@@ -25,7 +26,7 @@ from bot.exts.review.texts import (
     review_title,
     transcript_ending,
 )
-from bot.games import GameOver, GameService
+from bot.games import Game, GameOver, GameService
 from bot.i18n import Text, _
 from bot.interactions.buttons import BotButton, label
 from bot.interactions.errors import UserError
@@ -33,11 +34,10 @@ from bot.interactions.feature import Feature
 from bot.interactions.inflight import InFlight
 from bot.interactions.lookup import game_for_record
 from bot.interactions.replies import MAX_CONTENT
-from bot.interactions.transcripts import read_transcript
+from bot.interactions.transcripts import read_transcript, transcript_players
 from bot.posting.outbox import Deliverer
 from bot.posting.publisher import Publisher, Reader
 from bot.posting.texts import IMAGE_LABELS, Players, ending_line, image_labels
-from render.fonts import player_name
 
 if TYPE_CHECKING:
     from bot.app import DvonnBot, Interaction
@@ -81,10 +81,12 @@ class ReviewFeature(Feature, name=COG_NAME):
                 raise UserError(_("Review a game number or a transcript, not both at once."))
             # What can be refused is looked at before the answer starts (an error then stays
             # private); the players' names, which may take a request to Discord, come after.
+            stored: Game | None = None
             if transcript is not None:
                 subject = await self._transcript(transcript)
             else:
-                subject = await self._game(interaction, game)
+                found = await game_for_record(self.service, interaction, game)
+                subject, stored = await self._stored(found.id)
             if len(subject.moves) <= FIRST_JUDGED_PLY:
                 raise UserError(
                     _(
@@ -99,8 +101,7 @@ class ReviewFeature(Feature, name=COG_NAME):
                     _("The bot is reviewing other games right now: try again in a minute.")
                 ) from None
             await interaction.response.defer(thinking=True)
-            if subject.game_id is not None:
-                subject = await self._subject_of(subject.game_id)
+            subject = dataclasses.replace(subject, players=await self._players(subject, stored))
             try:
                 review = await reviewing()
             except ReviewStopped:
@@ -111,28 +112,28 @@ class ReviewFeature(Feature, name=COG_NAME):
             reader = self.publisher.reader(interaction.locale)
             await interaction.followup.send(**await self._message(subject, review, reader))
 
-    async def _game(self, interaction: Interaction, number: int | None) -> Subject:
-        """The stored game to review, without its players' names yet (see :meth:`_subject_of`)."""
-        found = await game_for_record(self.service, interaction, number)
-        if found.is_active:
-            raise UserError(_still_played(found.id))
-        return await self._subject_of(found.id, names=False)
-
-    async def _subject_of(self, game_id: int, *, names: bool = True) -> Subject:
-        """A stored game to review; ``names=False``: without its players' names, which may
-        take a request to Discord (the colours then stand for them)."""
+    async def _stored(self, game_id: int) -> tuple[Subject, Game]:
+        """A stored game to review, and the game; without its players' names, which may take a
+        request to Discord (:meth:`_players`, once the answer has started)."""
         record = await self.service.record(game_id)
-        if record.game.is_active:  # a button made up for a game still being played
+        if record.game.is_active:
             raise UserError(_still_played(game_id))
-        players = await self.publisher.players(record.game) if names else Players("", "")
         over = GameOver.of(record.game)
-        return Subject(
+        subject = Subject(
             key=f"g{game_id}",
             moves=tuple(m.move for m in record.moves),
-            players=players,
+            players=Players("", ""),
             ending=lambda named: ending_line(over, named, record.game),
             game_id=game_id,
         )
+        return subject, record.game
+
+    async def _players(self, subject: Subject, stored: Game | None = None) -> Players:
+        """The players' names: a stored game's (``stored``, or read again), a transcript's own."""
+        if subject.game_id is None:
+            return subject.players
+        game = stored if stored is not None else await self.publisher.game(subject.game_id)
+        return await self.publisher.players(game)
 
     async def _transcript(self, attachment: discord.Attachment) -> Subject:
         parsed = await read_transcript(attachment)
@@ -149,10 +150,7 @@ class ReviewFeature(Feature, name=COG_NAME):
         running = await self.service.running_game_through(parsed.moves)
         if running is not None:
             raise UserError(_still_played(running))
-        players = Players(
-            white=player_name(parsed.headers.get("White") or ""),
-            black=player_name(parsed.headers.get("Black") or ""),
-        )
+        players = transcript_players(parsed)
         record = rules.format_record(parsed.moves)
         digest = hashlib.sha256(f"{record}\n{players.white}\n{players.black}".encode())
         return Subject(
@@ -173,7 +171,7 @@ class ReviewFeature(Feature, name=COG_NAME):
         labels = image_labels(reader.catalogues, reader.locale)
         png = await self.publisher.renderer.graph_png(
             review.curve(),
-            marks=[render.GraphMark(p, n, c) for p, n, c in mistake_marks(review)],
+            marks=mistake_marks(review),
             players=players.as_tuple(),
             caption=reader(_("Lead in pieces, as the engine sees it")),
             labels=labels,
@@ -195,10 +193,11 @@ class ReviewFeature(Feature, name=COG_NAME):
         """The board before the action at ``ply`` of ``source``, ``better`` drawn on it, to
         the one who tapped, in their language."""
         reviewed = self.reviewer.reviewed(source)
-        if source.startswith("g"):
-            subject = await self._subject_of(int(source[1:]))  # with its players' names
-        elif reviewed is not None:
+        stored: Game | None = None
+        if reviewed is not None:
             subject = reviewed.subject
+        elif source.startswith("g"):
+            subject, stored = await self._stored(int(source[1:]))
         else:
             raise UserError(
                 _(
@@ -215,7 +214,7 @@ class ReviewFeature(Feature, name=COG_NAME):
         reader = self.publisher.private_reader(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         played = subject.moves[ply]
-        players = _named(subject.players, reader)
+        players = _named(await self._players(subject, stored), reader)
         mover = players.name(before.turn)
         labels = image_labels(reader.catalogues, reader.locale)
         number = reader(IMAGE_LABELS["move_number"]).format(number=ply + 1)

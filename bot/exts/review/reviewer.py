@@ -26,12 +26,6 @@ from rules import Move
 
 log = logging.getLogger(__name__)
 
-REVIEW_BUDGET: Final = DEFAULT_BUDGET
-"""Seconds of search per position of the movement phase (0.3 s; the placement's searches take
-milliseconds): the engine still sees seven plies or so ahead in the middle game and solves the
-last ten moves, and a whole game (78 actions) was reviewed in 9 s with one worker process and in
-5 s with two, on a busy 2-core machine. Much less and its verdicts turn to noise; much more and
-players wait, and games against the bot with them."""
 MAX_REVIEWS: Final = 3
 KEEP: Final = 64
 """Reviews kept in memory (each a few kilobytes)."""
@@ -72,7 +66,7 @@ class Reviewer:
         self,
         engine: Engine,
         *,
-        budget: float | None = REVIEW_BUDGET,
+        budget: float | None = DEFAULT_BUDGET,
         max_nodes: int | None = None,
         at_once: int = MAX_REVIEWS,
         keep: int = KEEP,

@@ -6,15 +6,16 @@ here, since a catalogue cannot); the command and the buttons send them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Final
 
 from babel.numbers import format_decimal
 
 import rules
 from ai.review import Review
+from bot.games import EndReason
 from bot.i18n import COLOUR_NAMES, Text, _, n_
-from bot.posting.texts import Players
+from bot.posting.texts import Players, result_line
+from render import GraphMark
 from rules import PLACEMENT_PLIES, Colour, Move, Position
 
 LEVEL: Final = 1.0
@@ -27,24 +28,12 @@ def pieces(value: float, language: str) -> str:
 
 
 def transcript_ending(final: Position, resigned: Colour | None, players: Players) -> Text:
-    """How a transcript's game ended (the same words as the bot's own games' endings)."""
-    if resigned is not None:
-        return _(
-            "{loser} resigned: {winner} wins.",
-            loser=players.name(resigned),
-            winner=players.name(resigned.opponent),
-        )
+    """How a transcript's game ended (in the words of the bot's own games' endings)."""
     white, black = rules.score(final)
-    if white == black:
-        return _(
-            "Game over: a draw, {white_score}–{black_score}.", white_score=white, black_score=black
-        )
-    return _(
-        "Game over: {winner} wins, {white_score}–{black_score}.",
-        winner=players.white if white > black else players.black,
-        white_score=white,
-        black_score=black,
-    )
+    if resigned is not None:
+        return result_line(EndReason.RESIGNATION, resigned.opponent, (white, black), players)
+    winner = None if white == black else Colour.WHITE if white > black else Colour.BLACK
+    return result_line(EndReason.SCORE, winner, (white, black), players)
 
 
 def course(review: Review, players: Players) -> list[Text]:
@@ -153,9 +142,9 @@ def review_title(subject_game: int | None, players: Players) -> Text:
     )
 
 
-def mistake_marks(review: Review) -> Sequence[tuple[int, int, Colour]]:
-    """The graph's marks: ``(curve point, number, side)``, the point after each mistake."""
+def mistake_marks(review: Review) -> list[GraphMark]:
+    """The graph's marks: each mistake's number, on the point after it."""
     return [
-        (mistake.ply + 1, number, mistake.colour)
+        GraphMark(mistake.ply + 1, number, mistake.colour)
         for number, mistake in enumerate(review.mistakes(), start=1)
     ]
