@@ -176,8 +176,9 @@ class Engine:
             raise RuntimeError("the engine is closed")
         if budget is not None and budget <= 0:
             raise ValueError(f"the time budget must be positive, not {budget}")
-        text = position.to_text() if isinstance(position, Position) else position
-        return text, Position.from_text(text)  # PositionTextError (a ValueError)
+        if isinstance(position, Position):
+            return position.to_text(), position
+        return position, Position.from_text(position)  # PositionTextError (a ValueError)
 
     async def _submit(
         self, work: functools.partial[Any], read: Callable[[Any], Any], game: Hashable

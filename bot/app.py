@@ -128,6 +128,7 @@ class DvonnBot(commands.AutoShardedBot):
         turns, hints, reviews); they start with the first request."""
         self.inflight = InFlight()
         self.metrics = Metrics()
+        self.metrics.computer_queue.set_function(self.engine.pending)
         self._monitoring: MonitoringServer | None = None
         self.http_port: int | None = None
         """Where /healthz and /metrics are served, once they are."""
@@ -269,6 +270,14 @@ class DvonnBot(commands.AutoShardedBot):
         """Load every feature in :data:`EXTENSIONS`."""
         for name in EXTENSIONS:
             await self.load_extension(name)
+
+    def thinking_time(self, default: float) -> float:
+        """Seconds the engine may think for a request whose own is ``default``: the tests'
+        ``ai_budget`` instead, if given, and never more than the operator's cap
+        (``DVONN_AI_SECONDS``)."""
+        seconds = default if self.ai_budget is None else self.ai_budget
+        cap = self.settings.ai_seconds
+        return seconds if cap is None else min(seconds, cap)
 
     async def add_feature(self, cog: commands.Cog) -> None:
         """Add a feature's cog; its slash commands become subcommands of ``/dvonn``."""

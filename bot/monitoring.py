@@ -71,7 +71,8 @@ class Metrics:
         )
         self.computer_queue = Gauge(
             "dvonn_computer_queue",
-            "The computer opponent's moves waiting for a worker.",
+            "Requests waiting for the engine's workers: the computer opponent's moves, hints "
+            "and reviews' searches.",
             registry=self.registry,
         )
 

@@ -19,10 +19,8 @@ async def setup(bot: DvonnBot) -> None:
         bot.deliverer,
         bot.inflight,
         engine=bot.engine,
-        budget=bot.ai_budget,
-        longest=bot.settings.ai_seconds,
+        thinking_time=bot.thinking_time,
     )
     await bot.add_feature(Computer(player, bot.service, bot.publisher, bot.deliverer, bot.inflight))
     # Turns left by an error, a restart, or another process that was killed.
     bot.add_poll(player.resume)
-    bot.metrics.computer_queue.set_function(player.queued)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from typing import Final
 
 import discord
@@ -48,26 +49,19 @@ class ComputerPlayer:
         inflight: InFlight,
         *,
         engine: Engine,
-        budget: float | None = None,
-        longest: float | None = None,
+        thinking_time: Callable[[float], float] = lambda default: default,
     ) -> None:
         self._service = service
         self._publisher = publisher
         self._deliverer = deliverer
         self._inflight = inflight
-        self._budget = budget  # overrides the levels' budgets (tests think briefly)
-        self._longest = longest  # the operator's cap (DVONN_AI_SECONDS)
+        self._thinking_time = thinking_time  # the bot's rule: DvonnBot.thinking_time
         self._engine = engine
         self._thinking: dict[int, asyncio.Task[None]] = {}
 
     def budget(self, level: ai.Level) -> float:
         """Seconds to think per move at ``level``, within the operator's cap if one is set."""
-        budget = self._budget if self._budget is not None else BUDGETS[level]
-        return budget if self._longest is None else min(budget, self._longest)
-
-    def queued(self) -> int:
-        """Moves waiting for a worker process (for the operator's metrics)."""
-        return self._engine.pending()
+        return self._thinking_time(BUDGETS[level])
 
     def is_thinking(self, game_id: int) -> bool:
         task = self._thinking.get(game_id)
