@@ -305,16 +305,13 @@ def main(argv: list[str] | None = None) -> None:
         help="an SQLite file (default: a fresh temporary one) or a postgresql:// URL",
     )
     args = parser.parse_args(argv)
-    if args.database is not None and is_postgres(args.database):
-        if args.synchronous is not None:
-            parser.error(
-                "--synchronous is SQLite's setting; with a PostgreSQL URL, durability is the "
-                "server's (synchronous_commit)"
-            )
-        asyncio.run(run(args, args.database))
-        return
+    if args.database is not None and is_postgres(args.database) and args.synchronous is not None:
+        parser.error(
+            "--synchronous is SQLite's setting; with a PostgreSQL URL, durability is the "
+            "server's (synchronous_commit)"
+        )
     if args.database is not None:
-        asyncio.run(run(args, Path(args.database)))
+        asyncio.run(run(args, args.database))  # a path or a URL: open_database tells them apart
         return
     with tempfile.TemporaryDirectory(prefix="dvonn-bench-") as folder:
         asyncio.run(run(args, Path(folder) / "bench.sqlite3"))

@@ -108,9 +108,9 @@ class ServerDefault(enum.Enum):
 
 
 SERVER_DEFAULT: Final = ServerDefault.CLOCK
+"""For :meth:`GameService.create_challenge`'s ``clock_days``: use the server's default."""
 FIRST_OWN_PIECE: Final = DVONN_PIECES + 1
 """Positions from this ply on tell games apart: before it only DVONN pieces stand, as in many."""
-"""For :meth:`GameService.create_challenge`'s ``clock_days``: use the server's default."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1000,17 +1000,16 @@ class Store:
 
     async def running_game_at(self, positions: Sequence[str]) -> int | None:
         """A running game whose position is one of ``positions`` (position texts), if any."""
-        found: int | None = None
         for start in range(0, len(positions), 100):  # a bounded number of parameters a query
             batch = positions[start : start + 100]
             marks = ", ".join("?" * len(batch))
             row = await self.db.fetch_one(
-                f"SELECT min(id) FROM games WHERE status = 'active' AND position IN ({marks})",
+                f"SELECT id FROM games WHERE status = 'active' AND position IN ({marks}) LIMIT 1",
                 tuple(batch),
             )
-            if row is not None and row[0] is not None:
-                found = int(row[0]) if found is None else min(found, int(row[0]))
-        return found
+            if row is not None:
+                return int(row[0])
+        return None
 
     async def running_games(self) -> int:
         """How many games are being played."""
