@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from typing import Any
 
+import aiohttp
 import pytest
 
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeUser, Permission
@@ -48,3 +51,22 @@ async def sample_bot(scene: Scene) -> AsyncIterator[SampleBot]:
     """The sample bot, connected, with its commands synced to the scene's guild."""
     async with running(SampleBot(guild_id=scene.guild.id), scene.fake) as bot:
         yield bot
+
+
+@pytest.fixture
+async def http(discord_fake: FakeDiscord) -> AsyncIterator[aiohttp.ClientSession]:
+    """A client of the fake's REST API, as the bot (its token)."""
+    headers = {"Authorization": f"Bot {discord_fake.token}"}
+    async with aiohttp.ClientSession(
+        base_url=discord_fake.api_base + "/", headers=headers
+    ) as session:
+        yield session
+
+
+async def call(
+    http: aiohttp.ClientSession, method: str, path: str, body: Any = None
+) -> tuple[int, Any]:
+    """One request to the fake's REST API: its status and its JSON body (``None`` if empty)."""
+    async with http.request(method, path.lstrip("/"), json=body) as response:
+        text = await response.text()
+        return response.status, json.loads(text) if text else None

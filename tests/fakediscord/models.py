@@ -199,11 +199,6 @@ class FakeChannel:
         return self.type in THREAD_TYPES
 
     @property
-    def is_dm(self) -> bool:
-        """A DM (type 1): the bot's with a user, or one between two users."""
-        return self.type is ChannelType.DM
-
-    @property
     def is_bot_dm(self) -> bool:
         """The bot's DM with a user (interaction context ``BOT_DM``)."""
         return self.type is ChannelType.DM and not self.recipient_ids

@@ -36,7 +36,7 @@ from tests.fakediscord.commands import (
     RegisteredCommand,
     offering_installs,
 )
-from tests.fakediscord.conftest import Scene
+from tests.fakediscord.conftest import Scene, call
 from tests.fakediscord.harness import png_bytes, running
 from tests.fakediscord.sample_bot import BOARD_PNG, SampleBot
 
@@ -44,23 +44,6 @@ Json = dict[str, Any]
 PRIVATE_APP_PERMISSIONS = int(
     Permission.ATTACH_FILES | Permission.EMBED_LINKS | Permission.MENTION_EVERYONE
 )
-
-
-@pytest.fixture
-async def http(discord_fake: FakeDiscord) -> AsyncIterator[aiohttp.ClientSession]:
-    headers = {"Authorization": f"Bot {discord_fake.token}"}
-    async with aiohttp.ClientSession(
-        base_url=discord_fake.api_base + "/", headers=headers
-    ) as session:
-        yield session
-
-
-async def call(
-    http: aiohttp.ClientSession, method: str, path: str, body: Any = None
-) -> tuple[int, Any]:
-    async with http.request(method, path.lstrip("/"), json=body) as response:
-        text = await response.text()
-        return response.status, json.loads(text) if text else None
 
 
 @pytest.fixture

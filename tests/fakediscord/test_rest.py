@@ -4,41 +4,22 @@ bot can make that discord.py itself would not let a test provoke."""
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 from typing import Any
 
 import aiohttp
 import pytest
 
 from tests.fakediscord import (
-    FakeDiscord,
     InteractionRecord,
     InteractionType,
     Permission,
     ResponseType,
 )
-from tests.fakediscord.conftest import Scene
+from tests.fakediscord.conftest import Scene, call
 from tests.fakediscord.harness import png_bytes
 from tests.fakediscord.messages import NONCE_WINDOW
 
 Json = dict[str, Any]
-
-
-@pytest.fixture
-async def http(discord_fake: FakeDiscord) -> AsyncIterator[aiohttp.ClientSession]:
-    headers = {"Authorization": f"Bot {discord_fake.token}"}
-    async with aiohttp.ClientSession(
-        base_url=discord_fake.api_base + "/", headers=headers
-    ) as session:
-        yield session
-
-
-async def call(
-    http: aiohttp.ClientSession, method: str, path: str, body: Any = None
-) -> tuple[int, Any]:
-    async with http.request(method, path.lstrip("/"), json=body) as response:
-        text = await response.text()
-        return response.status, json.loads(text) if text else None
 
 
 def command(
