@@ -52,14 +52,19 @@ class Outbox:
     async def claimable(self, limit: int = 100) -> list[Notification]:
         """Announcements a deliverer may take now, oldest first: unsent, unclaimed or their
         claim run out, and each the oldest unsent one of its game."""
+        marked = set(self._marks)  # before the read: see claim_next
         found = await self._store.claimable_notifications(self._now(), limit)
-        return [n for n in found if n.id not in self._marks]
+        return [n for n in found if n.id not in marked]
 
     async def claim_next(self, game_id: int) -> Notification | None:
         """Claim a game's next announcement to post (the oldest unsent), unless another live
         deliverer holds it; ``None`` if there is none or it is held."""
+        # The rows this process posted, as they were before the read: a batch of marks that
+        # commits during the read leaves the marks, yet the read may still see its rows unsent
+        # (and this process would post one again).
+        marked = set(self._marks)
         unsent = await self._store.unsent_notifications(game_id)
-        pending = [n for n in unsent if n.id not in self._marks]
+        pending = [n for n in unsent if n.id not in marked]
         if not pending:
             return None
         head, now = pending[0], self._now()

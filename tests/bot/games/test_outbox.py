@@ -12,7 +12,7 @@ import pytest
 import rules
 from bot.games import GameService
 from bot.games.outbox import Outbox
-from bot.storage import Store, open_database
+from bot.storage import Notification, Store, open_database
 from tests.bot.clock import ManualClock
 from tests.bot.games.test_service import start_game
 
@@ -86,3 +86,66 @@ async def test_a_live_claim_is_not_taken_and_a_clean_stop_lets_go_of_it(
     await service.outbox.close()  # a clean stop: the claims are let go at once
     taken = await second.outbox.claim_next(game.game_id)
     assert taken is not None and taken.claimed_by == second.outbox.claimant
+
+
+async def test_a_row_whose_mark_commits_during_the_next_claim_is_not_posted_again(
+    service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first, second = await _play(service, games=1, moves=2)
+    outbox, store = service.outbox, service.store
+    row = await outbox.get(first)
+    assert row is not None and row.game_id is not None
+    while (claimed := await outbox.claim_next(row.game_id)) is not None and claimed.id < first:
+        outbox.sent(claimed.id)  # the game's first post
+        await outbox.flush()
+    assert claimed is not None and claimed.id == first
+    outbox.sent(first)  # posted: its mark waits for the next batch
+    read = store.unsent_notifications
+
+    async def read_then_flush(game_id: int, limit: int = 20) -> list[Notification]:
+        rows = await read(game_id, limit)
+        await outbox.flush()  # the batch commits while the read is on its way back
+        return rows
+
+    monkeypatch.setattr(store, "unsent_notifications", read_then_flush)
+    after = await outbox.claim_next(row.game_id)
+    assert after is not None and after.id == second, "the posted row was claimed again"
+
+
+async def test_an_ended_process_s_claims_and_leases_are_taken_over_at_once(
+    database_target: str, clock: ManualClock
+) -> None:
+    dead = await GameService.open(database_target, clock=clock)
+    written = await _play(dead, games=2, moves=2)
+    assert await dead.leases.take("computer:1")
+    # The process ends without a clean stop (killed): its database connections close and
+    # nothing else happens; its claims and its lease have not run out.
+    await dead.store.db.close()
+    heir = await GameService.open(database_target, clock=clock)
+    try:
+        assert await heir.outbox.claimable() == []
+        assert await heir.leases.held_by_others("computer:") == {"computer:1"}
+        claims, leases = await heir.take_over()
+        assert claims == len(written) + 2 and leases == 1  # the games' first posts too
+        found = await heir.outbox.claimable()
+        assert {n.game_id for n in found} == {1, 2}  # each game's oldest row, at once
+        assert await heir.leases.held_by_others("computer:") == set()
+        assert await heir.take_over() == (0, 0)
+    finally:
+        await heir.close()
+
+
+async def test_a_live_process_s_claims_and_leases_are_left_to_it(
+    database_target: str, clock: ManualClock
+) -> None:
+    live = await GameService.open(database_target, clock=clock)
+    other = await GameService.open(database_target, clock=clock)
+    try:
+        await _play(live, games=1, moves=2)
+        assert await live.leases.take("computer:1")
+        assert await other.take_over() == (0, 0)
+        assert await other.outbox.claimable() == []
+        assert not await other.leases.take("computer:1")
+    finally:
+        await other.close()
+        await live.close()
