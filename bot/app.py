@@ -369,7 +369,8 @@ class DvonnBot(commands.AutoShardedBot):
     async def housekeeping(self) -> None:
         """One pass of every feature's housekeeping job (unless another process is making one
         right now), then the outbox's delivery of whatever is left (what a crash or a refusal
-        left unsent)."""
+        left unsent); first, what ended processes held is taken over."""
+        await self.service.take_over()
         async with self.service.leases.holding(HOUSEKEEPING) as ours:
             if ours:
                 for job in self._housekeeping_jobs:
@@ -387,10 +388,11 @@ class DvonnBot(commands.AutoShardedBot):
             await asyncio.sleep(self._housekeeping_interval)
 
     async def _deliver_forever(self) -> None:
-        """Post what the outbox holds unclaimed (left by a crash, an outage, a refusal), and
-        run the poll jobs (work another process left)."""
+        """Take over what ended processes held (at once at start: an earlier run's claims),
+        post what the outbox holds unclaimed (left by a crash, an outage, a refusal), and run
+        the poll jobs (work another process left)."""
         while True:
-            for job in (self.deliverer.deliver_pending, *self._poll_jobs):
+            for job in (self.service.take_over, self.deliverer.deliver_pending, *self._poll_jobs):
                 try:
                     await job()
                 except Exception:

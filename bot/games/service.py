@@ -173,7 +173,7 @@ class GameService:
         """Open the database ``database`` names, an SQLite file's path or a PostgreSQL URL
         (creating and migrating it), and a service over it."""
         db = await open_database(database)
-        return cls(
+        service = cls(
             Store(db),
             clock=clock,
             rng=rng,
@@ -181,6 +181,30 @@ class GameService:
             default_clock_days=default_clock_days,
             outbox_lease=outbox_lease,
         )
+        try:
+            await db.hold_life(service.outbox.claimant)
+        except BaseException:
+            await db.close()
+            raise
+        return service
+
+    async def take_over(self) -> tuple[int, int]:
+        """Free the claims on posts and the leases on background work of every process that
+        has died, so that the next taker (this process, or another) goes on with them at once
+        instead of when their leases run out; a live process's are left to it. Which processes
+        live the database says (:meth:`bot.storage.Database.alive`): on SQLite only this one
+        (the file serves one process), on PostgreSQL those whose life lock is held. Returns how
+        many claims and leases were freed."""
+        own = self.outbox.claimant
+        await self.store.db.hold_life(own)  # before any claim of ours (a no-op after open)
+        others = await self.store.holders() - {own}
+        dead = others - await self.store.db.alive(others)
+        if not dead:
+            return 0, 0
+        async with self.store.write() as tx:
+            freed = await tx.release_holders(dead)
+        log.info("took over from %d ended processes: %d posts, %d leases", len(dead), *freed)
+        return freed
 
     async def close(self) -> None:
         """Finish pending writes, give up this process's leases, close the database."""

@@ -7,7 +7,7 @@ connection says so (:attr:`Connection.locks_rows`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
@@ -75,6 +75,17 @@ class Database(Protocol):
 
     async def fetch_one(self, sql: str, params: Iterable[Any] = ()) -> Row | None:
         """The first row of a query, or ``None``."""
+        ...
+
+    async def hold_life(self, holder: str) -> None:
+        """Mark ``holder`` (a process's name in the outbox's claims and the leases) alive for
+        as long as this database stays open in this process; safe to call twice. Call it before
+        the process writes its first claim."""
+        ...
+
+    async def alive(self, holders: Collection[str]) -> set[str]:
+        """Which of ``holders`` belong to a live process: a guarantee of the database, never a
+        guess from the clock (see each backend's :meth:`hold_life`)."""
         ...
 
     async def close(self) -> None:

@@ -19,9 +19,11 @@ that start together apply each one once. A database newer than this code is refu
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
+import hashlib
 import logging
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Collection, Iterable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any, Final
 from urllib.parse import urlsplit, urlunsplit
@@ -40,6 +42,36 @@ MIGRATION_LOCK: Final = 0x44564F4E
 APPLICATION: Final = "dvonn-bot"
 DEFAULT_POOL_SIZE: Final = 10
 CONNECT_TIMEOUT: Final = 30.0
+LIFE_CHECK_SECONDS: Final = 2.0
+"""How often the connection that holds this process's life locks is checked (and, if it
+broke, made again and the locks taken again)."""
+LIFE_KEEPALIVES: Final = {
+    "keepalives": 1,
+    "keepalives_idle": 5,
+    "keepalives_interval": 2,
+    "keepalives_count": 3,
+}
+"""TCP keepalives on the life connection (libpq's), so that a lost network is noticed in
+seconds."""
+SERVER_KEEPALIVES: Final = (
+    "SET tcp_keepalives_idle = 5; SET tcp_keepalives_interval = 2; SET tcp_keepalives_count = 3"
+)
+"""The same on the server's side: a process whose machine vanished (a power cut, not a kill,
+whose socket the system closes at once) loses its life locks within about 11 seconds."""
+_LIVE_LOCK_KEYS: Final = (
+    "SELECT (classid::bigint << 32) | objid::bigint FROM pg_locks "
+    "WHERE locktype = 'advisory' AND objsubid = 1 AND granted "
+    "AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+)
+"""The advisory locks held on this database by a ``bigint`` key (PostgreSQL shows the key's
+high half as ``classid``, its low half as ``objid``), read back as the signed key."""
+
+
+def life_key(holder: str) -> int:
+    """The session-level advisory lock whose holding says ``holder`` is alive: a signed 64-bit
+    number made from its name."""
+    digest = hashlib.blake2b(holder.encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)
 
 
 class PgRow(tuple[Any, ...]):
@@ -149,6 +181,10 @@ class PostgresDatabase:
         self.url = url
         self._pool = pool
         self._closed = False
+        self._holders: set[str] = set()
+        self._life: Connection | None = None
+        self._life_lock = asyncio.Lock()
+        self._life_watch: asyncio.Task[None] | None = None
 
     @property
     def where(self) -> str:
@@ -200,7 +236,80 @@ class PostgresDatabase:
         if self._closed:
             return
         self._closed = True
+        if self._life_watch is not None:
+            self._life_watch.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._life_watch
+        if self._life is not None:
+            await self._life.close()  # PostgreSQL lets go of the life locks with the session
         await self._pool.close()
+
+    # --- which processes are alive -----------------------------------------------------------
+
+    async def hold_life(self, holder: str) -> None:
+        """Hold ``holder``'s life lock (:func:`life_key`) on a connection of its own, outside
+        the pool, until the database is closed. PostgreSQL ends a session whose client is gone
+        (at once for a killed process, whose socket the system closes; within the keepalives
+        for a lost machine) and lets go of its locks with it: that is how the other processes
+        know this one died, without waiting for a lease to run out."""
+        self._check_open()
+        async with self._life_lock:
+            if holder in self._holders:
+                return
+            conn = await self._life_connection()
+            await self._lock(conn, holder)
+            self._holders.add(holder)
+        if self._life_watch is None:
+            self._life_watch = asyncio.create_task(self._watch_life(), name="postgres-life")
+
+    async def alive(self, holders: Collection[str]) -> set[str]:
+        """The holders whose life lock some session holds now."""
+        if not holders:
+            return set()
+        live = {int(row[0]) for row in await self.fetch_all(_LIVE_LOCK_KEYS)}
+        return {holder for holder in holders if life_key(holder) in live}
+
+    async def _life_connection(self) -> Connection:
+        if self._life is None or self._life.closed:
+            conn = await psycopg.AsyncConnection[PgRow].connect(
+                psycopg.conninfo.make_conninfo(self.url, **LIFE_KEEPALIVES),
+                autocommit=True,
+                row_factory=_row_factory,
+                connect_timeout=int(CONNECT_TIMEOUT),
+                application_name=f"{APPLICATION} life",
+            )
+            await conn.execute(SERVER_KEEPALIVES)
+            self._life = conn
+        return self._life
+
+    @staticmethod
+    async def _lock(conn: Connection, holder: str) -> None:
+        cursor = await conn.execute("SELECT pg_try_advisory_lock(%s)", (life_key(holder),))
+        row = await cursor.fetchone()
+        if row is None or not row[0]:
+            raise StorageError(f"another session holds the life lock of {holder!r}")
+
+    async def _watch_life(self) -> None:
+        """Check the life connection now and then; if it broke (the server restarted, the
+        network), make it again and take the locks again. Meanwhile the other processes may
+        have taken this one's claims: the outbox's nonces keep that from showing twice."""
+        while True:
+            await asyncio.sleep(LIFE_CHECK_SECONDS)
+            try:
+                async with self._life_lock:
+                    conn = self._life
+                    if conn is not None and not conn.closed:
+                        try:
+                            await conn.execute("SELECT 1")
+                            continue
+                        except psycopg.Error:
+                            await conn.close()
+                    log.warning("the connection holding this process's life locks broke; again")
+                    conn = await self._life_connection()
+                    for holder in self._holders:
+                        await self._lock(conn, holder)
+            except Exception:
+                log.warning("could not take this process's life locks again", exc_info=True)
 
     async def __aenter__(self) -> PostgresDatabase:
         return self

@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Collection, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -47,6 +47,12 @@ DEFAULT_READERS = 2
 MINIMUM_SQLITE = (3, 35, 0)
 """The oldest SQLite with everything the schema and queries use (``RETURNING``: 3.35)."""
 
+_LIVE_HOLDERS: dict[Path, set[str]] = {}
+"""The holders of claims and leases alive in this process, by database file. An SQLite file
+serves one process (:mod:`bot.single` locks it for the process's life, and the system lets go
+of the lock however the process ends), so a holder that is not here belongs to an earlier run,
+which has ended: its claims can be taken at once instead of when they run out."""
+
 
 class SQLiteDatabase:
     """An open dvonn-bot database file. Create it with :meth:`open`; close it with :meth:`close`.
@@ -72,6 +78,7 @@ class SQLiteDatabase:
             self._idle_readers.put_nowait(reader)
         self._write_lock = asyncio.Lock()
         self._closed = False
+        self._holders: set[str] = set()
 
     @classmethod
     async def open(
@@ -125,6 +132,10 @@ class SQLiteDatabase:
         if self._closed:
             return
         self._closed = True
+        live = _LIVE_HOLDERS.get(self._file, set())
+        live -= self._holders
+        if not live:
+            _LIVE_HOLDERS.pop(self._file, None)
         async with self._write_lock:
             # The writer last: closing the last connection checkpoints and removes the WAL.
             for reader in self._readers:
@@ -136,6 +147,22 @@ class SQLiteDatabase:
 
     async def __aexit__(self, *exc_info: object) -> None:
         await self.close()
+
+    # --- which processes are alive ---------------------------------------------------------
+
+    @property
+    def _file(self) -> Path:
+        return self.path.resolve()
+
+    async def hold_life(self, holder: str) -> None:
+        """Alive while this database is open here (see :data:`_LIVE_HOLDERS`)."""
+        self._check_open()
+        self._holders.add(holder)
+        _LIVE_HOLDERS.setdefault(self._file, set()).add(holder)
+
+    async def alive(self, holders: Collection[str]) -> set[str]:
+        """The holders alive in this process: on SQLite, no other process is."""
+        return set(holders) & _LIVE_HOLDERS.get(self._file, set())
 
     # --- writing ---------------------------------------------------------------------------
 

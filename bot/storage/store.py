@@ -21,7 +21,7 @@ import json
 import logging
 import sqlite3
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Collection, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -771,6 +771,22 @@ class Writer:
         )
         return bool(rows)
 
+    async def release_holders(self, holders: Collection[str]) -> tuple[int, int]:
+        """Give up every claim and lease of ``holders`` (processes that died): their unsent
+        announcements and their background work are free for the next taker at once. Returns
+        how many claims and leases there were."""
+        if not holders:
+            return 0, 0
+        names = tuple(holders)
+        marks = ", ".join("?" * len(names))
+        claims = await self._conn.execute(
+            "UPDATE notifications SET claimed_by = NULL, leased_until = NULL "
+            f"WHERE claimed_by IN ({marks}) AND sent_at IS NULL",
+            names,
+        )
+        leases = await self._conn.execute(f"DELETE FROM leases WHERE holder IN ({marks})", names)
+        return claims, leases
+
     async def release_lease(self, name: str, holder: str) -> None:
         """End ``holder``'s lease ``name`` (if it still holds it)."""
         await self._conn.execute("DELETE FROM leases WHERE name = ? AND holder = ?", (name, holder))
@@ -1053,6 +1069,14 @@ class Store:
             "SELECT locale FROM guild_locales WHERE guild_id = ?", (guild_id,)
         )
         return None if row is None else str(row[0])
+
+    async def holders(self) -> set[str]:
+        """Every process named in a claim on an unsent announcement or in a lease."""
+        rows = await self.db.fetch_all(
+            "SELECT claimed_by FROM notifications WHERE sent_at IS NULL AND claimed_by IS NOT NULL "
+            "UNION SELECT holder FROM leases"
+        )
+        return {str(row[0]) for row in rows}
 
     async def live_leases(self, prefix: str, now: datetime, *, besides: str) -> set[str]:
         """The names of the leases starting with ``prefix`` that a holder other than
