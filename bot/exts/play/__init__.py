@@ -13,6 +13,7 @@ from bot.exts.play.picker import (
     CellMenu,
     ConfirmButton,
     LandingMenu,
+    OutdatedPicker,
     StackMenu,
     TurnButton,
     board_view,
@@ -24,7 +25,14 @@ if TYPE_CHECKING:
 
 async def setup(bot: DvonnBot) -> None:
     bot.add_dynamic_items(
-        ResignButton, AbortAgreeButton, TurnButton, CellMenu, StackMenu, LandingMenu, ConfirmButton
+        ResignButton,
+        AbortAgreeButton,
+        TurnButton,
+        CellMenu,
+        StackMenu,
+        LandingMenu,
+        ConfirmButton,
+        OutdatedPicker,  # pickers opened before their ids carried the game's version
     )
     bot.publisher.board_view = board_view  # "Your move" under every board a person moves on
     await bot.add_feature(Play(bot.service, bot.publisher, bot.deliverer, bot.inflight))

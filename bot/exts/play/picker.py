@@ -9,15 +9,19 @@ The button opens, for the player to move only, a private picker of the position 
 * then a confirm button that plays the move.
 
 Everything is a persistent :class:`~bot.interactions.buttons.BotButton` (or menu) whose id says
-which game and which ply it was made for, so it works after a restart; the menus and the confirm
-button check that the game is still at that ply and refuse, safely, once it moved on. Only the
-player to move gets a picker; anyone else who taps is told why not, privately.
+which game it was made for, so it works after a restart. The picker's menus and its confirm
+button also carry the game's stored version (:class:`Shown`): it grows with every change that is
+saved, a takeback included, so it never comes round again, as the ply does after a takeback and
+another move. They refuse, safely and privately, once the game is at another version: a picker
+can only ever play in the position it showed. Only the player to move gets a picker; anyone else
+who taps is told why not, privately.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 import discord
@@ -26,7 +30,7 @@ import rules
 from bot.exts.play.moves import pieces_cut, play_and_report, stack_label
 from bot.games import Game
 from bot.i18n import Text, _, n_
-from bot.interactions.buttons import BotButton, BotMenu, label
+from bot.interactions.buttons import BotButton, BotMenu, label, run_like_a_command
 from bot.interactions.errors import UserError
 from bot.posting.publisher import Reader
 
@@ -36,6 +40,39 @@ if TYPE_CHECKING:
 COLUMN_GROUPS: Final = ("ABCD", "EFGH", "IJK")
 """The placement menus' columns: at most 25 cells each (A–D 17, E–H 20, I–K 12)."""
 MAX_OPTIONS: Final = 25  # Discord's limit for a select menu
+
+OUT_OF_DATE: Final = _(
+    "The game has moved on since this was opened: tap “Your move” on the newest board."
+)
+
+SHOWN: Final = r"(?P<game>\d+):(?P<ply>\d+):(?P<version>\d+)"
+"""How a picker's ids spell the position it shows (:class:`Shown`): numbers only, which the
+metrics leave out of a button's name."""
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """The position a picker shows: its game, its ply and the game's stored version.
+
+    The version alone decides whether the picker may still act; the ply is there for whoever
+    reads an id, and makes these ids one part longer than the pickers' ids of old (game and ply
+    only: :class:`OutdatedPicker`), so that neither kind can be taken for the other."""
+
+    game_id: int
+    ply: int
+    version: int
+
+    @classmethod
+    def of(cls, game: Game) -> Shown:
+        return cls(game.id, game.position.ply, game.version)
+
+    @classmethod
+    def read(cls, match: re.Match[str]) -> Shown:
+        return cls(int(match["game"]), int(match["ply"]), int(match["version"]))
+
+    def __str__(self) -> str:
+        """As the ids spell it (:data:`SHOWN`)."""
+        return f"{self.game_id}:{self.ply}:{self.version}"
 
 
 def board_view(game: Game, reader: Reader) -> discord.ui.View | None:
@@ -80,18 +117,17 @@ def _move_question(position: rules.Position, move: rules.Move) -> Text:
     return _("You cannot move: pass?")
 
 
-async def _game_for(interaction: Interaction, game_id: int, ply: int | None) -> Game:
-    """The game, if the interaction's user is to move in it (at ``ply``, when given)."""
+async def _game_for(interaction: Interaction, game_id: int, version: int | None = None) -> Game:
+    """The game, if the interaction's user is to move in it (and it is still at ``version``,
+    when given: the position a picker showed)."""
     game = await interaction.client.service.get_game(game_id)
     user = interaction.user.id
     if not game.is_active:
         raise UserError(_("Game #{game} is over.", game=game_id))
     if not game.is_player(user):
         raise UserError(_("This is not your game: only its two players can move in it."))
-    if ply is not None and game.position.ply != ply:
-        raise UserError(
-            _("The game has moved on since this was opened: tap “Your move” on the newest board.")
-        )
+    if version is not None and game.version != version:
+        raise UserError(OUT_OF_DATE)
     if game.to_move_id != user:
         raise UserError(_("It is not your turn: wait for your opponent's move."))
     return game
@@ -99,23 +135,21 @@ async def _game_for(interaction: Interaction, game_id: int, ply: int | None) -> 
 
 def picker(game: Game, reader: Reader) -> tuple[str, discord.ui.View]:
     """The private picker's text and menus for the position as it is."""
-    position, ply = game.position, game.position.ply
+    position, shown = game.position, Shown.of(game)
     view = discord.ui.View(timeout=None)
     if position.is_placement:
         empty = rules.empty_cells(position)  # in cell order
         for group, letters in enumerate(COLUMN_GROUPS):
             cells = [c for c in empty if rules.cell_name(c)[0] in letters]
             if cells:
-                view.add_item(
-                    CellMenu(game.id, ply, group, [rules.cell_name(c) for c in cells], reader)
-                )
+                view.add_item(CellMenu(shown, group, [rules.cell_name(c) for c in cells], reader))
         return reader(_("Where do you place your piece?")), view
     movable = list(rules.movable_cells(position))
     if not movable:
-        view.add_item(ConfirmButton(game.id, ply, str(rules.PASS), reader))
+        view.add_item(ConfirmButton(shown, str(rules.PASS), reader))
         return reader(_move_question(position, rules.PASS)), view
     options = [(rules.cell_name(c), reader(stack_label(position, c))) for c in movable]
-    view.add_item(StackMenu(game.id, ply, options[:MAX_OPTIONS], reader))
+    view.add_item(StackMenu(shown, options[:MAX_OPTIONS], reader))
     return reader(_("Which stack do you move?")), view
 
 
@@ -160,7 +194,7 @@ class TurnButton(BotButton, template=r"dvonn:turn:(?P<game>\d+):(?P<ply>\d+)"):
         return button
 
     async def run(self, interaction: Interaction) -> None:
-        game = await _game_for(interaction, self.game_id, None)
+        game = await _game_for(interaction, self.game_id)
         reader = interaction.client.publisher.private_reader(interaction)
         text, view = picker(game, reader)
         if _in_picker(interaction):  # "choose again", in the picker itself
@@ -174,25 +208,17 @@ def _in_picker(interaction: Interaction) -> bool:
     return message is not None and message.flags.ephemeral
 
 
-class CellMenu(
-    BotMenu,
-    template=r"dvonn:cells:(?P<game>\d+):(?P<ply>\d+):(?P<group>\d)",
-):
+class CellMenu(BotMenu, template=rf"dvonn:cells:{SHOWN}:(?P<group>\d)"):
     """Empty cells of one group of columns (placing)."""
 
     def __init__(
-        self,
-        game_id: int,
-        ply: int,
-        group: int,
-        cells: Sequence[str] = (),
-        reader: Reader | None = None,
+        self, shown: Shown, group: int, cells: Sequence[str] = (), reader: Reader | None = None
     ) -> None:
-        self.game_id, self.ply, self.group = game_id, ply, group
+        self.shown, self.group = shown, group
         letters = COLUMN_GROUPS[group]
         super().__init__(
             _menu(
-                f"dvonn:cells:{game_id}:{ply}:{group}",
+                f"dvonn:cells:{shown}:{group}",
                 label(reader, _("Cells {first}–{last}", first=letters[0], last=letters[-1])),
                 [(c, c) for c in cells],
             )
@@ -202,42 +228,33 @@ class CellMenu(
     async def from_custom_id(  # type: ignore[override]
         cls, interaction: Interaction, item: discord.ui.Select[Any], match: re.Match[str], /
     ) -> CellMenu:
-        return cls(int(match["game"]), int(match["ply"]), int(match["group"]))
+        return cls(Shown.read(match), int(match["group"]))
 
     async def run(self, interaction: Interaction) -> None:
-        game = await _game_for(interaction, self.game_id, self.ply)
+        game = await _game_for(interaction, self.shown.game_id, self.shown.version)
         cell = rules.lookup_cell(self.chosen or "")
         if cell is None:
             raise UserError(_("Pick a cell from the menu."))
-        await _confirm(interaction, game, rules.Place(cell))
+        await _confirm(interaction, game, self.shown, rules.Place(cell))
 
 
-class StackMenu(
-    BotMenu,
-    template=r"dvonn:from:(?P<game>\d+):(?P<ply>\d+)",
-):
+class StackMenu(BotMenu, template=rf"dvonn:from:{SHOWN}"):
     """The player's movable stacks (moving)."""
 
     def __init__(
-        self,
-        game_id: int,
-        ply: int,
-        options: Sequence[tuple[str, str]] = (),
-        reader: Reader | None = None,
+        self, shown: Shown, options: Sequence[tuple[str, str]] = (), reader: Reader | None = None
     ) -> None:
-        self.game_id, self.ply = game_id, ply
-        super().__init__(
-            _menu(f"dvonn:from:{game_id}:{ply}", label(reader, _("Your stack")), options)
-        )
+        self.shown = shown
+        super().__init__(_menu(f"dvonn:from:{shown}", label(reader, _("Your stack")), options))
 
     @classmethod
     async def from_custom_id(  # type: ignore[override]
         cls, interaction: Interaction, item: discord.ui.Select[Any], match: re.Match[str], /
     ) -> StackMenu:
-        return cls(int(match["game"]), int(match["ply"]))
+        return cls(Shown.read(match))
 
     async def run(self, interaction: Interaction) -> None:
-        game = await _game_for(interaction, self.game_id, self.ply)
+        game = await _game_for(interaction, self.shown.game_id, self.shown.version)
         source = rules.lookup_cell(self.chosen or "")
         position = game.position
         landings = [] if source is None else rules.destinations(position, source)
@@ -248,57 +265,54 @@ class StackMenu(
             (rules.cell_name(t), reader(_landing_label(position, source, t))) for t in landings
         ]
         view = discord.ui.View(timeout=None)
-        view.add_item(LandingMenu(game.id, self.ply, rules.cell_name(source), targets, reader))
+        view.add_item(LandingMenu(self.shown, rules.cell_name(source), targets, reader))
         view.add_item(TurnButton.again(game, reader))
         await interaction.response.edit_message(
             content=reader(_("Where does {cell} go?", cell=rules.cell_name(source))), view=view
         )
 
 
-class LandingMenu(
-    BotMenu,
-    template=r"dvonn:to:(?P<game>\d+):(?P<ply>\d+):(?P<source>[A-K][1-5])",
-):
+class LandingMenu(BotMenu, template=rf"dvonn:to:{SHOWN}:(?P<source>[A-K][1-5])"):
     """Where the chosen stack may land, each saying what it cuts off."""
 
     def __init__(
         self,
-        game_id: int,
-        ply: int,
+        shown: Shown,
         source: str,
         options: Sequence[tuple[str, str]] = (),
         reader: Reader | None = None,
     ) -> None:
-        self.game_id, self.ply, self.source = game_id, ply, source
+        self.shown, self.source = shown, source
         super().__init__(
-            _menu(f"dvonn:to:{game_id}:{ply}:{source}", label(reader, _("Where it lands")), options)
+            _menu(f"dvonn:to:{shown}:{source}", label(reader, _("Where it lands")), options)
         )
 
     @classmethod
     async def from_custom_id(  # type: ignore[override]
         cls, interaction: Interaction, item: discord.ui.Select[Any], match: re.Match[str], /
     ) -> LandingMenu:
-        return cls(int(match["game"]), int(match["ply"]), match["source"])
+        return cls(Shown.read(match), match["source"])
 
     async def run(self, interaction: Interaction) -> None:
-        game = await _game_for(interaction, self.game_id, self.ply)
+        game = await _game_for(interaction, self.shown.game_id, self.shown.version)
         source = rules.lookup_cell(self.source)
         target = rules.lookup_cell(self.chosen or "")
         if source is None or target is None:
             raise UserError(_("Pick where the stack lands from the menu."))
-        await _confirm(interaction, game, rules.jump(source, target))
+        await _confirm(interaction, game, self.shown, rules.jump(source, target))
 
 
-class ConfirmButton(BotButton, template=r"dvonn:confirm:(?P<game>\d+):(?P<ply>\d+):(?P<move>\w+)"):
-    """Plays the move chosen, if the game is still where it was."""
+class ConfirmButton(BotButton, template=rf"dvonn:confirm:{SHOWN}:(?P<move>\w+)"):
+    """Plays the move chosen, if the game is still where it was (checked again as it is saved:
+    the version goes to the service as the one the move is expected at)."""
 
-    def __init__(self, game_id: int, ply: int, move: str, reader: Reader | None = None) -> None:
-        self.game_id, self.ply, self.move = game_id, ply, move
+    def __init__(self, shown: Shown, move: str, reader: Reader | None = None) -> None:
+        self.shown, self.move = shown, move
         super().__init__(
             discord.ui.Button(
                 label=label(reader, _("Play {move}", move=move)),
                 style=discord.ButtonStyle.success,
-                custom_id=f"dvonn:confirm:{game_id}:{ply}:{move}",
+                custom_id=f"dvonn:confirm:{shown}:{move}",
             )
         )
 
@@ -306,22 +320,46 @@ class ConfirmButton(BotButton, template=r"dvonn:confirm:(?P<game>\d+):(?P<ply>\d
     async def from_custom_id(  # type: ignore[override]
         cls, interaction: Interaction, item: discord.ui.Button[Any], match: re.Match[str], /
     ) -> ConfirmButton:
-        return cls(int(match["game"]), int(match["ply"]), match["move"])
+        return cls(Shown.read(match), match["move"])
 
     async def run(self, interaction: Interaction) -> None:
-        game = await _game_for(interaction, self.game_id, self.ply)
+        game = await _game_for(interaction, self.shown.game_id, self.shown.version)
         bot: DvonnBot = interaction.client
         await play_and_report(
-            bot, interaction, game, self.move, expected_version=game.version, in_picker=True
+            bot, interaction, game, self.move, expected_version=self.shown.version, in_picker=True
         )
 
 
-async def _confirm(interaction: Interaction, game: Game, move: rules.Move) -> None:
+async def _confirm(interaction: Interaction, game: Game, shown: Shown, move: rules.Move) -> None:
     """The picker's last step: what the move does, and the button that plays it."""
     reader = interaction.client.publisher.private_reader(interaction)
     view = discord.ui.View(timeout=None)
-    view.add_item(ConfirmButton(game.id, game.position.ply, str(move), reader))
+    view.add_item(ConfirmButton(shown, str(move), reader))
     view.add_item(TurnButton.again(game, reader))
     await interaction.response.edit_message(
         content=reader(_move_question(game.position, move)), view=view
     )
+
+
+OLD_IDS: Final = (
+    r"dvonn:(?:cells:\d+:\d+:\d|from:\d+:\d+|to:\d+:\d+:[A-K][1-5]|confirm:\d+:\d+:\w+)"
+)
+"""The ids of the pickers' menus and confirm buttons before they carried the game's version."""
+
+
+class OutdatedPicker(discord.ui.DynamicItem[discord.ui.Item[Any]], template=OLD_IDS):
+    """The menus and the confirm button of a picker opened before its ids carried the game's
+    version (game and ply only, which a takeback and another move bring round again): they
+    cannot tell whether the game is still where they were made, so they only ever refuse."""
+
+    @classmethod
+    async def from_custom_id(  # type: ignore[override]
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> OutdatedPicker:
+        return cls(item)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await run_like_a_command(interaction, self.run)
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        raise UserError(OUT_OF_DATE)

@@ -1,12 +1,17 @@
 """Moves by tapping: "Your move" under each board, a private picker, a confirm button.
 
 A whole game is played only by tapping; only the player to move gets a picker; a picker left
-open goes stale safely when the game moves on; the buttons and menus work after a restart.
+open goes stale safely when the game moves on, also when a takeback and another move bring the
+game back to its ply, and so does a picker opened before the pickers' ids carried the game's
+version; the buttons and menus work after a restart.
 """
 
 from __future__ import annotations
 
+import itertools
 import random
+import re
+from dataclasses import dataclass
 
 import pytest
 
@@ -14,7 +19,7 @@ import rules
 from bot.app import DvonnBot
 from bot.exts.play.picker import COLUMN_GROUPS
 from tests.bot.e2e.conftest import BotRunner, Table
-from tests.bot.e2e.helpers import send_move
+from tests.bot.e2e.helpers import play_turn, send_move
 from tests.bot.e2e.test_game import accept
 from tests.fakediscord import FakeChannel, FakeUser, InteractionResult, RecordedMessage
 
@@ -32,24 +37,39 @@ async def open_picker(table: Table, user: FakeUser, post: RecordedMessage) -> In
     return opened
 
 
+def picker_menu(
+    message: RecordedMessage, kind: str, at: tuple[int, int], group: int | None = None
+) -> str:
+    """The id of the picker's menu of ``kind`` on ``message``, made for ``at`` (game and ply):
+    ``cells`` (of column ``group``), ``from`` (the stacks) or ``to`` (the landings)."""
+    game, ply = at
+    (found,) = [
+        str(c["custom_id"])
+        for c in message.iter_components()
+        if c.get("type") == 3
+        and str(c["custom_id"]).startswith(f"dvonn:{kind}:{game}:{ply}:")
+        and (group is None or str(c["custom_id"]).endswith(f":{group}"))
+    ]
+    return found
+
+
 async def choose(
     table: Table, user: FakeUser, picker: InteractionResult, at: tuple[int, int], move: rules.Move
 ) -> RecordedMessage:
     """Pick ``move`` in an open picker (made for ``at``: game and ply), up to its confirm
     button; the picker's message."""
     fake = table.fake
-    game, ply = at
     message = picker.message
     assert message is not None
     if isinstance(move, rules.Place):
         cell = rules.CELL_NAMES[move.cell]
         group = next(i for i, letters in enumerate(COLUMN_GROUPS) if cell[0] in letters)
-        chosen = await fake.select(user, message, f"dvonn:cells:{game}:{ply}:{group}", [cell])
+        chosen = await fake.select(user, message, picker_menu(message, "cells", at, group), [cell])
     else:
         assert isinstance(move, rules.Jump)
         source, target = rules.CELL_NAMES[move.source], rules.CELL_NAMES[move.target]
-        await fake.select(user, message, f"dvonn:from:{game}:{ply}", [source])
-        chosen = await fake.select(user, message, f"dvonn:to:{game}:{ply}:{source}", [target])
+        await fake.select(user, message, picker_menu(message, "from", at), [source])
+        chosen = await fake.select(user, message, picker_menu(message, "to", at), [target])
     assert chosen.message is not None
     return chosen.message
 
@@ -157,3 +177,157 @@ async def test_the_buttons_and_menus_work_after_a_restart(bot_runner: BotRunner)
         await table.fake.wait_until(
             lambda: "You played C3" in played.content, timeout=10, what="the answer"
         )
+
+
+@dataclass(frozen=True)
+class Line:
+    """A game's moves up to White's ``first`` move, and a ``second`` White could play instead
+    (after a takeback), after either of which Black may play ``reply``."""
+
+    before: tuple[rules.Move, ...]
+    first: rules.Move
+    second: rules.Move
+    reply: rules.Move
+
+
+PLACING = Line((), rules.Place(rules.E3), rules.Place(rules.F3), rules.Place(rules.C3))
+
+
+def moving_line(seed: int = 0, plies: int = 60) -> Line:
+    """Random moves into the movement phase, then a ``first`` and a ``second`` after which
+    Black's ``reply`` is legal, and cuts off nothing after the first but some pieces after the
+    second (as in the issue: "Move E5 to D5?" played where it cut off three)."""
+    rng = random.Random(seed)
+    pos, before = rules.new_game(), []
+    while pos.is_placement or pos.ply < plies or pos.turn is not rules.Colour.WHITE:
+        move = rng.choice(rules.legal_moves(pos))
+        before.append(move)
+        pos = rules.play(pos, move)
+    assert not rules.is_over(pos), "another seed"
+    ours = [m for m in rules.legal_moves(pos) if m != rules.PASS]
+    for first, second in itertools.permutations(ours, 2):
+        after_first, after_second = rules.play(pos, first), rules.play(pos, second)
+        if rules.PASS in (*rules.legal_moves(after_first), *rules.legal_moves(after_second)):
+            continue  # Black must pass (or the game is over)
+        for reply in sorted(
+            set(rules.legal_moves(after_first)) & set(rules.legal_moves(after_second)), key=str
+        ):
+            if not rules.apply(after_first, reply).pieces_removed and (
+                rules.apply(after_second, reply).pieces_removed
+            ):
+                return Line(tuple(before), first, second, reply)
+    raise AssertionError("another seed")
+
+
+def refused_as_out_of_date(result: InteractionResult) -> bool:
+    return result.ephemeral and "moved on since this was opened" in result.content
+
+
+@pytest.mark.parametrize("phase", ["placing", "moving"])
+async def test_a_picker_refuses_when_a_takeback_and_another_move_bring_its_ply_back(
+    table: Table, bot: DvonnBot, phase: str
+) -> None:
+    fake = table.fake
+    line = PLACING if phase == "placing" else moving_line()
+    place, _post = await start(table)
+    players = {rules.Colour.WHITE: table.alice, rules.Colour.BLACK: table.bob}
+    pos = rules.new_game()
+    for move in line.before:
+        if rules.legal_moves(pos) != (rules.PASS,):  # the bot records passes by itself
+            turn = await play_turn(fake, players[pos.turn], place, move, typed=True)
+            assert turn.post is not None, turn.reply.content
+        pos = rules.play(pos, move)
+    first = await play_turn(fake, table.alice, place, line.first, typed=True)
+    assert first.post is not None, first.reply.content
+    shown = turn_button(first.post)  # the game, and the ply that comes round again
+    game_id, ply = shown
+
+    # Bob opens pickers of the position after Alice's first move, and leaves them open: one at
+    # its first menu, one at the landings (when moving), one at "Play".
+    menus = await open_picker(table, table.bob, first.post)
+    assert menus.message is not None
+    landings = None
+    if isinstance(line.reply, rules.Jump):
+        landings = await open_picker(table, table.bob, first.post)
+        assert landings.message is not None
+        source = rules.CELL_NAMES[line.reply.source]
+        from_menu = picker_menu(landings.message, "from", shown)
+        await fake.select(table.bob, landings.message, from_menu, [source])
+    confirm = await choose(
+        table, table.bob, await open_picker(table, table.bob, first.post), shown, line.reply
+    )
+    assert confirm.button_labelled(f"Play {line.reply}") is not None
+    assert "cuts off" not in confirm.content  # here it does not
+
+    # Alice takes her move back, Bob agrees, Alice plays another: the same ply, another position.
+    asked = await fake.run_command(table.alice, place, "dvonn takeback")
+    assert asked.message is not None
+    await fake.click(table.bob, asked.message, label="Accept the takeback")
+    await fake.wait_for_message(place, lambda m: "Takeback accepted" in str(m.embeds))
+    second = await play_turn(fake, table.alice, place, line.second, typed=True)
+    assert second.post is not None, second.reply.content
+    game = await bot.service.get_game(game_id)
+    assert game.position.ply == ply and game.to_move_id == table.bob.id
+    moves = [str(m.move) for m in (await bot.service.record(game_id)).moves]
+
+    # Every step of the old pickers refuses, privately; the game is as it was.
+    assert menus.message is not None
+    if isinstance(line.reply, rules.Place):
+        cell = rules.CELL_NAMES[line.reply.cell]
+        group = next(i for i, letters in enumerate(COLUMN_GROUPS) if cell[0] in letters)
+        menu = picker_menu(menus.message, "cells", shown, group)
+        taps = [await fake.select(table.bob, menus.message, menu, [cell])]
+    else:
+        assert isinstance(line.reply, rules.Jump) and landings is not None
+        assert landings.message is not None
+        source, target = rules.CELL_NAMES[line.reply.source], rules.CELL_NAMES[line.reply.target]
+        taps = [
+            await fake.select(
+                table.bob, menus.message, picker_menu(menus.message, "from", shown), [source]
+            ),
+            await fake.select(
+                table.bob, landings.message, picker_menu(landings.message, "to", shown), [target]
+            ),
+        ]
+    taps.append(await fake.click(table.bob, confirm, label=f"Play {line.reply}"))
+    for tap in taps:
+        assert refused_as_out_of_date(tap), tap.content
+        assert tap.message is not None and not tap.message.components  # a new answer
+    after = await bot.service.get_game(game_id)
+    assert after.version == game.version and after.position == game.position
+    assert [str(m.move) for m in (await bot.service.record(game_id)).moves] == moves
+    # A picker opened now shows the position as it is, and plays.
+    played, _board = await tap_move(table, table.bob, place, second.post, line.reply)
+    assert f"You played {line.reply}" in played.content
+
+
+async def test_a_picker_opened_before_its_ids_carried_the_version_refuses_politely(
+    table: Table, bot: DvonnBot
+) -> None:
+    fake = table.fake
+    place, post = await start(table)
+    game_id, _ply = turn_button(post)
+    menus = await open_picker(table, table.alice, post)
+    assert menus.message is not None
+    picker = await open_picker(table, table.alice, post)
+    confirm = await choose(table, table.alice, picker, (game_id, 0), rules.Place(rules.E3))
+    # As Discord still shows a picker the bot's previous version opened: game and ply only.
+    for message in (menus.message, confirm):
+        for component in message.iter_components():
+            if "custom_id" in component:
+                component["custom_id"] = re.sub(
+                    r"^(dvonn:(?:cells|from|to|confirm):\d+:\d+):\d+", r"\1", component["custom_id"]
+                )
+    assert confirm.component(f"dvonn:confirm:{game_id}:0:E3") is not None
+    group = next(i for i, letters in enumerate(COLUMN_GROUPS) if "E" in letters)
+    taps = [
+        await fake.select(table.alice, menus.message, f"dvonn:cells:{game_id}:0:{group}", ["E3"]),
+        await fake.click(table.alice, confirm, label="Play E3"),
+    ]
+    for tap in taps:
+        assert refused_as_out_of_date(tap), tap.content
+    assert (await bot.service.get_game(game_id)).position.ply == 0
+    # The button under the board kept its id, and opens a picker that plays.
+    assert post.component(f"dvonn:turn:{game_id}:0") is not None
+    played, _board = await tap_move(table, table.alice, place, post, rules.Place(rules.E3))
+    assert "You played E3" in played.content
