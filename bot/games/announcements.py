@@ -131,6 +131,14 @@ def read_turn(notification: Notification, current: Game) -> TurnPost:
     return TurnPost(game, moves, over)
 
 
+def is_placement(notification: Notification) -> bool:
+    """Whether a turn's announcement is of a placement (whose board the next one replaces)."""
+    moves = notification.payload.get("moves") or ()
+    if notification.kind != TURN or not moves:
+        return False
+    return isinstance(rules.parse_move(str(moves[0]["move"])), rules.Place)
+
+
 def read_started(notification: Notification, current: Game) -> Game:
     """The game as it began."""
     then = dataclasses.replace(

@@ -112,6 +112,22 @@ class Outbox:
             )
         return give_up
 
+    async def last_turn_post(self, notification: Notification) -> tuple[Notification, int] | None:
+        """The turn announced before ``notification`` in its game, and the id of the message
+        that posted it, if it was posted. A game's rows go out in order, so whoever posts
+        ``notification`` finds the row before it marked: in the database, or (not flushed yet)
+        among this process's marks."""
+        if notification.game_id is None:
+            return None
+        marked = dict(self._marks)  # before the read: a batch may commit meanwhile
+        found = await self._store.last_turn(notification.game_id, notification.id)
+        if found is None:
+            return None
+        earlier, message_id = found
+        if message_id is None and earlier.id in marked:
+            message_id = marked[earlier.id][1]
+        return None if message_id is None else (earlier, message_id)
+
     async def lag(self) -> float:
         """Seconds the oldest announcement not delivered yet has waited (0: none waits)."""
         oldest = await self._store.oldest_unsent_at()

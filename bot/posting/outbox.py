@@ -29,7 +29,6 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 
 import discord
 
-import rules
 from bot.games import Game, GameOver, Notification
 from bot.games import announcements as kinds
 from bot.games.outbox import Outbox
@@ -68,8 +67,6 @@ class Deliverer:
         self._results: dict[int, asyncio.Future[discord.Message | None]] = {}
         self._done: OrderedDict[int, discord.Message | None] = OrderedDict()
         """What became of the rows posted lately that nobody was waiting for (yet)."""
-        self._placement_posts: dict[int, int] = {}
-        """Each game's last placement board (its message id), which the next one replaces."""
         self.handle(kinds.TURN, self._turn)
         self.handle(kinds.GAME_STARTED, self._game_started)
         self.handle(kinds.TAKEBACK, self._takeback)
@@ -261,23 +258,25 @@ class Deliverer:
             notification,
             lambda players: turn_post(turn.game, players, turn.moves, over, ratings),
         )
-        await self._replace_placement_board(turn, message)
+        if kinds.is_placement(notification):
+            await self._replace_placement_board(notification, turn.game, message)
         return message
 
     async def _replace_placement_board(
-        self, turn: kinds.TurnPost, message: discord.Message
+        self, notification: Notification, game: Game, message: discord.Message
     ) -> None:
         """During the placement phase each new board replaces the last one (deleted: 49 boards
         would bury the game's first post), while every turn still pings the player to move.
-        The last placement board stays, under the first move."""
-        game_id = turn.game.id
-        placing = bool(turn.moves) and isinstance(turn.moves[0].move, rules.Place)
-        earlier = self._placement_posts.pop(game_id, None)
-        if not placing:
+        The last placement board stays, under the first move. Which message that was is read
+        from the outbox (the row of the turn before, with its message's id), so that a restart
+        or another process replaces it too; a post made again after a crash deletes it again
+        (it is gone already: nothing to do)."""
+        earlier = await self._outbox.last_turn_post(notification)
+        if earlier is None:
             return
-        self._placement_posts[game_id] = message.id
-        if earlier is not None and earlier != message.id:
-            await self._publisher.delete_post(turn.game, earlier)
+        row, message_id = earlier
+        if kinds.is_placement(row) and message_id != message.id:
+            await self._publisher.delete_post(game, message_id)
 
     async def _game_started(self, notification: Notification) -> discord.Message:
         game = kinds.read_started(notification, await self._game_now(notification))

@@ -1070,6 +1070,19 @@ class Store:
         )
         return None if row is None else str(row[0])
 
+    async def last_turn(self, game_id: int, before: int) -> tuple[Notification, int | None] | None:
+        """A game's last turn announcement before the row ``before``, with the id of the
+        message that posted it (``None``: not posted, or not marked yet)."""
+        row = await self.db.fetch_one(
+            f"SELECT {_NOTIFICATION_COLUMNS}, message_id FROM notifications "
+            "WHERE game_id = ? AND kind = 'turn' AND id < ? ORDER BY id DESC LIMIT 1",
+            (game_id, before),
+        )
+        if row is None:
+            return None
+        message_id = row["message_id"]
+        return _notification(row), None if message_id is None else int(message_id)
+
     async def holders(self) -> set[str]:
         """Every process named in a claim on an unsent announcement or in a lease."""
         rows = await self.db.fetch_all(

@@ -311,14 +311,21 @@ def _command(move: rules.Move) -> tuple[str, dict[str, str]]:
     }
 
 
-def _settled(database: Path, computer_game: int) -> bool:
-    """Every post out, and the bot not thinking (it plays Black)."""
+def _unsent(database: Path) -> int:
+    """How many announcements are not marked sent."""
     with contextlib.closing(sqlite3.connect(database, timeout=10)) as db:
         (unsent,) = db.execute(
             "SELECT count(*) FROM notifications WHERE sent_at IS NULL"
         ).fetchone()
+    return int(unsent)
+
+
+def _settled(database: Path, computer_game: int) -> bool:
+    """Every post out, and the bot not thinking (it plays Black)."""
     versus = stored(database, computer_game)
-    return unsent == 0 and (not versus.active or versus.position.turn is rules.Colour.WHITE)
+    return _unsent(database) == 0 and (
+        not versus.active or versus.position.turn is rules.Colour.WHITE
+    )
 
 
 async def test_a_rate_limited_post_then_a_kill_is_posted_once_after_the_restart(
@@ -353,3 +360,36 @@ async def test_a_rate_limited_post_then_a_kill_is_posted_once_after_the_restart(
         assert took <= RESTART_GOAL, f"the owed post came {took:.1f} s after the restart"
         await asyncio.sleep(1.0)  # nothing more comes
         check_posts(fake, place, stored(bot.database, human), {c: u.id for c, u in players.items()})
+
+
+async def test_placement_boards_are_replaced_across_a_restart(table: Table, tmp_path: Path) -> None:
+    fake = table.fake
+    rng = random.Random(11)
+    async with bot_process(table, tmp_path) as bot:
+        place, human = await alice_against_bob(table, bot)
+        players = {"W": table.alice, "B": table.bob}
+
+        async def placements(count: int) -> None:
+            for _ in range(count):
+                game = stored(bot.database, human)
+                user = players[game.position.turn.value]
+                await send_move(fake, user, place, pick(rng, game.position))
+
+        await placements(5)
+        await fake.wait_until(lambda: _unsent(bot.database) == 0, timeout=10, what="the marks")
+        await bot.kill()  # the last board was posted and marked: a restart does not post it
+        await bot.start()
+        await placements(4)
+        await fake.wait_until(
+            lambda: len(board_posts(fake, place)) == 10, timeout=15, what="the boards"
+        )
+
+        def shown() -> list[str]:
+            return [
+                str(m.embeds[0].get("footer")) for m in board_posts(fake, place) if not m.deleted
+            ]
+
+        # The game's first post, and the last placement board: every other one was replaced.
+        await fake.wait_until(lambda: len(shown()) == 2, timeout=5, what="two boards left")
+        await asyncio.sleep(0.5)
+        assert len(shown()) == 2, shown()
