@@ -2,7 +2,8 @@
 
 The publisher (:mod:`bot.posting.publisher`) turns these into embeds and messages in the
 reader's language. Names are the players' display names (user content, never translated);
-mentions are Discord's ``<@id>`` syntax.
+mentions are Discord's ``<@id>`` syntax, and only ever of people: in a game against the bot, no
+post mentions or pings the bot itself.
 """
 
 from __future__ import annotations
@@ -132,6 +133,21 @@ def turn_prompt(game: Game) -> Text:
     )
 
 
+def _call_to_move(game: Game) -> tuple[Text, tuple[int, ...]]:
+    """The post's line for whoever is to move, and whom it pings: the player, or, when it is
+    the bot, nobody."""
+    if game.computer_to_move:
+        return _("The bot is thinking about its move."), ()
+    assert game.to_move_id is not None, "a finished game has nobody to move"
+    return turn_prompt(game), (game.to_move_id,)
+
+
+def _call_game_over(game: Game) -> tuple[Text, tuple[int, ...]]:
+    """The post's line for the players when the game ends, and whom it pings: its people."""
+    people = game.human_ids
+    return _("{players}: the game is over.", players=" ".join(map(mention, people))), people
+
+
 def ending_line(over: GameOver, players: Players, game: Game) -> Text:
     """How the game ended, with the score."""
     winner = None
@@ -188,40 +204,24 @@ def turn_post(
     if over is not None:
         lines.append(ending_line(over, players, game))
         lines.extend(afterword(game, players, ratings))
+        call, ping = _call_game_over(game)
         return GamePost(
             title=game_title(game, players),
             lines=tuple(lines),
-            content=(
-                *played,
-                _(
-                    "{white} {black}: the game is over.",
-                    white=mention(game.white_id),
-                    black=mention(game.black_id),
-                ),
-            ),
-            ping=(game.white_id, game.black_id),
+            content=(*played, call),
+            ping=ping,
             last_move=moves[0].move if moves else None,
             removed=removed,
             ending=_image_ending(game, players, over),
         )
-    next_id = game.to_move_id
-    assert next_id is not None
     if game.deadline_at is not None:
         lines.append(deadline_line(game))
-    if next_id == game.computer_id:  # the bot pings nobody to wake itself
-        return GamePost(
-            title=game_title(game, players),
-            lines=tuple(lines),
-            content=(*played, _("The bot is thinking about its move.")),
-            footer=move_footer(game),
-            last_move=last.move if last is not None else None,
-            removed=removed,
-        )
+    call, ping = _call_to_move(game)
     return GamePost(
         title=game_title(game, players),
         lines=tuple(lines),
-        content=(*played, turn_prompt(game)),
-        ping=(next_id,),
+        content=(*played, call),
+        ping=ping,
         footer=move_footer(game),
         last_move=last.move if last is not None else None,
         removed=removed,
@@ -242,6 +242,7 @@ def deadline_line(game: Game) -> Text:
 def start_post(game: Game, players: Players) -> GamePost:
     """The first post of a game: who plays what, and how to play, in two lines."""
     clock = (deadline_line(game),) if game.deadline_at is not None else ()
+    call, ping = _call_to_move(game)
     return GamePost(
         title=game_title(game, players),
         lines=(
@@ -256,8 +257,8 @@ def start_post(game: Game, players: Players) -> GamePost:
                 "/dvonn rules explains it all."
             ),
         ),
-        content=(turn_prompt(game),),
-        ping=(game.white_id,),
+        content=(call,),
+        ping=ping,
         footer=move_footer(game),
     )
 
@@ -267,12 +268,12 @@ def takeback_post(game: Game, players: Players, undone: Sequence[str]) -> GamePo
     lines: list[Text] = [_("Takeback accepted: {moves} undone.", moves=" ".join(undone))]
     if game.deadline_at is not None:
         lines.append(deadline_line(game))
-    assert game.to_move_id is not None
+    call, ping = _call_to_move(game)
     return GamePost(
         title=game_title(game, players),
         lines=tuple(lines),
-        content=(turn_prompt(game),),
-        ping=(game.to_move_id,),
+        content=(call,),
+        ping=ping,
         footer=move_footer(game),
     )
 
@@ -302,17 +303,12 @@ def ended_post(
     ratings: tuple[RatingShift, RatingShift] | None = None,
 ) -> GamePost:
     """The post when a game ends other than by a move: resignation, time, abort."""
+    call, ping = _call_game_over(game)
     return GamePost(
         title=game_title(game, players),
         lines=(ending_line(over, players, game), *afterword(game, players, ratings)),
-        content=(
-            _(
-                "{white} {black}: the game is over.",
-                white=mention(game.white_id),
-                black=mention(game.black_id),
-            ),
-        ),
-        ping=(game.white_id, game.black_id),
+        content=(call,),
+        ping=ping,
         ending=_image_ending(game, players, over),
     )
 

@@ -48,6 +48,14 @@ async def start(table: Table, bot: DvonnBot, options: dict[str, object]) -> Fake
     return thread
 
 
+def assert_never_mentions_itself(table: Table, thread: FakeChannel) -> None:
+    """No post in ``thread`` mentions the bot, or asks Discord to notify it."""
+    me = f"<@{table.fake.bot.id}>"
+    for message in table.fake.messages_in(thread):
+        assert table.fake.bot.id not in message.pinged_user_ids, message.content
+        assert me not in message.content and me not in str(message.embeds), message.content
+
+
 async def test_a_whole_game_against_the_bot(table: Table, bot_runner: BotRunner) -> None:
     fake = table.fake
     async with bot_runner.run(ai_budget=QUICK) as bot:
@@ -67,6 +75,11 @@ async def test_a_whole_game_against_the_bot(table: Table, bot_runner: BotRunner)
                 assert last is not None and last.pinged_user_ids == {table.alice.id}
         assert game.score is not None
         assert await bot.service.ratings.rating(table.guild.id, table.alice.id) is None
+        last = fake.last_message(thread)
+        assert last is not None and "is over" in last.content
+        assert last.content.endswith(f"<@{table.alice.id}>: the game is over.")
+        assert last.pinged_user_ids == {table.alice.id}
+        assert_never_mentions_itself(table, thread)
 
 
 async def test_the_bot_moves_first_as_white_and_after_a_restart(
@@ -135,3 +148,28 @@ async def test_challenging_the_bot_starts_at_once_and_it_allows_takebacks(
         assert "let you take it back" in taken.content
         game = await bot.service.get_game(game.id)
         assert game.position.ply == 0 and game.to_move_id == table.alice.id
+
+
+async def test_the_bot_never_mentions_itself_from_the_start_to_the_end(
+    table: Table, bot_runner: BotRunner
+) -> None:
+    fake = table.fake
+    async with bot_runner.run(ai_budget=QUICK) as bot:
+        thread = await start(table, bot, {"level": "beginner", "colour": "B"})  # the bot opens
+        game = await bot.service.game_in_channel(thread.id)
+        assert game is not None
+        game = await after_the_bot(bot, game.id)
+        opening = fake.messages_in(thread)[0]
+        assert "The bot is thinking about its move." in opening.content
+        assert not opening.pinged_user_ids
+        await play_turn(fake, table.alice, thread, rules.legal_moves(game.position)[0])
+        game = await after_the_bot(bot, game.id)
+        taken = await fake.run_command(table.alice, thread, "dvonn takeback")
+        assert "let you take it back" in taken.content
+        asked = await fake.run_command(table.alice, thread, "dvonn resign")
+        assert asked.message is not None
+        await fake.click(table.alice, asked.message, label=f"Resign game #{game.id}")
+        end = await fake.wait_for_message(thread, lambda m: "resigned" in str(m.embeds))
+        assert end.content == f"<@{table.alice.id}>: the game is over."
+        assert end.pinged_user_ids == {table.alice.id}
+        assert_never_mentions_itself(table, thread)

@@ -1,0 +1,127 @@
+"""What the bot posts about games, without Discord: each post mentions and pings the people it
+calls, and never the bot itself (in a game against it, it would see its own name highlighted
+in its own posts, and ask Discord to notify itself)."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from datetime import UTC, datetime
+
+import pytest
+
+import rules
+from bot.games import EndReason, Game, GameOver, GameStatus, PlayedMove, Result
+from bot.i18n import ENGLISH
+from bot.posting.texts import (
+    GamePost,
+    Players,
+    board_post,
+    ended_post,
+    start_post,
+    takeback_post,
+    turn_post,
+)
+
+ALICE, BOB, BOT = 101, 202, 999
+NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+
+
+def new_game(white: int, black: int, *, computer: int | None = None) -> Game:
+    return Game(
+        id=7,
+        guild_id=1,
+        channel_id=2,
+        parent_channel_id=None,
+        challenge_id=None,
+        white_id=white,
+        black_id=black,
+        status=GameStatus.ACTIVE,
+        position=rules.new_game(),
+        version=0,
+        clock_days=None,
+        deadline_at=None,
+        created_at=NOW,
+        updated_at=NOW,
+        rated=computer is None,
+        computer_id=computer,
+    )
+
+
+def play(game: Game, move: rules.Move) -> tuple[Game, PlayedMove]:
+    """``game`` after ``move``, and the move as the service reports it."""
+    applied = rules.apply(game.position, move)
+    colour = game.position.turn
+    record = PlayedMove(
+        game.position.ply, colour, game.player(colour), move, False, applied.removed, NOW
+    )
+    return dataclasses.replace(game, position=applied.after, version=game.version + 1), record
+
+
+def resign(game: Game, by: int) -> tuple[Game, GameOver]:
+    """``game`` after ``by`` resigned, and its ending."""
+    loser = game.colour_of(by)
+    assert loser is not None
+    ended = dataclasses.replace(
+        game,
+        status=GameStatus.FINISHED,
+        result=Result.WHITE if loser is rules.Colour.BLACK else Result.BLACK,
+        end_reason=EndReason.RESIGNATION,
+        ended_by=by,
+        score=rules.score(game.position),
+        finished_at=NOW,
+    )
+    return ended, GameOver.of(ended)
+
+
+def mentioned(post: GamePost) -> set[int]:
+    """The users a post mentions anywhere, as a reader gets it."""
+    texts = [post.title, *post.lines, *post.content, *([post.footer] if post.footer else [])]
+    return {int(m) for t in texts for m in re.findall(r"<@!?(\d+)>", ENGLISH.render(t))}
+
+
+def content(post: GamePost) -> str:
+    """The message text outside the embed, where pings go."""
+    return "\n".join(ENGLISH.render(line) for line in post.content)
+
+
+@pytest.mark.parametrize("bot_colour", list(rules.Colour))
+def test_no_post_of_a_game_against_the_bot_mentions_or_pings_it(bot_colour: rules.Colour) -> None:
+    white, black = (BOT, ALICE) if bot_colour is rules.Colour.WHITE else (ALICE, BOT)
+    players = Players(*(("dvonn-bot", "alice") if white == BOT else ("alice", "dvonn-bot")))
+    game = new_game(white, black, computer=BOT)
+    posts = {"start": start_post(game, players)}
+    for move in (rules.Place(rules.E3), rules.Place(rules.F3)):  # a turn of each
+        game, record = play(game, move)
+        posts[f"after {move}"] = turn_post(game, players, [record], None)
+    if game.to_move_id == ALICE:  # an accepted takeback leaves her to move
+        posts["takeback"] = takeback_post(game, players, ["E3", "F3"])
+    posts["board"] = board_post(game, players)
+    ended, over = resign(game, ALICE)
+    posts["last move"] = turn_post(ended, players, [record], over)
+    posts["resigned"] = ended_post(ended, players, over)
+    for name, post in posts.items():
+        assert BOT not in mentioned(post), (name, content(post))
+        assert BOT not in post.ping, name
+    for name in ("last move", "resigned"):  # the end still calls the person
+        assert content(posts[name]).endswith(f"<@{ALICE}>: the game is over."), name
+        assert posts[name].ping == (ALICE,)
+    if bot_colour is rules.Colour.WHITE:  # the bot places first: it calls nobody
+        assert content(posts["start"]) == "The bot is thinking about its move."
+        assert posts["start"].ping == ()
+    else:
+        assert content(posts["start"]).startswith(f"<@{ALICE}>, your turn (White)")
+        assert posts["start"].ping == (ALICE,)
+
+
+def test_the_end_of_a_game_between_people_calls_them_both() -> None:
+    players = Players("alice", "bob")
+    game, record = play(new_game(ALICE, BOB), rules.Place(rules.E3))
+    ended, over = resign(game, BOB)
+    for post in (turn_post(ended, players, [record], over), ended_post(ended, players, over)):
+        assert content(post).endswith(f"<@{ALICE}> <@{BOB}>: the game is over.")
+        assert post.ping == (ALICE, BOB)
+    start = start_post(new_game(ALICE, BOB), players)
+    assert start.ping == (ALICE,) and mentioned(start) == {ALICE}
+    turn = turn_post(game, players, [record], None)
+    assert turn.ping == (BOB,) and mentioned(turn) == {BOB}
