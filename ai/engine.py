@@ -20,7 +20,7 @@ import functools
 import multiprocessing
 from collections import deque
 from collections.abc import Callable, Hashable
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from multiprocessing.context import BaseContext
@@ -30,6 +30,7 @@ from typing import Any
 from ai.choose import choose_move
 from ai.levels import Level
 from ai.review import Estimate, estimate
+from ai.workers import process_pool
 from rules import Move, Position, legal_moves, parse_move
 
 
@@ -196,9 +197,8 @@ class Engine:
 
     def _executor(self) -> Executor:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=self._context, initializer=_warm_up
-            )
+            # Its workers end with this process, even when it is killed (ai.workers).
+            self._pool = process_pool(self.workers, self._context, initializer=_warm_up)
         return self._pool
 
     def _next_request(self) -> _Request | None:

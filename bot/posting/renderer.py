@@ -18,6 +18,7 @@ from typing import Any
 
 import render
 import rules
+from ai.workers import process_pool
 
 log = logging.getLogger(__name__)
 
@@ -42,8 +43,8 @@ class Renderer:
         self._pool: concurrent.futures.Executor | None = None
         if processes > 0:
             # spawn, not fork: the bot has threads (aiosqlite's) that fork would copy mid-state.
-            context = multiprocessing.get_context("spawn")
-            self._pool = concurrent.futures.ProcessPoolExecutor(processes, mp_context=context)
+            # The workers end with this process, even when it is killed (ai.workers).
+            self._pool = process_pool(processes, multiprocessing.get_context("spawn"))
         self.processes = processes
 
     async def start(self) -> None:
