@@ -45,12 +45,14 @@ FOOTER_MOVE = re.compile(r"· move (\d+) ·")
 
 
 class BotProcess:
-    """``python -m bot`` on one database file, started and killed as a test says."""
+    """``python -m bot`` on one database file, started and killed as a test says;
+    ``environment`` adds settings or changes these (``DVONN_RENDER_PROCESSES="1"``)."""
 
-    def __init__(self, table: Table, database: Path, log: Path) -> None:
+    def __init__(self, table: Table, database: Path, log: Path, **environment: str) -> None:
         self.table = table
         self.database = database
         self.log = log
+        self.environment = environment
         self.process: asyncio.subprocess.Process | None = None
         self.starts = 0
 
@@ -68,6 +70,7 @@ class BotProcess:
             "DVONN_AI_SECONDS": "0.8",
             # The default lease (30 s) and poll (5 s): a restart takes an earlier run's claims
             # at once, without waiting for them to run out.
+            **self.environment,  # a test's own settings win
         }
         argv = ["--sync"] if self.starts == 0 else []
         with self.log.open("a") as out:
@@ -102,8 +105,10 @@ class BotProcess:
 
 
 @contextlib.asynccontextmanager
-async def bot_process(table: Table, tmp_path: Path) -> AsyncIterator[BotProcess]:
-    bot = BotProcess(table, tmp_path / "dvonn.sqlite3", tmp_path / "bot.log")
+async def bot_process(
+    table: Table, tmp_path: Path, **environment: str
+) -> AsyncIterator[BotProcess]:
+    bot = BotProcess(table, tmp_path / "dvonn.sqlite3", tmp_path / "bot.log", **environment)
     await bot.start()
     try:
         yield bot
