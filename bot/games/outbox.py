@@ -128,6 +128,14 @@ class Outbox:
             message_id = marked[earlier.id][1]
         return None if message_id is None else (earlier, message_id)
 
+    async def postpone(self, notification: Notification, seconds: float) -> None:
+        """Try an announcement again in ``seconds``, not counting this try (a rate limit:
+        Discord did not refuse the post, it asked to wait); the game's later ones wait too."""
+        async with self._store.write() as tx:
+            await tx.postpone(
+                notification.id, self.claimant, self._now() + timedelta(seconds=seconds)
+            )
+
     async def lag(self) -> float:
         """Seconds the oldest announcement not delivered yet has waited (0: none waits)."""
         oldest = await self._store.oldest_unsent_at()

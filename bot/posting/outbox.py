@@ -182,12 +182,21 @@ class Deliverer:
                 raise LookupError(f"no handler for announcements of kind {notification.kind!r}")
             async with self._holding(notification):
                 message = await handler(notification)
+        except discord.RateLimited as error:
+            await self._postponed(notification, error.retry_after)
+            return None
         except discord.NotFound as error:
             if error.code != UNKNOWN_MESSAGE:
                 await self._failed(notification)
                 return None
             # Discord says a message with this nonce was made and then deleted: it was out.
             log.info("announcement %s was posted before and deleted since", notification.id)
+        except discord.HTTPException as error:
+            if error.status == RATE_LIMITED:
+                await self._postponed(notification, _retry_after(error))
+            else:
+                await self._failed(notification)
+            return None
         except Exception:
             await self._failed(notification)
             return None
@@ -205,6 +214,19 @@ class Deliverer:
         )
         if give_up:
             self._settle(notification.id, None)
+
+    async def _postponed(self, notification: Notification, seconds: float) -> None:
+        """A post Discord kept asking to wait for (discord.py waits and tries again, five
+        times, before it gives up): not a failed try, and never given up; it waits its turn
+        again, with the game's later posts behind it."""
+        seconds = max(seconds, MIN_POSTPONE)
+        log.warning(
+            "announcement %s (%s) is rate limited; trying again in %.1f s",
+            notification.id,
+            notification.kind,
+            seconds,
+        )
+        await self._outbox.postpone(notification, seconds)
 
     def _settle(self, notification_id: int, message: discord.Message | None) -> None:
         future = self._results.pop(notification_id, None)
@@ -298,3 +320,18 @@ class Deliverer:
 
 UNKNOWN_MESSAGE = 10008
 """Discord's error code for a message that does not exist (any more)."""
+RATE_LIMITED = 429
+MIN_POSTPONE = 1.0
+"""Seconds a rate-limited post waits at least before its next try."""
+UNKNOWN_WAIT = 60.0
+"""Seconds to wait when a 429 does not say how long (Cloudflare's, not Discord's: a ban for
+too many invalid requests, which every early try would make longer)."""
+
+
+def _retry_after(error: discord.HTTPException) -> float:
+    """How long a 429 asked to wait: its ``Retry-After`` header, else :data:`UNKNOWN_WAIT`."""
+    headers = getattr(error.response, "headers", None) or {}
+    try:
+        return float(headers.get("Retry-After", UNKNOWN_WAIT))
+    except ValueError:
+        return UNKNOWN_WAIT

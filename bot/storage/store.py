@@ -757,6 +757,16 @@ class Writer:
             (time_to_text(retry_at), int(give_up), time_to_text(now), notification_id, claimant),
         )
 
+    async def postpone(self, notification_id: int, claimant: str, until: datetime) -> None:
+        """Let go of a claimed announcement until ``until`` without counting a failed try
+        (Discord said "slow down": the post was not refused), holding back the game's later
+        ones meanwhile. Only while ``claimant`` holds it."""
+        await self._conn.execute(
+            "UPDATE notifications SET claimed_by = NULL, leased_until = ? "
+            "WHERE id = ? AND claimed_by = ? AND sent_at IS NULL",
+            (time_to_text(until), notification_id, claimant),
+        )
+
     # leases on background work
 
     async def take_lease(self, name: str, holder: str, until: datetime, now: datetime) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -202,6 +203,32 @@ async def test_a_rate_limited_board_post_is_retried_not_lost(table: Table, bot: 
     assert statuses[-3:] == [429, 429, 200]
     game = await bot.service.game_in_channel(thread.id)
     assert game is not None and game.position.ply == 1
+
+
+@pytest.mark.slow
+async def test_a_post_discord_keeps_rate_limiting_is_not_a_failed_try(
+    table: Table, bot: DvonnBot
+) -> None:
+    """Five 429s in a row make discord.py give up the request: the outbox waits and tries
+    again (the next poll), without counting it among the tries after which a post is given
+    up."""
+    fake = table.fake
+    thread = await start_game(table)
+    path = rf"/channels/{thread.id}/messages$"
+    fake.world.rate_limit("POST", path, times=5, retry_after=0.05)
+    await send_move(fake, table.alice, thread, rules.parse_move("E3"))
+
+    def posts() -> list[RecordedMessage]:
+        return [m for m in fake.messages_in(thread) if m.embed_image() is not None]
+
+    await fake.wait_until(lambda: len(posts()) == 2, timeout=15, what="the turn's post")
+    assert posts()[-1].pinged_user_ids == {table.bob.id}
+    statuses = [r.status for r in fake.world.requests if re.search(path, r.path)]
+    assert statuses[-6:] == [429] * 5 + [200]
+    row = await bot.service.store.db.fetch_one(
+        "SELECT attempts FROM notifications WHERE kind = 'turn' ORDER BY id DESC LIMIT 1"
+    )
+    assert row is not None and row[0] == 0, "the rate limit was counted as a failed try"
 
 
 async def test_placement_boards_replace_each_other_and_every_turn_still_pings(
