@@ -14,6 +14,7 @@ first message instead of making another).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import secrets
 from collections.abc import Callable
@@ -42,7 +43,8 @@ class Outbox:
         self.lease = lease
         self.claimant = secrets.token_hex(8)
         """This process's name in claims (a new one at every start)."""
-        self._marks: dict[int, tuple[datetime, int | None]] = {}
+        self._marks: dict[int, tuple[datetime, int | None, bool]] = {}
+        """Rows posted, not recorded yet: when, the message, whether it answered a command."""
         self._flusher: asyncio.Task[None] | None = None
 
     def claim(self) -> Claim:
@@ -93,9 +95,13 @@ class Outbox:
         async with self._store.write() as tx:
             return await tx.renew(notification_id, self.claim())
 
-    def sent(self, notification_id: int, message_id: int | None = None) -> None:
-        """Record that an announcement went out (or needs no post any more), in the next batch."""
-        self._marks[notification_id] = (self._now(), message_id)
+    def sent(
+        self, notification_id: int, message_id: int | None = None, *, answered: bool = False
+    ) -> None:
+        """Record that an announcement went out (or needs no post any more), in the next
+        batch. ``answered``: it was the answer to the command whose route the row keeps (else
+        the route is forgotten: the post was not made through it)."""
+        self._marks[notification_id] = (self._now(), message_id, answered)
         if self._flusher is None or self._flusher.done():
             self._flusher = asyncio.create_task(self._flush_marks(), name="outbox-marks")
 
@@ -114,7 +120,8 @@ class Outbox:
 
     async def last_turn_post(self, notification: Notification) -> tuple[Notification, int] | None:
         """The turn announced before ``notification`` in its game, and the id of the message
-        that posted it, if it was posted. A game's rows go out in order, so whoever posts
+        that posted it, if it was posted; the row's ``answer`` is the route of the command that
+        post answered, if it did. A game's rows go out in order, so whoever posts
         ``notification`` finds the row before it marked: in the database, or (not flushed yet)
         among this process's marks."""
         if notification.game_id is None:
@@ -124,8 +131,10 @@ class Outbox:
         if found is None:
             return None
         earlier, message_id = found
-        if message_id is None and earlier.id in marked:
-            message_id = marked[earlier.id][1]
+        if earlier.id in marked:
+            _, message_id, answered = marked[earlier.id]
+            if not answered:
+                earlier = dataclasses.replace(earlier, answer=None)
         return None if message_id is None else (earlier, message_id)
 
     async def postpone(self, notification: Notification, seconds: float) -> None:
@@ -156,8 +165,8 @@ class Outbox:
             batch = dict(self._marks)
             try:
                 async with self._store.write() as tx:
-                    for notification_id, (at, message_id) in batch.items():
-                        await tx.mark_sent(notification_id, at, message_id)
+                    for notification_id, (at, message_id, answered) in batch.items():
+                        await tx.mark_sent(notification_id, at, message_id, answered=answered)
             except Exception:
                 log.exception("could not record %d announcements as sent; trying again", len(batch))
                 await asyncio.sleep(1.0)

@@ -504,8 +504,12 @@ class GameService:
         move: str | Move,
         *,
         expected_version: int | None = None,
+        answer: str | None = None,
     ) -> MoveOutcome:
         """Play ``move`` (text such as ``"e3f4"``, or a rules move) for ``user_id``.
+
+        ``answer``: the interaction (its route) whose answer the turn's post may be made as;
+        it is kept with the announcement (see :attr:`bot.storage.Notification.answer`).
 
         Checks, in order: the game exists (:class:`GameNotFound`), the user plays in it
         (:class:`NotAPlayer`), it is running (:class:`GameFinished`), it is still at
@@ -545,7 +549,7 @@ class GameService:
             position = forced.after
         log.info("game %s: %s plays %s", game_id, user_id, parsed)
         if rules.is_over(position):
-            ended = await self._finish_by_move(game, position, played, now)
+            ended = await self._finish_by_move(game, position, played, now, answer)
             return MoveOutcome(ended.game, before, tuple(played), ended, ended.announcement)
         paused_until = None
         if game.clock_days is not None:
@@ -556,7 +560,7 @@ class GameService:
                 updated,
                 game.version,
                 _new_moves(played),
-                announcements.turn(updated, played),
+                dataclasses.replace(announcements.turn(updated, played), answer=answer),
                 self.outbox.claim(),
             )
         except VersionConflict:
@@ -565,7 +569,12 @@ class GameService:
         return MoveOutcome(saved.game, before, tuple(played), None, saved.notice_id)
 
     async def _finish_by_move(
-        self, game: Game, position: Position, played: list[PlayedMove], now: datetime
+        self,
+        game: Game,
+        position: Position,
+        played: list[PlayedMove],
+        now: datetime,
+        answer: str | None,
     ) -> GameEnded:
         try:
             async with self.store.write() as tx:
@@ -577,8 +586,9 @@ class GameService:
                     self.outbox.claim(),
                     position=position,
                     moves=_new_moves(played),
-                    announce=lambda final, change: announcements.turn(
-                        final, played, over=True, change=change
+                    announce=lambda final, change: dataclasses.replace(
+                        announcements.turn(final, played, over=True, change=change),
+                        answer=answer,
                     ),
                 )
         except VersionConflict:

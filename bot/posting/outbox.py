@@ -32,6 +32,7 @@ import discord
 from bot.games import Game, GameOver, Notification
 from bot.games import announcements as kinds
 from bot.games.outbox import Outbox
+from bot.posting.answers import Answer, is_answer
 from bot.posting.publisher import Publisher
 from bot.posting.texts import (
     GamePost,
@@ -67,6 +68,8 @@ class Deliverer:
         self._results: dict[int, asyncio.Future[discord.Message | None]] = {}
         self._done: OrderedDict[int, discord.Message | None] = OrderedDict()
         """What became of the rows posted lately that nobody was waiting for (yet)."""
+        self._answers: dict[int, Answer] = {}
+        """The commands that rows being posted may answer, by row."""
         self.handle(kinds.TURN, self._turn)
         self.handle(kinds.GAME_STARTED, self._game_started)
         self.handle(kinds.TAKEBACK, self._takeback)
@@ -81,13 +84,21 @@ class Deliverer:
     # --- asking for posts ----------------------------------------------------------------------
 
     async def announce(
-        self, notification_id: int, *, game_id: int | None, timeout: float | None = None
+        self,
+        notification_id: int,
+        *,
+        game_id: int | None,
+        timeout: float | None = None,
+        answer: Answer | None = None,
     ) -> discord.Message | None:
         """Post an announcement just written (after the game's earlier ones, if any are still
         pending) and return its message; ``None`` if it is not out within ``timeout`` seconds
-        (it goes on in the background: a rate limit, an outage) or there was nothing to post."""
+        (it goes on in the background: a rate limit, an outage) or there was nothing to post.
+        ``answer``: the command the post may answer (see :mod:`bot.posting.answers`)."""
         if notification_id in self._done:  # posted already, with an earlier row of its game
             return self._done[notification_id]
+        if answer is not None:
+            self._answers[notification_id] = answer
         result = self._result(notification_id)
         self._kick(game_id if game_id is not None else ("row", notification_id))
         try:
@@ -200,7 +211,11 @@ class Deliverer:
         except Exception:
             await self._failed(notification)
             return None
-        self._outbox.sent(notification.id, None if message is None else message.id)
+        self._outbox.sent(
+            notification.id,
+            None if message is None else message.id,
+            answered=message is not None and is_answer(message),
+        )
         self._settle(notification.id, message)
         return 0 if message is None else 1
 
@@ -229,6 +244,7 @@ class Deliverer:
         await self._outbox.postpone(notification, seconds)
 
     def _settle(self, notification_id: int, message: discord.Message | None) -> None:
+        self._answers.pop(notification_id, None)
         future = self._results.pop(notification_id, None)
         if future is not None and not future.done():
             future.set_result(message)
@@ -261,10 +277,18 @@ class Deliverer:
     async def _post(
         self, game: Game, notification: Notification, post: Callable[[Players], GamePost]
     ) -> discord.Message:
-        """Post about ``game`` in its thread, with the announcement's nonce."""
+        """Post about ``game`` in its thread, with the announcement's nonce: as the answer to
+        the command that made it, if this process holds that command and it still can be,
+        else (when the row keeps a command's route) unless an earlier try answered with it."""
         players = await self._publisher.players(game)
+        answer = self._answers.pop(notification.id, None)
         return await self._publisher.send_to_game(
-            game, post(players), players=players, nonce=notification.nonce
+            game,
+            post(players),
+            players=players,
+            nonce=notification.nonce,
+            answer=answer,
+            answered=notification.answer if answer is None else None,
         )
 
     async def _game_now(self, notification: Notification) -> Game:
@@ -298,7 +322,7 @@ class Deliverer:
             return
         row, message_id = earlier
         if kinds.is_placement(row) and message_id != message.id:
-            await self._publisher.delete_post(game, message_id)
+            await self._publisher.delete_post(game, message_id, answered=row.answer)
 
     async def _game_started(self, notification: Notification) -> discord.Message:
         game = kinds.read_started(notification, await self._game_now(notification))

@@ -22,6 +22,7 @@ import rules
 from bot.games import Game, GameRecord, GameService
 from bot.i18n import Catalogues, Locale
 from bot.monitoring import Metrics
+from bot.posting.answers import ORIGINAL, Answer, AnswerRoute
 from bot.posting.commands import CommandMentions
 from bot.posting.names import Names
 from bot.posting.renderer import Renderer
@@ -201,16 +202,47 @@ class Publisher:
         *,
         players: Players | None = None,
         nonce: str | None = None,
+        answer: Answer | None = None,
+        answered: str | None = None,
     ) -> discord.Message:
         """Post in the game's own thread or channel, as a new message (so its pings ring).
 
         ``nonce``: Discord's message nonce; posting again with the same one returns the message
-        made the first time (for a few minutes) instead of making another."""
+        made the first time (for a few minutes) instead of making another. ``answer``: the
+        command in the game's channel that this post may answer, if it still can once the
+        board is drawn (see :mod:`bot.posting.answers`). ``answered``: the route of a command
+        this post may have answered already (an earlier try, before a crash): if it did, that
+        answer is the post."""
         reader = await self.public_reader(game.guild_id)
         if game.private:
             return await self._answer(game, post, reader, players, nonce)
         kwargs = self._with_view(game, reader, await self.message(game, post, reader, players))
+        if answer is not None and answer.take():
+            response = await answer.interaction.response.send_message(**kwargs)
+            if isinstance(response.resource, discord.Message):
+                return response.resource
+            return await answer.interaction.original_response()
+        if answered is not None and (board := await self.answered_board(answered)) is not None:
+            return board
         return await self.channel(game).send(**kwargs, nonce=_nonce(nonce))
+
+    async def answered_board(self, route: str) -> discord.Message | None:
+        """The board that answered the interaction of ``route``, if it was answered with one
+        (not with a private reply, or not at all); ``None`` too once its token has expired."""
+        found = AnswerRoute.parse(route)
+        if not found.lasts():
+            return None
+        try:
+            message = await found.webhook(self._client).fetch_message(ORIGINAL)
+        except (discord.NotFound, discord.Forbidden):
+            return None  # never answered, or answered and deleted since (no board there)
+        except discord.HTTPException as error:
+            if error.status == 401:
+                return None  # the token has expired
+            raise
+        if any(a.filename == BOARD_FILENAME for a in message.attachments):
+            return message
+        return None
 
     def _with_view(self, game: Game, reader: Reader, kwargs: dict[str, Any]) -> dict[str, Any]:
         """``kwargs`` with the buttons under a board of ``game`` as it is, if any."""
@@ -270,11 +302,23 @@ class Publisher:
             raise discord.ClientException(f"game {game.id}: nobody to tell can be reached")
         return reached[0]
 
-    async def delete_post(self, game: Game, message_id: int) -> None:
+    async def delete_post(
+        self, game: Game, message_id: int, *, answered: str | None = None
+    ) -> None:
         """Delete one of the bot's posts in the game's thread; gone already or not allowed:
-        nothing to do. (A private game's posts are answers the bot may not delete later.)"""
+        nothing to do. (A private game's posts are answers the bot may not delete later.)
+        ``answered``: the route of the command the post answered; while its token lasts, the
+        post is deleted through the command's webhook (outside the global rate limit)."""
         if game.private:
             return
+        if answered is not None and (route := AnswerRoute.parse(answered)).lasts():
+            try:
+                await route.webhook(self._client).delete_message(ORIGINAL)
+                return
+            except discord.NotFound:
+                return  # deleted already
+            except discord.HTTPException as error:
+                log.info("post %s of game %s: not by its webhook (%s)", message_id, game.id, error)
         try:
             await self.channel(game).get_partial_message(message_id).delete()
         except (discord.NotFound, discord.Forbidden):

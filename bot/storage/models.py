@@ -303,6 +303,9 @@ class Notification:
     attempts: int
     claimed_by: str | None = None
     leased_until: datetime | None = None
+    answer: str | None = None
+    """The interaction (its route, opaque to storage) whose answer this post may have been
+    made as: a later try asks Discord first, so that it is not posted twice."""
 
     @property
     def nonce(self) -> str:

@@ -116,6 +116,8 @@ class NewNotification:
     game_id: int | None = None
     user_id: UserId | None = None
     payload: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    answer: str | None = None
+    """The interaction (its route, opaque) whose answer this post may be made as."""
 
 
 # --- rows to values ----------------------------------------------------------------------------
@@ -132,11 +134,11 @@ _CHALLENGE_COLUMNS: Final = (
 )
 _MOVE_COLUMNS: Final = "game_id, ply, colour, player_id, move, automatic, played_at"
 _NOTIFICATION_COLUMNS: Final = (
-    "id, kind, user_id, game_id, payload, created_at, attempts, claimed_by, leased_until"
+    "id, kind, user_id, game_id, payload, created_at, attempts, claimed_by, leased_until, answer"
 )
 _INSERT_NOTIFICATION: Final = (
     "INSERT INTO notifications (kind, user_id, game_id, payload, created_at, claimed_by, "
-    "leased_until) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id"
+    "leased_until, answer) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"
 )
 
 
@@ -272,6 +274,7 @@ def _notification(row: Row) -> Notification:
         attempts=row["attempts"],
         claimed_by=row["claimed_by"],
         leased_until=optional_time(row["leased_until"]),
+        answer=row["answer"],
     )
 
 
@@ -286,6 +289,7 @@ def _notification_params(
         time_to_text(now),
         None if claim is None else claim.claimant,
         None if claim is None else time_to_text(claim.until),
+        notice.answer,
     )
 
 
@@ -722,11 +726,20 @@ class Writer:
         return changed == 1
 
     async def mark_sent(
-        self, notification_id: int, now: datetime, message_id: int | None = None
+        self,
+        notification_id: int,
+        now: datetime,
+        message_id: int | None = None,
+        *,
+        answered: bool = False,
     ) -> None:
+        """Record that an announcement went out as ``message_id``; its command's route is kept
+        only if the post was that command's answer (``answered``), else forgotten."""
         await self._conn.execute(
-            "UPDATE notifications SET sent_at = ?, message_id = ? WHERE id = ? AND sent_at IS NULL",
-            (time_to_text(now), message_id, notification_id),
+            "UPDATE notifications SET sent_at = ?, message_id = ?, "
+            "answer = CASE WHEN ? = 1 THEN answer ELSE NULL END "
+            "WHERE id = ? AND sent_at IS NULL",
+            (time_to_text(now), message_id, int(answered), notification_id),
         )
 
     async def release(self, claimant: str) -> int:

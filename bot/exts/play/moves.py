@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any, Protocol
 
 import discord
 
 import rules
-from bot.games import Game, GameService
+from bot.games import Game, GameService, MoveOutcome
 from bot.i18n import Text, _, n_
 from bot.interactions import events
 from bot.interactions.places import remember_reply_route
+from bot.posting.answers import Answer, answer_route
 from bot.posting.outbox import REPLY_WAIT, Deliverer
 from bot.posting.publisher import Publisher
+
+log = logging.getLogger(__name__)
 
 
 def stack_label(position: rules.Position, cell: int) -> Text:
@@ -52,40 +56,87 @@ async def play_and_report(
     expected_version: int | None = None,
     in_picker: bool = False,
 ) -> None:
-    """Play ``move`` for the interaction's user, then answer privately with a link to the board.
+    """Play ``move`` for the interaction's user, and answer.
 
-    The move is committed first (milliseconds), with its post in the outbox; then the reply is
-    deferred so that Discord's three seconds cannot run out while the board renders. The turn is
-    posted as a new message, because Discord pings nobody for mentions that a followup edits
-    into a deferred reply, and the next player must be pinged. ``in_picker``: the interaction
-    is a tap in the mover's private picker, whose message becomes the answer.
+    The move is committed first (milliseconds), with its post in the outbox. A command typed in
+    the game's own thread or channel is answered with the turn's board itself, pinging the
+    player to move, if the board is ready within Discord's three seconds (it almost always is:
+    see :mod:`bot.posting.answers`, and why that costs no request of the bot's global rate
+    limit). Otherwise, and for a tap in the mover's private picker (``in_picker``: its message
+    becomes the answer), the reply is deferred and says privately where the board is; the
+    turn is then posted as a new message, because Discord pings nobody for mentions that a
+    followup edits into a deferred reply, and the next player must be pinged.
     """
     service, publisher, deliverer = host.service, host.publisher, host.deliverer
     await remember_reply_route(service, interaction, game)
+    answering = not game.private and not in_picker and interaction.channel_id == game.channel_id
     outcome = await service.play(
-        game.id, interaction.user.id, move, expected_version=expected_version
+        game.id,
+        interaction.user.id,
+        move,
+        expected_version=expected_version,
+        answer=answer_route(interaction) if answering else None,
     )
-    if game.private:
-        # Where the bot can only answer, the board is the answer, for both players to see.
-        await interaction.response.defer(thinking=True)
-    elif in_picker:
-        await interaction.response.defer()  # the picker's own message is the answer
-    else:
-        await interaction.response.defer(ephemeral=True, thinking=True)
     saved = outcome.game
-    interaction.client.dispatch(events.TURN, saved)
+    if answering:
+        answer = Answer(interaction)
+        interaction.client.dispatch(events.TURN, saved)
+        sent = await deliverer.announce(
+            outcome.announcement, game_id=saved.id, timeout=max(answer.left, 0.0), answer=answer
+        )
+        if not answer.close():
+            await _answered(interaction, host, outcome, sent)
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+    else:
+        if game.private:
+            # Where the bot can only answer, the board is the answer, for both players to see.
+            await interaction.response.defer(thinking=True)
+        elif in_picker:
+            await interaction.response.defer()  # the picker's own message is the answer
+        else:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        interaction.client.dispatch(events.TURN, saved)
     sent = await deliverer.announce(outcome.announcement, game_id=saved.id, timeout=REPLY_WAIT)
     if game.private and sent is not None:
         return  # the board answered
-    reader = publisher.private_reader(interaction)
-    played = outcome.move.text
-    reply = (
-        _("You played {move}. [See the board]({link})", move=played, link=sent.jump_url)
-        if sent is not None
-        else _(
-            "You played {move}. The board is on its way to <#{channel}>.",
-            move=played,
-            channel=saved.channel_id,
-        )
+    reply = _played_reply(outcome, sent)
+    await interaction.edit_original_response(
+        content=publisher.private_reader(interaction)(reply), view=None
     )
-    await interaction.edit_original_response(content=reader(reply), view=None)
+
+
+async def _answered(
+    interaction: discord.Interaction[Any],
+    host: Services,
+    outcome: MoveOutcome,
+    sent: discord.Message | None,
+) -> None:
+    """The deliverer took the command's answer for the board: wait for it to be made; if it
+    could not be (Discord refused it), say privately that the board follows, while the
+    interaction still takes an answer."""
+    if sent is None:
+        sent = await host.deliverer.announce(
+            outcome.announcement, game_id=outcome.game.id, timeout=REPLY_WAIT
+        )
+    if interaction.response.is_done():
+        return
+    reader = host.publisher.private_reader(interaction)
+    try:
+        await interaction.response.send_message(
+            reader(_played_reply(outcome, sent)), ephemeral=True
+        )
+    except discord.HTTPException:
+        log.warning("game %s: the command that played it went unanswered", outcome.game.id)
+
+
+def _played_reply(outcome: MoveOutcome, sent: discord.Message | None) -> Text:
+    """The mover's private reply: what they played, and where the board is."""
+    played = outcome.move.text
+    if sent is not None:
+        return _("You played {move}. [See the board]({link})", move=played, link=sent.jump_url)
+    return _(
+        "You played {move}. The board is on its way to <#{channel}>.",
+        move=played,
+        channel=outcome.game.channel_id,
+    )

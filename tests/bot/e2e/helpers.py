@@ -5,9 +5,11 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 
+import pytest
 from PIL import Image
 
 import rules
+from bot.posting import answers
 from tests.fakediscord import (
     FakeChannel,
     FakeDiscord,
@@ -19,10 +21,18 @@ from tests.fakediscord import (
 
 @dataclass(frozen=True)
 class Turn:
-    """A move sent as a command: the private reply, and the public post (if it was accepted)."""
+    """A move sent as a command: the answer, and the public post (if it was accepted). The
+    post is the answer itself when the bot answered with the board (it does in the game's own
+    channel when the board is ready in time), else a message of its own after a private reply
+    ("You played …")."""
 
     reply: InteractionResult
     post: RecordedMessage | None
+
+    @property
+    def answered(self) -> bool:
+        """Whether the board was the command's answer."""
+        return self.post is not None and self.post is self.reply.message
 
 
 async def play_turn(
@@ -36,12 +46,34 @@ async def play_turn(
     """Send ``move`` and wait for the turn's post in ``channel`` (none if refused)."""
     before = fake.last_message(channel)
     reply = await send_move(fake, user, channel, move, typed=typed)
+    if is_board_post(reply.message):
+        return Turn(reply, reply.message)
     if "You played" not in reply.content:
         return Turn(reply, None)
     post = await fake.wait_for_message(
         channel, lambda m: m.embed_image() is not None and not m.ephemeral, after=before
     )
     return Turn(reply, post)
+
+
+def is_board_post(message: RecordedMessage | None) -> bool:
+    """Whether ``message`` is a public board post (an answer or a message of its own)."""
+    return message is not None and not message.ephemeral and message.embed_image() is not None
+
+
+def says_played(reply: InteractionResult, move: str) -> bool:
+    """Whether the answer to a move says it was played: the board itself, naming the move, or
+    (the board was not ready in time) a private "You played …"."""
+    if is_board_post(reply.message):
+        assert reply.message is not None
+        return move in reply.message.content or move in str(reply.message.embeds)
+    return f"You played {move}" in reply.content
+
+
+def boards_miss_their_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As if every board took too long to draw to answer its command: the mover is told
+    privately, and the board is posted in the channel (the path a slow machine takes)."""
+    monkeypatch.setattr(answers, "ANSWER_WITHIN", 0.0)
 
 
 async def send_move(

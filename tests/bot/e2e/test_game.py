@@ -12,7 +12,13 @@ import pytest
 import rules
 from bot.app import DvonnBot
 from tests.bot.e2e.conftest import Table
-from tests.bot.e2e.helpers import board_image, play_turn, send_move
+from tests.bot.e2e.helpers import (
+    board_image,
+    boards_miss_their_answer,
+    is_board_post,
+    play_turn,
+    send_move,
+)
 from tests.fakediscord import FakeChannel, FakeUser, RecordedMessage, ResponseType
 
 
@@ -73,8 +79,7 @@ async def test_a_complete_game_only_through_interactions(table: Table, bot: Dvon
         move = rng.choice(rules.legal_moves(pos))
         turn = await play_turn(fake, mover, thread, move, typed=turns % 7 == 3)
         turns += 1
-        assert turn.reply.ephemeral and turn.post is not None, f"{move}: {turn.reply.content}"
-        assert f"/{turn.post.id}" in turn.reply.content  # the private reply links to the post
+        assert turn.post is not None and turn.answered, f"{move}: {turn.reply.content}"
         pos = rules.play(pos, move)
         while rules.legal_moves(pos) == (rules.PASS,):  # the bot records passes by itself
             pos = rules.play(pos, rules.PASS)
@@ -186,10 +191,31 @@ async def test_a_second_game_in_the_same_place_is_refused_when_it_is_proposed(
     assert not other.ephemeral and other.message is not None
 
 
+async def test_a_board_too_late_for_its_answer_is_posted_and_the_mover_told_privately(
+    table: Table, bot: DvonnBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    boards_miss_their_answer(monkeypatch)
+    thread = await start_game(table)
+    users = {rules.Colour.WHITE: table.alice, rules.Colour.BLACK: table.bob}
+    pos = rules.new_game()
+    for move in map(rules.parse_move, ("E3", "F3", "G3", "C3")):
+        turn = await play_turn(table.fake, users[pos.turn], thread, move)
+        pos = rules.play(pos, move)
+        assert turn.post is not None and not turn.answered
+        assert turn.reply.ephemeral and f"You played {move}" in turn.reply.content
+        assert f"/{turn.post.id}" in turn.reply.content  # the private reply links to the post
+        assert turn.post.pinged_user_ids == {users[pos.turn].id}
+    boards = [m for m in table.fake.messages_in(thread) if is_board_post(m) and not m.deleted]
+    assert len(boards) == 2  # the game's first post and the newest board
+
+
 @pytest.mark.slow
-async def test_a_rate_limited_board_post_is_retried_not_lost(table: Table, bot: DvonnBot) -> None:
+async def test_a_rate_limited_board_post_is_retried_not_lost(
+    table: Table, bot: DvonnBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Discord answers 429 to the turn's post: discord.py waits and retries, and the post lands
     once, after the move, with its ping; the mover's reply still links to it."""
+    boards_miss_their_answer(monkeypatch)  # so that the board is a post in the channel
     thread = await start_game(table)
     world = table.fake.world
     world.rate_limit("POST", rf"/channels/{thread.id}/messages$", times=2, retry_after=0.2)
@@ -207,11 +233,12 @@ async def test_a_rate_limited_board_post_is_retried_not_lost(table: Table, bot: 
 
 @pytest.mark.slow
 async def test_a_post_discord_keeps_rate_limiting_is_not_a_failed_try(
-    table: Table, bot: DvonnBot
+    table: Table, bot: DvonnBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Five 429s in a row make discord.py give up the request: the outbox waits and tries
     again (the next poll), without counting it among the tries after which a post is given
     up."""
+    boards_miss_their_answer(monkeypatch)  # so that the board is a post in the channel
     fake = table.fake
     thread = await start_game(table)
     path = rf"/channels/{thread.id}/messages$"
@@ -246,6 +273,11 @@ async def test_placement_boards_replace_each_other_and_every_turn_still_pings(
         pos = rules.play(pos, move)
         pinged.append((turn.post.pinged_user_ids, users[pos.turn].id))
     assert all(ping == {wanted} for ping, wanted in pinged)  # every turn pinged the next player
-    boards = [m for m in fake.messages_in(thread) if m.embed_image() is not None]
-    assert len(boards) == 2  # the game's first post, and the newest board: not twelve
-    assert "move 13" in str(boards[-1].embeds[0].get("footer"))
+
+    def boards() -> list[RecordedMessage]:
+        return [m for m in fake.messages_in(thread) if m.embed_image() is not None]
+
+    # The game's first post, and the newest board: not twelve (the one before it is deleted
+    # right after the newest answers its command).
+    await fake.wait_until(lambda: len(boards()) == 2, timeout=5, what="two boards")
+    assert "move 13" in str(boards()[-1].embeds[0].get("footer"))

@@ -14,7 +14,7 @@ from bot.app import DvonnBot
 from bot.i18n import ENGLISH, Text
 from bot.interactions.errors import ErrorHandler
 from tests.bot.e2e.conftest import BotRunner, Table
-from tests.bot.e2e.helpers import play_turn
+from tests.bot.e2e.helpers import play_turn, says_played
 from tests.bot.e2e.test_game import start_game
 from tests.fakediscord import UserAttachment
 
@@ -102,7 +102,7 @@ async def test_place_only_places(table: Table, bot: DvonnBot) -> None:
 async def test_look_alike_letters_are_understood(table: Table, bot: DvonnBot, typed: str) -> None:
     place = await start_game(table)
     answer = await table.fake.run_command(table.alice, place, "dvonn place", {"cell": typed})
-    assert "You played E3" in answer.content, answer.content
+    assert says_played(answer, "E3"), answer.content
     assert (await _positions(bot, table, place)).ply == 1
 
 

@@ -10,7 +10,7 @@ import pytest
 import rules
 from bot.app import DvonnBot
 from tests.bot.e2e.conftest import BotRunner, Table
-from tests.bot.e2e.helpers import play_turn
+from tests.bot.e2e.helpers import play_turn, says_played
 from tests.bot.e2e.test_game import accept
 
 
@@ -85,7 +85,7 @@ async def test_a_dropped_gateway_is_resumed_and_no_interaction_is_lost(
     await fake.wait_for_resume()
     await pending.wait_response()
     reply = await pending.settled()
-    assert "You played E3" in reply.content
+    assert says_played(reply, "E3"), reply.content
     turn = await play_turn(fake, table.bob, thread, rules.parse_move("F3"))
     assert turn.post is not None
 
@@ -122,7 +122,7 @@ async def test_shutdown_finishes_what_is_in_flight_then_closes_the_database(
         await pending.wait_response()
         reply = await pending.settled()
         await closing
-        assert "You played E3" in reply.content
+        assert says_played(reply, "E3"), reply.content
     async with bot_runner.run(sync=False) as again:
         game = await again.service.game_in_channel(thread.id)
         assert game is not None and game.position.ply == 1
