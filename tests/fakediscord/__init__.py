@@ -26,7 +26,12 @@ first followup after a defer fills in the "thinking..." message; message limits 
 embeds, components, files, upload size); allowed_mentions (who is pinged; edits never ping);
 channel permissions for posting, attaching and threads; one thread per message; DMs only to
 users who share a server and accept them, or installed the app; the bot token; privileged
-intents; RESUME replays what a dropped connection missed.
+intents; RESUME replays what a dropped connection missed. Discord's rate limits
+(:mod:`tests.fakediscord.ratelimits`, all on by default, switched per fake with
+``fake.limits``): 50 requests a second per token (interactions excepted), per-route buckets per
+channel (5 posts per 5 s, 5 deletes per second...) announced in truthful headers, 429s shaped
+and scoped as Discord's, and Cloudflare's hour-long ban after 10,000 invalid requests in 10
+minutes; ``fake.traffic`` counts the calls, the 429s and the invalid requests.
 
 User installs (``fake.install_app(user)``): global commands whose ``integration_types`` include
 1 follow the user into DMs and group DMs between users (``fake.add_private_channel(alice,
@@ -68,6 +73,7 @@ from tests.fakediscord.permissions import (
     OverwriteTarget,
     Permission,
 )
+from tests.fakediscord.ratelimits import RateLimits, RestTraffic
 from tests.fakediscord.server import BotNotConnected, FakeDiscord
 from tests.fakediscord.world import FakeDiscordTimeout, Intent, RecordedRequest, UserAttachment
 
@@ -96,12 +102,14 @@ __all__ = [
     "Overwrite",
     "OverwriteTarget",
     "Permission",
+    "RateLimits",
     "RecordedFile",
     "RecordedMessage",
     "RecordedRequest",
     "RegisteredCommand",
     "RejectedCall",
     "ResponseType",
+    "RestTraffic",
     "UserAttachment",
     "flatten_errors",
 ]

@@ -9,9 +9,9 @@ in ``world.unknown_routes``, so a missing piece shows up in the tests instead of
 from __future__ import annotations
 
 import json
-import math
 import re
-from collections.abc import Awaitable, Callable
+import secrets
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +19,7 @@ from aiohttp import BodyPartReader, web
 
 from tests.fakediscord import errors
 from tests.fakediscord.errors import DiscordError
+from tests.fakediscord.ratelimits import Call, Refusal, Scope, refusal_headers
 from tests.fakediscord.responses import InteractionDesk
 from tests.fakediscord.world import RateLimit, RecordedRequest, Upload, World
 
@@ -74,29 +75,66 @@ async def read_body(request: web.Request) -> Body:
 PARSED_BODY = web.RequestKey("parsed_body", Body)
 
 
-def rate_limited(limit: RateLimit) -> web.Response:
+def rate_limited(refusal: Refusal) -> web.Response:
     """Discord's 429: the body says how long to wait; ``Via`` tells discord.py it came from
     Discord and not from Cloudflare (which it treats as a ban, and does not retry)."""
-    body = {
-        "message": "You are being rate limited.",
-        "retry_after": limit.retry_after,
-        "global": limit.is_global,
-    }
-    response = json_response(body, status=429)
-    response.headers.update(
-        {
-            "Via": "1.1 google",
-            "Retry-After": str(max(1, math.ceil(limit.retry_after))),
-            "X-RateLimit-Limit": "5",
-            "X-RateLimit-Remaining": "0",
-            "X-RateLimit-Reset-After": f"{limit.retry_after:.3f}",
-            "X-RateLimit-Bucket": "fake-bucket",
-            "X-RateLimit-Scope": "shared" if not limit.is_global else "global",
-        }
-    )
-    if limit.is_global:
-        response.headers["X-RateLimit-Global"] = "true"
+    response = json_response(refusal.body(), status=429)
+    response.headers.update(refusal.headers)
     return response
+
+
+def injected_refusal(limit: RateLimit) -> Refusal:
+    """The 429 a test asked for (:meth:`World.rate_limit`): shared, or global."""
+    scope: Scope = "global" if limit.is_global else "shared"
+    route = {
+        "X-RateLimit-Limit": "5",
+        "X-RateLimit-Remaining": "0",
+        "X-RateLimit-Reset-After": f"{limit.retry_after:.3f}",
+        "X-RateLimit-Bucket": "fake-bucket",
+    }
+    headers = refusal_headers(scope, limit.retry_after, {} if limit.is_global else route)
+    return Refusal(scope, limit.retry_after, headers)
+
+
+CLOUDFLARE_BAN_PAGE = """<!DOCTYPE html>
+<html lang="en-US">
+<head><title>Access denied | discord.com used Cloudflare to restrict access</title></head>
+<body>
+<h1>Error 1015</h1>
+<h2>You are being rate limited</h2>
+<p>The owner of this website (discord.com) has banned you temporarily from accessing this
+website.</p>
+</body>
+</html>
+"""
+
+
+def cloudflare_ban() -> web.Response:
+    """What a banned IP gets from Cloudflare, in front of Discord: a 429 with an HTML page
+    (error 1015), no JSON, no ``Via``, no rate limit headers."""
+    return web.Response(
+        text=CLOUDFLARE_BAN_PAGE,
+        status=429,
+        content_type="text/html",
+        headers={"Server": "cloudflare", "CF-RAY": f"{secrets.token_hex(8)}-FRA"},
+    )
+
+
+def classify(request: web.Request) -> Call | None:
+    """The call's route (``METHOD /template``) and top-level resource; ``None`` off the API."""
+    if not request.path.startswith(API_PREFIX):
+        return None
+    info = request.match_info
+    resource = info.route.resource
+    template = resource.canonical if resource is not None else request.path
+    route = f"{request.method} {template.removeprefix(API_PREFIX)}"
+    for key in ("channel_id", "guild_id"):
+        if key in info:
+            return Call(route, info[key])
+    if "token" in info:
+        owner = info.get("app_id") or info.get("interaction_id") or ""
+        return Call(route, f"{owner}+{info['token']}")
+    return Call(route, "")
 
 
 def json_response(data: Any, status: int = 200) -> web.Response:
@@ -218,8 +256,17 @@ class RestApi:
     async def middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         if request.path.startswith("/gateway"):
             return await handler(request)
-        status, code = 500, None
+        status, code, scope = 500, None, None
+        call = classify(request)
+        limiter = self.world.limiter
+        headers: Mapping[str, str] = {}
         try:
+            if call is not None:
+                limiter.count(call)
+                if limiter.banned():  # Cloudflare answers; Discord never sees the call
+                    status, scope = 429, "ban"
+                    self.world.traffic.banned += 1
+                    return cloudflare_ban()
             needs_token = request.path.startswith(API_PREFIX) and not request.path.startswith(
                 _TOKEN_AUTHORISED
             )
@@ -227,10 +274,19 @@ class RestApi:
                 raise errors.unauthorized()
             limit = self.world.take_rate_limit(request.method, request.path)
             if limit is not None:
-                status = 429
-                return rate_limited(limit)
+                refusal = injected_refusal(limit)
+                self.world.traffic.rate_limited[refusal.scope] += 1
+                status, scope = 429, refusal.scope
+                return rate_limited(refusal)
+            if call is not None:
+                admission = limiter.admit(call)
+                if admission.refusal is not None:
+                    status, scope = 429, admission.refusal.scope
+                    return rate_limited(admission.refusal)
+                headers = admission.headers
             hold = self.world.take_hold(request.method, request.path)
             response = await handler(request)
+            response.headers.update(headers)
             status = response.status
             if hold is not None:  # done, but the caller hears of it only once released
                 hold.entered.set()
@@ -239,17 +295,23 @@ class RestApi:
             return response
         except DiscordError as error:
             status, code = error.status, error.code
-            return json_response(error.body(), status=error.status)
+            response = json_response(error.body(), status=error.status)
+            response.headers.update(headers)
+            return response
         except (web.HTTPNotFound, web.HTTPMethodNotAllowed):
             # The router has no such route: Discord might, the fake does not (yet).
             status, code = 404, 0
             self.world.unknown_routes.append(self._record(request, 404, 0))
             return json_response(errors.not_found().body(), status=404)
         finally:
-            self.world.requests.append(self._record(request, status, code))
+            if call is not None:
+                limiter.answered(status, scope)
+            self.world.requests.append(self._record(request, status, code, scope))
             self.world.changed()
 
-    def _record(self, request: web.Request, status: int, code: int | None) -> RecordedRequest:
+    def _record(
+        self, request: web.Request, status: int, code: int | None, scope: str | None = None
+    ) -> RecordedRequest:
         body = request.get(PARSED_BODY)
         return RecordedRequest(
             method=request.method,
@@ -260,6 +322,7 @@ class RestApi:
             status=status,
             error_code=code,
             at=self.world.clock.now(),
+            scope=scope,
         )
 
     # -- users, application, gateway --------------------------------------------------------------

@@ -41,6 +41,7 @@ from tests.fakediscord.interactions import (
 from tests.fakediscord.messages import RecordedMessage
 from tests.fakediscord.models import FakeChannel, FakeGuild, FakeRole, FakeUser
 from tests.fakediscord.permissions import DEFAULT_BOT, DEFAULT_EVERYONE, Permission
+from tests.fakediscord.ratelimits import RateLimits, RestTraffic
 from tests.fakediscord.responses import InteractionDesk
 from tests.fakediscord.rest import RestApi
 from tests.fakediscord.world import (
@@ -78,7 +79,9 @@ class FakeDiscord:
         privileged_intents: int = 0,
         compress: bool = True,
         bot_name: str = "dvonn-bot",
+        limits: RateLimits | None = None,
     ) -> None:
+        """``limits``: Discord's rate limits, all on by default (see :mod:`.ratelimits`)."""
         self.config = FakeConfig(
             interaction_deadline=interaction_deadline,
             token_lifetime=token_lifetime,
@@ -87,6 +90,7 @@ class FakeDiscord:
             heartbeat_interval_ms=heartbeat_interval_ms,
             privileged_intents=privileged_intents,
             compress=compress,
+            limits=limits if limits is not None else RateLimits(),
         )
         self.world = World(self.config, bot_name=bot_name)
         self.gateway = GatewayServer(self.world)
@@ -232,6 +236,20 @@ class FakeDiscord:
         messages there, seen by all its users (ephemeral ones by the invoking user only).
         """
         return self.world.add_private_channel(users, name=name)
+
+    # -- rate limits ------------------------------------------------------------------------------
+
+    @property
+    def limits(self) -> RateLimits:
+        """Discord's limits this fake enforces; switch one for a test here, e.g.
+        ``fake.limits.per_channel = False`` (the per-route buckets) before the bot starts."""
+        return self.world.limits
+
+    @property
+    def traffic(self) -> RestTraffic:
+        """The bot's REST calls counted: by route, against the global limit, 429s by scope,
+        invalid requests in the last 10 minutes and at their peak."""
+        return self.world.traffic
 
     # -- time -------------------------------------------------------------------------------------
 

@@ -259,8 +259,9 @@ async def test_a_rate_limit_answers_429_as_discord_does(
     async with http.post(path, json={"content": "hi"}) as refused:
         assert refused.status == 429
         assert refused.headers["Via"] and refused.headers["X-RateLimit-Remaining"] == "0"
+        assert refused.headers["X-RateLimit-Scope"] == "shared"
         assert await refused.json() == {
-            "message": "You are being rate limited.",
+            "message": "The resource is being rate limited.",
             "retry_after": 0.5,
             "global": False,
         }

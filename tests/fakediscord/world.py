@@ -56,6 +56,7 @@ from tests.fakediscord.models import (
     new_guild,
 )
 from tests.fakediscord.permissions import DEFAULT_BOT, DEFAULT_EVERYONE, Permission
+from tests.fakediscord.ratelimits import RateLimiter, RateLimits, RestTraffic
 
 MAX_GROUP_DM_RECIPIENTS = 10
 
@@ -107,6 +108,8 @@ class FakeConfig:
     daily_command_creates: int = 200
     # Dispatches kept per session for RESUME.
     backlog: int = 10_000
+    # Discord's rate limits: the global one, per-route buckets, the ban for invalid requests.
+    limits: RateLimits = field(default_factory=RateLimits)
 
 
 @dataclass(eq=False)
@@ -147,11 +150,15 @@ class RecordedRequest:
     status: int
     error_code: int | None
     at: float
+    scope: str | None = None
+    """A 429's ``X-RateLimit-Scope`` (``user``, ``global``, ``shared``), or ``ban``: refused
+    by Cloudflare's ban."""
 
 
 @dataclass(slots=True)
 class RateLimit:
-    """Answer the next ``times`` calls of ``method`` on a path matching ``path`` with a 429."""
+    """Answer the next ``times`` calls of ``method`` on a path matching ``path`` with a 429
+    (besides Discord's own limits, :mod:`tests.fakediscord.ratelimits`)."""
 
     method: str
     path: re.Pattern[str]
@@ -292,6 +299,9 @@ class World:
         self.requests: list[RecordedRequest] = []
         self.unknown_routes: list[RecordedRequest] = []
         self.rate_limits: list[RateLimit] = []
+        self.traffic = RestTraffic(self.clock, config.limits)
+        """The REST calls' counters: by route, against the global limit, 429s, invalid ones."""
+        self.limiter = RateLimiter(config.limits, self.clock, self.traffic)
         self.holds: list[ResponseHold] = []
         self.http_base = "http://127.0.0.1"  # set once the server listens
         self.dispatcher: Dispatcher | None = None
@@ -308,6 +318,11 @@ class World:
         self.signal.notify()
 
     # -- rate limits ------------------------------------------------------------------------------
+
+    @property
+    def limits(self) -> RateLimits:
+        """Discord's limits this fake enforces (switch them here, e.g. ``per_channel``)."""
+        return self.limiter.limits
 
     def rate_limit(
         self,
