@@ -3,6 +3,8 @@
     .venv/bin/python -m tests.bot.loadbench --games 200 --turns 5 [--think 2]
         [--database sqlite|postgres] [--processes N] [--guilds 2]
         [--modes sqlite,postgres,postgres:2 --rounds 2]
+    .venv/bin/python -m tests.bot.loadbench --rate 40 --seconds 60 --games 600 --guilds 20
+        [--limits discord|global|off]
 
 Starts the bot as ``python -m bot`` processes (as ``make run`` does) against the fake Discord
 on 127.0.0.1, in this process, sets up ``--games`` games (a challenge accepted in its own
@@ -16,6 +18,19 @@ channels for images makes the fake, not the bot, the bottleneck. Then, separatel
 from each turn's commit to its post on Discord (from the outbox rows and the posts' nonces).
 Prints p50/p90/p99, and the CPU each part used (:class:`tests.bot.benchkit.CpuWatch`): the
 fake with this harness, the bots' main processes, their render workers, PostgreSQL.
+
+Two ways to offer the turns. By default in bursts: every game starts within ``--think``
+seconds and its players think ``--think`` seconds on average (exponentially) between turns.
+With ``--rate R`` at a steady rate instead: R turns a second for ``--seconds``, each game's
+turns evenly spaced (``--games / R`` seconds apart) and the games' offset from one another, so
+the offered load is constant (a turn waits only when its game's turn before is unanswered,
+which is said). ``--turns`` and ``--think`` are then unused.
+
+The fake enforces Discord's rate limits (:mod:`tests.fakediscord.ratelimits`; ``--limits
+global``: without the per-channel buckets, ``off``: none), and the bench prints what the bot's
+REST calls came to while playing: calls a turn, in all and counted against the global limit
+of 50 a second (interaction callbacks and followups are not), by route; 429s by scope; invalid
+requests (401, 403, 429s not ``shared``), which get the IP banned at 10,000 in 10 minutes.
 
 ``--database``: an SQLite file in a temporary directory, or a fresh database on a throwaway
 PostgreSQL server with durable commits (:func:`tests.bot.benchkit.durable_postgres`).
@@ -43,10 +58,11 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import Final
 
 import psycopg
 
@@ -63,6 +79,7 @@ from tests.bot.benchkit import (
 from tests.fakediscord.interactions import InteractionResult
 from tests.fakediscord.loadbench import Game, Report
 from tests.fakediscord.models import FakeChannel
+from tests.fakediscord.ratelimits import RateLimits, TrafficSnapshot
 from tests.fakediscord.server import FakeDiscord
 from tests.postgres import PostgresServer
 
@@ -150,6 +167,13 @@ class Mode:
 
 DATABASES = ("sqlite", "postgres")
 
+LIMITS: Final[Mapping[str, Callable[[], RateLimits]]] = {
+    "discord": RateLimits,
+    "global": lambda: RateLimits(per_channel=False),
+    "off": lambda: RateLimits(enabled=False),
+}
+"""``--limits``: Discord's rate limits in the fake, all of them, the global one only, none."""
+
 
 def guild_id(index: int, shards: int) -> int:
     """The id of server ``index``, which Discord routes to shard ``index % shards``
@@ -167,6 +191,52 @@ class Run:
     setup_seconds: float
     finished: list[float] = field(default_factory=list)
     """When each timed turn got its reply (``time.perf_counter()``)."""
+    traffic: TrafficSnapshot | None = None
+    """The REST calls made while playing."""
+    setup_traffic: TrafficSnapshot | None = None
+    """The REST calls made before: starting the bots and setting up the games."""
+    invalid_recent: int = 0
+    """Invalid requests in the 10 minutes before the play ended."""
+    invalid_peak: int = 0
+    """The most invalid requests in any 10 minutes of the run."""
+
+    @property
+    def turns(self) -> int:
+        return len(self.report.latencies) + len(self.report.failures)
+
+    def per_turn(self, count: int) -> float:
+        return count / self.turns if self.turns else float("nan")
+
+    def render_traffic(self) -> str:
+        """What the bot's REST calls came to: calls a turn, 429s, invalid requests."""
+        played = self.traffic
+        if played is None:
+            return ""
+        wall = self.report.wall_seconds or float("nan")
+        routes = sorted(played.calls.items(), key=lambda item: -item[1])
+        lines = [
+            f"REST calls while playing: {played.total} ({self.per_turn(played.total):.2f} a "
+            f"turn, {played.total / wall:.1f}/s); against the global limit: "
+            f"{played.global_counted} ({self.per_turn(played.global_counted):.2f} a turn, "
+            f"{played.global_counted / wall:.1f}/s of 50)",
+            "  a turn, by route: "
+            + ", ".join(f"{route} {self.per_turn(n):.2f}" for route, n in routes if n),
+        ]
+        for label, phase in (("while playing", played), ("setting up", self.setup_traffic)):
+            if phase is None:
+                continue
+            scopes = ", ".join(f"{scope} {n}" for scope, n in sorted(phase.rate_limited.items()))
+            lines.append(
+                f"429s {label}: {scopes or 'none'}; refused by a ban: {phase.banned}; "
+                f"invalid requests: {phase.invalid}"
+            )
+        rate = played.invalid / wall * 600
+        lines.append(
+            f"invalid requests: {rate:.0f} per 10 minutes at the play's rate; "
+            f"{self.invalid_recent} in the last 10 minutes, at most {self.invalid_peak} in any "
+            "10 (Cloudflare bans at 10,000)"
+        )
+        return "\n".join(lines)
 
     def peak_rate(self, window: float = 5.0) -> float:
         """The most turns answered in ``window`` seconds, a second: what the bots kept up with
@@ -249,8 +319,13 @@ async def benchmark(
     guilds: int = 2,
     server: PostgresServer | None = None,
     bot_env: Mapping[str, str] = {},
+    rate: float | None = None,
+    seconds: float = 60.0,
+    limits: RateLimits | None = None,
 ) -> Run:
-    """One run in ``mode``; PostgreSQL modes make a fresh database on ``server``."""
+    """One run in ``mode``; PostgreSQL modes make a fresh database on ``server``. With
+    ``rate``, the turns come steadily (:func:`play_steady`) instead of in bursts; ``limits``:
+    Discord's rate limits in the fake (all of them by default)."""
     driver = Driver(seed)
     with tempfile.TemporaryDirectory(prefix="dvonn-loadbench-", dir=DEFAULT_DIRECTORY) as folder:
         if mode.database == "postgres":
@@ -259,7 +334,7 @@ async def benchmark(
         else:
             database = str(Path(folder) / "load.sqlite3")
         shards = mode.processes
-        async with FakeDiscord(shard_count=shards) as fake:
+        async with FakeDiscord(shard_count=shards, limits=limits) as fake:
             places = [
                 fake.add_guild(f"load test {i}", guild_id=guild_id(i, shards))
                 for i in range(guilds)
@@ -287,15 +362,26 @@ async def benchmark(
                 whole = [group.name for group in groups]
                 if len(processes) > 1:  # how the work is shared
                     groups += [Group(f"bot {k}", [p.pid]) for k, p in enumerate(processes)]
+                before = fake.traffic.snapshot()
                 async with CpuWatch(groups, busiest_by=whole) as watch:
                     finished: list[float] = []
-                    report = await play(
-                        fake, setups, turns, driver, think=think, seed=seed, finished=finished
-                    )
+                    if rate is not None:
+                        report = await play_steady(
+                            fake, setups, driver, rate=rate, seconds=seconds, finished=finished
+                        )
+                    else:
+                        report = await play(
+                            fake, setups, turns, driver, think=think, seed=seed, finished=finished
+                        )
+                played = fake.traffic.snapshot() - before
+                recent = fake.traffic.invalid_recent()
             report.deliveries = deliveries(fake, database)
         if server is not None and is_postgres(database):
             server.drop_database(database.rsplit("/", 1)[1])  # the bots have stopped
-        return Run(mode, report, watch.usage, setup_seconds, finished)
+        run = Run(mode, report, watch.usage, setup_seconds, finished)
+        run.traffic, run.setup_traffic = played, before
+        run.invalid_recent, run.invalid_peak = recent, fake.traffic.invalid_peak
+        return run
 
 
 def deliveries(fake: FakeDiscord, database: str) -> list[float]:
@@ -320,6 +406,32 @@ def deliveries(fake: FakeDiscord, database: str) -> list[float]:
     return delays
 
 
+async def timed_turn(
+    fake: FakeDiscord,
+    game: Game,
+    turn: int,
+    driver: Driver,
+    *,
+    report: Report,
+    finished: list[float] | None,
+) -> None:
+    """Play ``game``'s next turn and time it until the player's reply says it was played."""
+    started = time.perf_counter()
+    try:
+        result = await driver.turn(fake, game, turn)
+        await result.wait_response(timeout=30)
+        await result.settled(timeout=30)
+    except AssertionError as failure:  # InteractionFailed, FakeDiscordTimeout...
+        report.failures.append(f"game {game.number} turn {turn}: {failure}")
+        return
+    if "You played" not in result.content:
+        report.failures.append(f"game {game.number} turn {turn}: {result.content!r}")
+        return
+    report.latencies.append(time.perf_counter() - started)
+    if finished is not None:
+        finished.append(time.perf_counter())
+
+
 async def play(
     fake: FakeDiscord,
     games: list[Game],
@@ -340,23 +452,60 @@ async def play(
         for turn in range(turns):
             if turn:
                 await asyncio.sleep(rng.expovariate(1 / think) if think else 0)
-            started = time.perf_counter()
-            try:
-                result = await driver.turn(fake, game, turn)
-                await result.wait_response(timeout=30)
-                await result.settled(timeout=30)
-            except AssertionError as failure:  # InteractionFailed, FakeDiscordTimeout...
-                report.failures.append(f"game {game.number} turn {turn}: {failure}")
-                continue
-            if "You played" not in result.content:
-                report.failures.append(f"game {game.number} turn {turn}: {result.content!r}")
-                continue
-            report.latencies.append(time.perf_counter() - started)
-            if finished is not None:
-                finished.append(time.perf_counter())
+            await timed_turn(fake, game, turn, driver, report=report, finished=finished)
 
     started = time.perf_counter()
     await asyncio.gather(*(one_game(game) for game in games))
+    report.wall_seconds = time.perf_counter() - started
+    return report
+
+
+LATE: Final = 0.05
+"""A turn that starts more than this after its moment in a steady schedule is noted as late."""
+
+
+def steady_schedule(games: Sequence[int], rate: float, seconds: float) -> dict[int, list[float]]:
+    """When each game's turns come (seconds from the start), ``rate`` a second in all for
+    ``seconds``: turn slot k, at k / rate, goes to game k mod games, so each game's turns are
+    ``len(games) / rate`` seconds apart and the games are offset by ``1 / rate``."""
+    moments: dict[int, list[float]] = {game: [] for game in games}
+    for slot in range(max(1, round(rate * seconds))):
+        moments[games[slot % len(games)]].append(slot / rate)
+    return moments
+
+
+async def play_steady(
+    fake: FakeDiscord,
+    games: list[Game],
+    driver: Driver,
+    *,
+    rate: float,
+    seconds: float,
+    finished: list[float] | None = None,
+) -> Report:
+    """Turns at a constant rate (:func:`steady_schedule`), each timed from when it is sent; a
+    turn whose game's turn before is still unanswered waits for it, and is noted as late."""
+    schedule = steady_schedule([game.number for game in games], rate, seconds)
+    slots = sum(len(moments) for moments in schedule.values())
+    report = Report(games=len(games), turns=-(-slots // len(games)))
+    report.schedule = (
+        f"{len(games)} games, {rate:g} turns/s for {seconds:g} s ({slots} turns, each game's "
+        f"{len(games) / rate:.1f} s apart)"
+    )
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+
+    async def one_game(game: Game) -> None:
+        for turn, moment in enumerate(schedule[game.number]):
+            delay = start + moment - loop.time()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            elif -delay > LATE:
+                report.late_starts.append(-delay)
+            await timed_turn(fake, game, turn, driver, report=report, finished=finished)
+
+    started = time.perf_counter()
+    await asyncio.gather(*(one_game(game) for game in games if schedule[game.number]))
     report.wall_seconds = time.perf_counter() - started
     return report
 
@@ -427,10 +576,14 @@ async def compare(args: argparse.Namespace, server: PostgresServer | None) -> li
                 guilds=args.guilds,
                 server=server,
                 bot_env=dict(item.split("=", 1) for item in args.bot_env),
+                rate=args.rate,
+                seconds=args.seconds,
+                limits=LIMITS[args.limits](),
             )
             print(f"{mode.label}, round {round_number + 1}:")
             print(run.report.render())
             print(f"most turns answered in 5 s: {run.peak_rate():.1f}/s")
+            print(run.render_traffic())
             print(run.usage.render(), flush=True)
             runs.append(run)
     return runs
@@ -453,7 +606,22 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rounds", type=int, default=1, help="runs of each mode, in turn")
     parser.add_argument("--guilds", type=int, default=2, help="servers the games are spread over")
     parser.add_argument("--bot-env", action="append", default=[], help="KEY=VALUE for the bots")
+    parser.add_argument(
+        "--rate",
+        type=float,
+        help="offer this many turns a second, steadily, for --seconds (instead of --turns and "
+        "--think's bursts)",
+    )
+    parser.add_argument("--seconds", type=float, default=60.0, help="how long --rate lasts")
+    parser.add_argument(
+        "--limits",
+        choices=sorted(LIMITS),
+        default="discord",
+        help="Discord's rate limits in the fake: all (discord), the global one only, or none",
+    )
     args = parser.parse_args(argv)
+    if args.rate is not None and args.rate <= 0:
+        parser.error("--rate is turns a second, more than 0")
     if args.modes is None:
         try:
             args.modes = [Mode.parse(f"{args.database}:{args.processes}")]

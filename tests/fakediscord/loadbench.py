@@ -61,6 +61,11 @@ class Report:
     wall_seconds: float = 0.0
     deliveries: list[float] = field(default_factory=list)
     """Seconds from a change's commit to its post on Discord (when the bench can tell)."""
+    schedule: str = ""
+    """How the turns were offered, when not ``games x turns`` with think times."""
+    late_starts: list[float] = field(default_factory=list)
+    """Seconds each turn started after its moment in the schedule (its game's turn before it
+    was still unanswered), for the turns that did."""
 
     def percentile(self, p: float, values: list[float] | None = None) -> float:
         ordered = sorted(self.latencies if values is None else values)
@@ -76,10 +81,8 @@ class Report:
         def ms(seconds: float) -> str:
             return f"{seconds * 1000:.1f} ms"
 
-        lines = [
-            f"{self.games} games x {self.turns} turns: {count} interactions "
-            f"in {self.wall_seconds:.1f} s ({rate:.0f}/s)",
-        ]
+        offered = self.schedule or f"{self.games} games x {self.turns} turns"
+        lines = [f"{offered}: {count} interactions in {self.wall_seconds:.1f} s ({rate:.1f}/s)"]
         if self.latencies:
             lines.append(
                 "interaction -> board image: "
@@ -93,6 +96,11 @@ class Report:
                 f"commit -> post ({len(done)} posts): p50 {ms(self.percentile(50, done))}, "
                 f"p90 {ms(self.percentile(90, done))}, p99 {ms(self.percentile(99, done))}, "
                 f"max {ms(max(done))}"
+            )
+        if self.late_starts:
+            lines.append(
+                f"turns started late (the game's turn before still unanswered): "
+                f"{len(self.late_starts)}, by up to {ms(max(self.late_starts))}"
             )
         lines.append(f"failures: {len(self.failures)}")
         lines.extend(f"  {failure}" for failure in self.failures[:10])
