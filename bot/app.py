@@ -202,7 +202,7 @@ class DvonnBot(commands.AutoShardedBot):
             mentions=self.mentions,
             metrics=self.metrics,
         )
-        self._deliverer = Deliverer(self.service.outbox, self._publisher)
+        self._deliverer = Deliverer(self.service, self._publisher)
         await self.load_features()
         if self._housekeeping_interval > 0:
             self._housekeeper = asyncio.create_task(self._housekeep_forever(), name="housekeeping")

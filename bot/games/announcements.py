@@ -33,6 +33,8 @@ REMINDER: Final = "reminder"
 """A player's deadlines draw near (a DM)."""
 VACATION: Final = "vacation"
 """A player went on vacation: their opponent is told."""
+CHANNEL_LOST: Final = "channel_lost"
+"""A game's thread or channel refused the bot's posts: a player is told, by DM."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +65,14 @@ def turn(
     if change is not None:
         payload["ratings"] = _ratings(change)
     return NewNotification(TURN, game_id=game.id, payload=payload)
+
+
+def channel_lost(game: Game, user_id: UserId) -> NewNotification:
+    """A player is told that the bot can no longer post where ``game`` is played (no game
+    id: the game's own posts are given up, and this one goes by DM)."""
+    return NewNotification(
+        CHANNEL_LOST, user_id=user_id, payload={"game": game.id, "channel": game.channel_id}
+    )
 
 
 def started(game: Game) -> NewNotification:

@@ -188,6 +188,33 @@ class GameService:
             raise
         return service
 
+    async def lose_channel(self, game_id: int) -> list[int]:
+        """A game's thread or channel refused the bot's posts (it lost its permissions there,
+        or the channel is gone): record it once, give up the game's unsent posts, and tell its
+        players by DM. Returns the announcements written (none if it was recorded already)."""
+        now = self.now()
+        async with self.store.write() as tx:
+            game = await tx.game(game_id)
+            if game is None or not await tx.lose_channel(game_id, now):
+                return []
+            written = [
+                await tx.enqueue(announcements.channel_lost(game, user), now, self.outbox.claim())
+                for user in game.human_ids
+            ]
+        log.warning(
+            "game %s: its channel %s refused the bot's posts; they are given up there",
+            game_id,
+            game.channel_id,
+        )
+        return written
+
+    async def regain_channel(self, game_id: int) -> None:
+        """The bot may post where a game is played again (a player's command there says so)."""
+        async with self.store.write() as tx:
+            regained = await tx.regain_channel(game_id)
+        if regained:
+            log.info("game %s: the bot may post in its channel again", game_id)
+
     async def take_over(self) -> tuple[int, int]:
         """Free the claims on posts and the leases on background work of every process that
         has died, so that the next taker (this process, or another) goes on with them at once

@@ -43,6 +43,14 @@ async def remember_reply_route(
         await service.remember_reply_route(game.id, reply_route(interaction), ROUTE_LASTS)
 
 
+def may_post(interaction: discord.Interaction[Any], game: Game) -> bool:
+    """Whether the bot may post boards where ``game`` is played, by the permissions Discord
+    sends with an interaction there (no request needed)."""
+    perms = interaction.app_permissions
+    send = perms.send_messages_in_threads if game.parent_channel_id else perms.send_messages
+    return perms.view_channel and send and perms.embed_links and perms.attach_files
+
+
 def server_of(interaction: discord.Interaction[Any]) -> int:
     """The server a command about a server's own records or settings is used in; a clear
     refusal in a DM, or in a server that did not add the bot."""

@@ -29,14 +29,14 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 
 import discord
 
-from bot.games import Game, GameOver, Notification
+from bot.games import Game, GameOver, GameService, Notification
 from bot.games import announcements as kinds
-from bot.games.outbox import Outbox
 from bot.posting.answers import Answer, is_answer
-from bot.posting.publisher import Publisher
+from bot.posting.publisher import ChannelLost, Publisher
 from bot.posting.texts import (
     GamePost,
     Players,
+    channel_lost_text,
     ended_post,
     start_post,
     takeback_post,
@@ -59,8 +59,9 @@ nothing to post any more (a reminder of games moved since). Raises if it could n
 class Deliverer:
     """Sends what the outbox holds, each row once, in order per game, by its kind's handler."""
 
-    def __init__(self, outbox: Outbox, publisher: Publisher) -> None:
-        self._outbox = outbox
+    def __init__(self, service: GameService, publisher: Publisher) -> None:
+        self._service = service
+        self._outbox = service.outbox
         self._publisher = publisher
         self._handlers: dict[str, Handler] = {}
         self._lanes: dict[int | tuple[str, int], asyncio.Task[int]] = {}
@@ -74,6 +75,7 @@ class Deliverer:
         self.handle(kinds.GAME_STARTED, self._game_started)
         self.handle(kinds.TAKEBACK, self._takeback)
         self.handle(kinds.GAME_ENDED, self._game_ended)
+        self.handle(kinds.CHANNEL_LOST, self._channel_lost)
 
     def handle(self, kind: str, handler: Handler) -> None:
         """Post announcements of ``kind`` with ``handler`` (one handler a kind)."""
@@ -193,10 +195,21 @@ class Deliverer:
                 raise LookupError(f"no handler for announcements of kind {notification.kind!r}")
             async with self._holding(notification):
                 message = await handler(notification)
+        except ChannelLost:
+            # Given up, as the game's posts are while its place refuses the bot (said once).
+            self._outbox.sent(notification.id)
+            self._settle(notification.id, None)
+            return 0
         except discord.RateLimited as error:
             await self._postponed(notification, error.retry_after)
             return None
+        except discord.Forbidden:
+            await self._refused(notification)
+            return None
         except discord.NotFound as error:
+            if error.code == UNKNOWN_CHANNEL:
+                await self._refused(notification)
+                return None
             if error.code != UNKNOWN_MESSAGE:
                 await self._failed(notification)
                 return None
@@ -205,6 +218,11 @@ class Deliverer:
         except discord.HTTPException as error:
             if error.status == RATE_LIMITED:
                 await self._postponed(notification, _retry_after(error))
+            elif error.status == UNAUTHORIZED:
+                # The token was revoked: every request fails alike until the operator gives a
+                # new one. Not a failed try (the post is not lost), and no loop of refusals.
+                log.error("Discord refused the bot's token (401): posts wait for a new one")
+                await self._outbox.postpone(notification, UNAUTHORIZED_WAIT)
             else:
                 await self._failed(notification)
             return None
@@ -229,6 +247,27 @@ class Deliverer:
         )
         if give_up:
             self._settle(notification.id, None)
+
+    async def _refused(self, notification: Notification) -> None:
+        """Discord refused the post for good (403: the bot lost its permissions there; 404:
+        the channel is gone). Trying again would only add to the invalid requests for which
+        Discord bans a bot, so: a game's posts are given up where it is played, and its
+        players are told by DM (:meth:`GameService.lose_channel`, logged once); any other
+        post (a DM to someone who closed them) is given up."""
+        game = None
+        if notification.game_id is not None:
+            game = await self._publisher.game(notification.game_id)
+        if game is None or game.private:
+            log.info(
+                "announcement %s (%s) was refused for good: given up",
+                notification.id,
+                notification.kind,
+            )
+            self._outbox.sent(notification.id)
+        else:
+            for written in await self._service.lose_channel(game.id):
+                self._kick(("row", written))
+        self._settle(notification.id, None)
 
     async def _postponed(self, notification: Notification, seconds: float) -> None:
         """A post Discord kept asking to wait for (discord.py waits and tries again, five
@@ -280,8 +319,8 @@ class Deliverer:
         """Post about ``game`` in its thread, with the announcement's nonce: as the answer to
         the command that made it, if this process holds that command and it still can be,
         else (when the row keeps a command's route) unless an earlier try answered with it."""
-        players = await self._publisher.players(game)
         answer = self._answers.pop(notification.id, None)
+        players = await self._publisher.players(game)
         return await self._publisher.send_to_game(
             game,
             post(players),
@@ -334,6 +373,19 @@ class Deliverer:
             game, notification, lambda players: takeback_post(game, players, undone)
         )
 
+    async def _channel_lost(self, notification: Notification) -> discord.Message | None:
+        """Tell a player by DM that the bot can no longer post where their game is played
+        (nothing to post if their DMs are closed too)."""
+        assert notification.user_id is not None
+        payload = notification.payload
+        prefs = await self._service.prefs(notification.user_id)
+        text = self._publisher.reader(prefs.locale)(
+            channel_lost_text(int(payload["game"]), int(payload["channel"]))
+        )
+        return await self._publisher.direct_message(
+            notification.user_id, text, nonce=notification.nonce
+        )
+
     async def _game_ended(self, notification: Notification) -> discord.Message:
         game = await self._game_now(notification)
         over, ratings = GameOver.of(game), kinds.read_ratings(notification)
@@ -344,7 +396,14 @@ class Deliverer:
 
 UNKNOWN_MESSAGE = 10008
 """Discord's error code for a message that does not exist (any more)."""
+UNKNOWN_CHANNEL = 10003
+"""Discord's error code for a channel that does not exist (any more)."""
+
+
 RATE_LIMITED = 429
+UNAUTHORIZED = 401
+UNAUTHORIZED_WAIT = 600.0
+"""Seconds a post waits after Discord refused the bot's token."""
 MIN_POSTPONE = 1.0
 """Seconds a rate-limited post waits at least before its next try."""
 UNKNOWN_WAIT = 60.0

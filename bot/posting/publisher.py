@@ -103,6 +103,10 @@ def message_with(png: bytes, post: GamePost, reader: Reader) -> dict[str, Any]:
     }
 
 
+class ChannelLost(Exception):
+    """A game's post is not tried: where the game is played refuses the bot's posts."""
+
+
 class Publisher:
     """Posts about games: names, the server's language, and where the game lives."""
 
@@ -224,6 +228,8 @@ class Publisher:
             return await answer.interaction.original_response()
         if answered is not None and (board := await self.answered_board(answered)) is not None:
             return board
+        if game.channel_lost_at is not None:
+            raise ChannelLost(game.id)  # an answer needs no permission there; a post does
         return await self.channel(game).send(**kwargs, nonce=_nonce(nonce))
 
     async def answered_board(self, route: str) -> discord.Message | None:

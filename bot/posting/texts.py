@@ -313,6 +313,17 @@ def ended_post(
     )
 
 
+def channel_lost_text(game_id: int, channel_id: int) -> Text:
+    """A player's DM: the bot can no longer post where their game is played."""
+    return _(
+        "I can no longer post in <#{channel}>, where your DVONN game #{game} is played: I lost "
+        "my permission to send messages there, or the channel is gone. Ask a moderator to let "
+        "me post there again. Meanwhile your moves there still show the board.",
+        channel=channel_id,
+        game=game_id,
+    )
+
+
 def rating_text(value: float, *, provisional: bool = False) -> str:
     """A rating as players read it: rounded, with "?" while it is provisional (as lichess)."""
     return f"{round(value)}{'?' if provisional else ''}"

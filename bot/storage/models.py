@@ -155,6 +155,9 @@ class Game:
     private: bool = False
     """Played where the bot cannot post on its own (a DM between players who installed the
     app): its posts answer the players' interactions (see ``Store.reply_route``)."""
+    channel_lost_at: datetime | None = None
+    """When its thread or channel refused the bot's posts (lost permissions, or deleted):
+    posts there are given up until a player's command shows the bot may post again."""
 
     @property
     def human_ids(self) -> tuple[UserId, ...]:

@@ -126,7 +126,7 @@ GAME_COLUMNS: Final = (
     "id, guild_id, channel_id, parent_channel_id, challenge_id, white_id, black_id, status, "
     "result, end_reason, ended_by, score_white, score_black, position, version, clock_days, "
     "deadline_at, abort_requested_by, created_at, updated_at, finished_at, rated, "
-    "takeback_requested_by, takeback_ply, computer_id, computer_level, private"
+    "takeback_requested_by, takeback_ply, computer_id, computer_level, private, channel_lost_at"
 )
 _CHALLENGE_COLUMNS: Final = (
     "id, guild_id, channel_id, challenger_id, opponent_id, challenger_colour, clock_days, "
@@ -202,6 +202,7 @@ def _game(row: Row, positions: _PositionCache) -> Game:
         computer_id=row["computer_id"],
         computer_level=row["computer_level"],
         private=bool(row["private"]),
+        channel_lost_at=optional_time(row["channel_lost_at"]),
     )
 
 
@@ -769,6 +770,30 @@ class Writer:
             "WHERE id = ? AND claimed_by = ? AND sent_at IS NULL",
             (time_to_text(retry_at), int(give_up), time_to_text(now), notification_id, claimant),
         )
+
+    async def lose_channel(self, game_id: int, now: datetime) -> bool:
+        """Record that a game's thread or channel refused the bot's posts, and give up the
+        game's unsent posts; ``False`` (nothing done) if that was recorded already."""
+        changed = await self._conn.execute(
+            "UPDATE games SET channel_lost_at = ? WHERE id = ? AND channel_lost_at IS NULL",
+            (time_to_text(now), game_id),
+        )
+        if changed != 1:
+            return False
+        await self._conn.execute(
+            "UPDATE notifications SET sent_at = ?, answer = NULL "
+            "WHERE game_id = ? AND sent_at IS NULL",
+            (time_to_text(now), game_id),
+        )
+        return True
+
+    async def regain_channel(self, game_id: int) -> bool:
+        """The bot may post in a game's place again; ``False`` if it was not lost."""
+        changed = await self._conn.execute(
+            "UPDATE games SET channel_lost_at = NULL WHERE id = ? AND channel_lost_at IS NOT NULL",
+            (game_id,),
+        )
+        return changed == 1
 
     async def postpone(self, notification_id: int, claimant: str, until: datetime) -> None:
         """Let go of a claimed announcement until ``until`` without counting a failed try

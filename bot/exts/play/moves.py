@@ -11,7 +11,7 @@ import rules
 from bot.games import Game, GameService, MoveOutcome
 from bot.i18n import Text, _, n_
 from bot.interactions import events
-from bot.interactions.places import remember_reply_route
+from bot.interactions.places import may_post, remember_reply_route
 from bot.posting.answers import Answer, answer_route
 from bot.posting.outbox import REPLY_WAIT, Deliverer
 from bot.posting.publisher import Publisher
@@ -70,6 +70,8 @@ async def play_and_report(
     service, publisher, deliverer = host.service, host.publisher, host.deliverer
     await remember_reply_route(service, interaction, game)
     answering = not game.private and not in_picker and interaction.channel_id == game.channel_id
+    if answering and game.channel_lost_at is not None and may_post(interaction, game):
+        await service.regain_channel(game.id)  # a moderator gave the bot its permissions back
     outcome = await service.play(
         game.id,
         interaction.user.id,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import random
 import re
@@ -19,7 +20,15 @@ from tests.bot.e2e.helpers import (
     play_turn,
     send_move,
 )
-from tests.fakediscord import FakeChannel, FakeUser, RecordedMessage, ResponseType
+from tests.fakediscord import (
+    FakeChannel,
+    FakeUser,
+    Overwrite,
+    OverwriteTarget,
+    Permission,
+    RecordedMessage,
+    ResponseType,
+)
 
 
 async def start_game(table: Table, channel: FakeChannel | None = None) -> FakeChannel:
@@ -281,3 +290,56 @@ async def test_placement_boards_replace_each_other_and_every_turn_still_pings(
     # right after the newest answers its command).
     await fake.wait_until(lambda: len(boards()) == 2, timeout=5, what="two boards")
     assert "move 13" in str(boards()[-1].embeds[0].get("footer"))
+
+
+async def test_a_channel_that_refuses_the_bot_is_given_up_once_and_the_players_told(
+    table: Table, bot: DvonnBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A moderator takes the bot's Send Messages away where a game is played: the first post
+    refused there gives the game's posts up (one 403, never a loop of them), both players
+    hear of it by DM; moves still show the board as their answer; once the permission is
+    back, a player's next move there brings the posts back."""
+    fake = table.fake
+    place = await start_game(table, table.no_threads)
+    refused = Overwrite(
+        fake.world.bot.id,
+        OverwriteTarget.MEMBER,
+        allow=Permission(0),
+        deny=Permission.SEND_MESSAGES,
+    )
+    place.overwrites.append(refused)
+    boards_miss_their_answer(monkeypatch)  # so that boards are posts in the channel
+    users = {rules.Colour.WHITE: table.alice, rules.Colour.BLACK: table.bob}
+    pos = rules.new_game()
+    for move in map(rules.parse_move, ("E3", "F3", "G3")):
+        reply = await send_move(fake, users[pos.turn], place, move)
+        assert reply.ephemeral and f"You played {move}" in reply.content
+        pos = rules.play(pos, move)
+    path = rf"/channels/{place.id}/messages$"
+
+    def forbidden() -> int:
+        return sum(1 for r in fake.world.requests if r.status == 403 and re.search(path, r.path))
+
+    for user in (table.alice, table.bob):
+        await fake.wait_until(lambda u=user: bool(fake.dms_to(u)), timeout=10, what="a DM")
+        (told,) = fake.dms_to(user)
+        assert f"<#{place.id}>" in told.content and "permission" in told.content
+    await asyncio.sleep(0.5)
+    assert forbidden() == 1, "the refused channel was tried again"
+    game = await bot.service.game_in_channel(place.id)
+    assert game is not None and game.channel_lost_at is not None
+    assert await bot.service.store.unsent_notifications(game.id) == []  # given up, not pending
+
+    monkeypatch.undo()  # boards answer their commands again
+    turn = await play_turn(fake, users[pos.turn], place, rules.parse_move("C3"))
+    assert turn.answered  # an answer needs no permission in the channel
+    pos = rules.play(pos, rules.parse_move("C3"))
+
+    place.overwrites.remove(refused)  # a moderator gives the permission back
+    boards_miss_their_answer(monkeypatch)
+    turn = await play_turn(fake, users[pos.turn], place, rules.parse_move("D3"))
+    assert turn.post is not None and not turn.answered  # posted in the channel again
+    assert turn.post.pinged_user_ids == {table.bob.id}
+    game = await bot.service.game_in_channel(place.id)
+    assert game is not None and game.channel_lost_at is None
+    assert forbidden() == 1
