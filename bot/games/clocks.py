@@ -73,7 +73,7 @@ class Vacation:
     until: datetime
     days_left: int
     game_ids: tuple[int, ...]
-    """The player's running games, whose opponents are told."""
+    """The player's running games against people, whose opponents are told."""
     announcements: tuple[int, ...]
 
 
@@ -167,7 +167,8 @@ class Clocks:
             )
             # Read and locked in this transaction: a move in another process waits for it, so
             # the deadline moved is the one of the player who is on vacation.
-            games = await tx.active_games_of(user_id)
+            # Games against the bot have no clock, and nobody to tell.
+            games = [g for g in await tx.active_games_of(user_id) if g.computer_id is None]
             for game in games:
                 if game.to_move_id == user_id and game.deadline_at is not None:
                     moved = dataclasses.replace(

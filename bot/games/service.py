@@ -646,7 +646,8 @@ class GameService:
 
         A moderator (``moderator=True``: the caller checked the permission) aborts any running
         game at once. A player may abort only while not both players have moved a piece in the
-        movement phase, and only by agreement: the first call asks, the opponent's call aborts.
+        movement phase, and only by agreement: the first call asks, the opponent's call aborts
+        (the bot, as an opponent, agrees at once).
         Raises :class:`GameNotFound`, :class:`NotAPlayer`, :class:`GameFinished`,
         :class:`GameChanged`, :class:`AbortTooLate`.
         """
@@ -662,7 +663,8 @@ class GameService:
                 if len(await tx.phase_two_movers(game_id)) == 2:
                     raise AbortTooLate(game_id)
                 opponent = game.opponent_of(user_id)
-                if game.abort_requested_by != opponent:
+                # The bot agrees at once, as it does to takebacks.
+                if opponent not in (game.abort_requested_by, game.computer_id):
                     asked = dataclasses.replace(game, abort_requested_by=user_id, updated_at=now)
                     saved = await tx.save_game(asked, game.version)
                     log.info("game %s: %s proposes to abort", game_id, user_id)

@@ -173,3 +173,21 @@ async def test_the_bot_never_mentions_itself_from_the_start_to_the_end(
         assert end.content == f"<@{table.alice.id}>: the game is over."
         assert end.pinged_user_ids == {table.alice.id}
         assert_never_mentions_itself(table, thread)
+
+
+async def test_the_bot_agrees_to_an_abort_and_is_not_told_of_vacations(
+    table: Table, bot_runner: BotRunner
+) -> None:
+    fake = table.fake
+    async with bot_runner.run(ai_budget=QUICK) as bot:
+        thread = await start(table, bot, {"level": "beginner", "colour": "W"})
+        game = await bot.service.game_in_channel(thread.id)
+        assert game is not None
+        away = await fake.run_command(table.alice, thread, "dvonn vacation", {"days": 2})
+        assert "0 running games" in away.content, away.content  # the bot's game has no clock
+        aborted = await fake.run_command(table.alice, thread, "dvonn abort")
+        assert aborted.message is not None or aborted.content, aborted
+        stored = await bot.service.get_game(game.id)
+        assert stored.status.value == "aborted"  # at once: the bot agrees
+        await asyncio.sleep(0.2)
+        assert_never_mentions_itself(table, thread)
