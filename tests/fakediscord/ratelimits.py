@@ -6,8 +6,9 @@ shares them. Interaction endpoints are not bound to it (``POST /interactions/{id
 callback`` and everything under ``/webhooks/{application_id}/{interaction_token}``). Past it:
 429 with ``X-RateLimit-Global: true``, ``X-RateLimit-Scope: global`` and a body whose
 ``global`` is true; discord.py then holds every request it has not sent yet for
-``retry_after``. The fake counts the calls of the last second as they come (a sliding second):
-never more than 50 are admitted in any one second.
+``retry_after``. The fake counts them a second at a time as buckets are counted (a second
+starts with the first call after the last one ended): 50 in a second, then 429s until it ends,
+whose ``retry_after`` is the rest of it.
 
 **Per-route buckets**, shared per top-level resource (the channel, the guild, or the webhook id
 with its token, whichever the path names first), announced on every answer, errors included:
@@ -204,6 +205,7 @@ class TrafficSnapshot:
     global_counted: int
     calls: Mapping[str, int]
     rate_limited: Mapping[str, int]
+    limited_routes: Mapping[str, int]
     banned: int
     invalid: int
 
@@ -214,6 +216,9 @@ class TrafficSnapshot:
             calls={k: v - earlier.calls.get(k, 0) for k, v in self.calls.items()},
             rate_limited={
                 k: v - earlier.rate_limited.get(k, 0) for k, v in self.rate_limited.items()
+            },
+            limited_routes={
+                k: v - earlier.limited_routes.get(k, 0) for k, v in self.limited_routes.items()
             },
             banned=self.banned - earlier.banned,
             invalid=self.invalid - earlier.invalid,
@@ -234,6 +239,8 @@ class RestTraffic:
         """Calls by route (``METHOD /template``)."""
         self.rate_limited: Counter[str] = Counter()
         """429s of Discord's by scope: ``user``, ``global``, ``shared``."""
+        self.limited_routes: Counter[str] = Counter()
+        """The same 429s by route."""
         self.banned = 0
         """Calls refused by Cloudflare's ban."""
         self.invalid_total = 0
@@ -241,6 +248,11 @@ class RestTraffic:
         self.invalid_peak = 0
         """The most invalid requests there were in one window (``invalid_window``: 10 min)."""
         self._invalid: deque[float] = deque()
+
+    def refused(self, scope: Scope, route: str) -> None:
+        """Count a 429 of Discord's."""
+        self.rate_limited[scope] += 1
+        self.limited_routes[route] += 1
 
     def invalid_recent(self) -> int:
         """Invalid requests in the last ``invalid_window`` (10 minutes)."""
@@ -266,6 +278,7 @@ class RestTraffic:
             global_counted=self.global_counted,
             calls=dict(self.calls),
             rate_limited=dict(self.rate_limited),
+            limited_routes=dict(self.limited_routes),
             banned=self.banned,
             invalid=self.invalid_total,
         )
@@ -278,8 +291,8 @@ class RateLimiter:
         self.limits = limits
         self._clock = clock
         self.traffic = traffic
-        self._global: deque[float] = deque()
-        """When the calls admitted in the last second came."""
+        self._global = _Window()
+        """The global limit's second: it starts with the first call after the one before."""
         self._windows: dict[tuple[str, str], _Window] = {}
         self.banned_until: float | None = None
 
@@ -324,12 +337,13 @@ class RateLimiter:
         bucket = limits.bucket(call.route)
         unbounded = not limits.enabled or not limits.per_channel
         if limits.enabled and limits.global_per_second > 0 and not call.interaction:
-            while self._global and self._global[0] <= now - 1.0:
-                self._global.popleft()
-            if len(self._global) >= limits.global_per_second:
-                wait = seconds_up(self._global[0] + 1.0 - now)
-                return self._refuse("global", wait, {})
-            self._global.append(now)
+            second = self._global
+            if now >= second.resets_at:
+                second.used, second.resets_at = 0, now + 1.0
+            if second.used >= limits.global_per_second:
+                wait = seconds_up(second.resets_at - now)
+                return self._refuse(call, "global", wait, {})
+            second.used += 1
         if unbounded:
             return Admission(self._unbounded(bucket))
         window = self._windows.setdefault((bucket.hash, call.resource), _Window())
@@ -337,12 +351,12 @@ class RateLimiter:
             window.used, window.resets_at = 0, now + bucket.per
         reset_after = seconds_up(window.resets_at - now)
         if window.used >= bucket.limit:
-            return self._refuse("user", reset_after, self._headers(bucket, 0, reset_after))
+            return self._refuse(call, "user", reset_after, self._headers(bucket, 0, reset_after))
         window.used += 1
         return Admission(self._headers(bucket, bucket.limit - window.used, reset_after))
 
-    def _refuse(self, scope: Scope, wait: float, route: Mapping[str, str]) -> Admission:
-        self.traffic.rate_limited[scope] += 1
+    def _refuse(self, call: Call, scope: Scope, wait: float, route: Mapping[str, str]) -> Admission:
+        self.traffic.refused(scope, call.route)
         return Admission({}, Refusal(scope, wait, refusal_headers(scope, wait, route)))
 
     def _headers(self, bucket: Bucket, remaining: int, reset_after: float) -> dict[str, str]:

@@ -257,6 +257,7 @@ class RestApi:
         if request.path.startswith("/gateway"):
             return await handler(request)
         status, code, scope = 500, None, None
+        arrived = self.world.clock.now()
         call = classify(request)
         limiter = self.world.limiter
         headers: Mapping[str, str] = {}
@@ -275,7 +276,8 @@ class RestApi:
             limit = self.world.take_rate_limit(request.method, request.path)
             if limit is not None:
                 refusal = injected_refusal(limit)
-                self.world.traffic.rate_limited[refusal.scope] += 1
+                route = call.route if call is not None else f"{request.method} {request.path}"
+                self.world.traffic.refused(refusal.scope, route)
                 status, scope = 429, refusal.scope
                 return rate_limited(refusal)
             if call is not None:
@@ -301,16 +303,21 @@ class RestApi:
         except (web.HTTPNotFound, web.HTTPMethodNotAllowed):
             # The router has no such route: Discord might, the fake does not (yet).
             status, code = 404, 0
-            self.world.unknown_routes.append(self._record(request, 404, 0))
+            self.world.unknown_routes.append(self._record(request, 404, 0, arrived))
             return json_response(errors.not_found().body(), status=404)
         finally:
             if call is not None:
                 limiter.answered(status, scope)
-            self.world.requests.append(self._record(request, status, code, scope))
+            self.world.requests.append(self._record(request, status, code, arrived, scope))
             self.world.changed()
 
     def _record(
-        self, request: web.Request, status: int, code: int | None, scope: str | None = None
+        self,
+        request: web.Request,
+        status: int,
+        code: int | None,
+        arrived: float,
+        scope: str | None = None,
     ) -> RecordedRequest:
         body = request.get(PARSED_BODY)
         return RecordedRequest(
@@ -321,7 +328,7 @@ class RestApi:
             file_names=() if body is None else tuple(u.filename for u in body.uploads),
             status=status,
             error_code=code,
-            at=self.world.clock.now(),
+            at=arrived,
             scope=scope,
         )
 

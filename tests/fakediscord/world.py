@@ -150,6 +150,7 @@ class RecordedRequest:
     status: int
     error_code: int | None
     at: float
+    """When the call came (the fake's clock)."""
     scope: str | None = None
     """A 429's ``X-RateLimit-Scope`` (``user``, ``global``, ``shared``), or ``ban``: refused
     by Cloudflare's ban."""
