@@ -10,12 +10,14 @@ Starts the bot as ``python -m bot`` processes (as ``make run`` does) against the
 on 127.0.0.1, in this process, sets up ``--games`` games (a challenge accepted in its own
 channel, so each game gets a thread), then every game's players take turns with random legal
 moves through ``/dvonn place`` and ``/dvonn move``, thinking ``--think`` seconds on average
-between turns. Each turn is timed from the interaction's dispatch until the player's private
-reply says the move was played, which the bot writes once the turn's post with the board image
-is out (so this slightly overstates the time to the image), or after 2.5 s, saying the board
-is on its way. Waiting on each interaction's own reply keeps the harness cheap: scanning
-channels for images makes the fake, not the bot, the bottleneck. Then, separately, the time
-from each turn's commit to its post on Discord (from the outbox rows and the posts' nonces).
+between turns. Each turn is timed from the interaction's dispatch until its answer shows the
+move played: the board image itself, when the bot answers a move in the game's thread with it,
+publicly; or else the player's private reply, which the bot writes once the turn's post with
+the board image is out (so this slightly overstates the time to the image), or after 2.5 s,
+saying the board is on its way. Waiting on each interaction's own answer keeps the harness
+cheap: scanning channels for images makes the fake, not the bot, the bottleneck. Then,
+separately, the time from each turn's commit to its post on Discord (from the outbox rows and
+the posts' nonces), for the turns posted so.
 Prints p50/p90/p99, and the CPU each part used (:class:`tests.bot.benchkit.CpuWatch`): the
 fake with this harness, the bots' main processes, their render workers, PostgreSQL.
 
@@ -31,6 +33,8 @@ global``: without the per-channel buckets, ``off``: none), and the bench prints 
 REST calls came to while playing: calls a turn, in all and counted against the global limit
 of 50 a second (interaction callbacks and followups are not), by route; 429s by scope; invalid
 requests (401, 403, 429s not ``shared``), which get the IP banned at 10,000 in 10 minutes.
+The bots' own output (warnings and errors) goes to a file, whose lines the bench counts by
+logger and message at the end (discord.py says there each 429 it waits out).
 
 ``--database``: an SQLite file in a temporary directory, or a fresh database on a throwaway
 PostgreSQL server with durable commits (:func:`tests.bot.benchkit.durable_postgres`).
@@ -53,11 +57,13 @@ import contextlib
 import functools
 import os
 import random
+import re
 import sqlite3
 import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -119,8 +125,17 @@ class Driver:
         return result
 
 
-async def set_up(fake: FakeDiscord, games: list[Game], driver: Driver) -> None:
-    """Each game: its White player challenges its Black player, who accepts."""
+async def set_up(fake: FakeDiscord, games: list[Game], driver: Driver) -> int:
+    """Each game: its White player challenges its Black player, who accepts. Returns how many
+    games are played in their channel because the bot opened no thread for them (it does so
+    when starting the thread fails, e.g. rate limited past discord.py's five tries)."""
+
+    def place_of(game: Game) -> FakeChannel | None:
+        """The game's thread; or its channel, once the first board is posted there."""
+        thread = next(iter(fake.threads_in(game.channel)), None)
+        if thread is not None:
+            return thread
+        return game.channel if any(m.files for m in fake.messages_in(game.channel)) else None
 
     async def one(game: Game) -> None:
         white, black = game.players
@@ -129,15 +144,16 @@ async def set_up(fake: FakeDiscord, games: list[Game], driver: Driver) -> None:
         )
         assert challenge.message is not None, challenge.content
         await fake.click(black, challenge.message, label="Accept")
-        thread = await fake.wait_until(
-            lambda: next(iter(fake.threads_in(game.channel)), None), timeout=30, what="a thread"
+        place = await fake.wait_until(
+            lambda: place_of(game), timeout=30, what="the game's thread, or its board"
         )
-        assert thread is not None
-        await fake.wait_for_message(thread, lambda m: bool(m.files), timeout=30)
-        driver.places[game.number] = thread
+        assert place is not None
+        await fake.wait_for_message(place, lambda m: bool(m.files), timeout=30)
+        driver.places[game.number] = place
 
     for start in range(0, len(games), 20):  # a few at a time: setting up is not measured
         await asyncio.gather(*(one(g) for g in games[start : start + 20]))
+    return sum(driver.places[game.number] is game.channel for game in games)
 
 
 @dataclass(frozen=True)
@@ -199,6 +215,10 @@ class Run:
     """Invalid requests in the 10 minutes before the play ended."""
     invalid_peak: int = 0
     """The most invalid requests in any 10 minutes of the run."""
+    threadless: int = 0
+    """Games the bot opened no thread for (it plays them in their channel)."""
+    log: str = ""
+    """The bots' warnings and errors, counted (:func:`summarise_log`)."""
 
     @property
     def turns(self) -> int:
@@ -225,10 +245,15 @@ class Run:
         for label, phase in (("while playing", played), ("setting up", self.setup_traffic)):
             if phase is None:
                 continue
-            scopes = ", ".join(f"{scope} {n}" for scope, n in sorted(phase.rate_limited.items()))
+            scopes = ", ".join(
+                f"{scope} {n}" for scope, n in sorted(phase.rate_limited.items()) if n
+            )
+            where = ", ".join(
+                f"{route} {n}" for route, n in sorted(phase.limited_routes.items()) if n
+            )
             lines.append(
-                f"429s {label}: {scopes or 'none'}; refused by a ban: {phase.banned}; "
-                f"invalid requests: {phase.invalid}"
+                f"429s {label}: {scopes or 'none'}{f' ({where})' if where else ''}; "
+                f"refused by a ban: {phase.banned}; invalid requests: {phase.invalid}"
             )
         rate = played.invalid / wall * 600
         lines.append(
@@ -255,10 +280,15 @@ class Run:
 
 @contextlib.asynccontextmanager
 async def bots(
-    fake: FakeDiscord, database: str, processes: int, extra_env: Mapping[str, str]
+    fake: FakeDiscord,
+    database: str,
+    processes: int,
+    extra_env: Mapping[str, str],
+    log: Path | None = None,
 ) -> AsyncIterator[list[asyncio.subprocess.Process]]:
     """``processes`` bots, ``python -m bot`` with one shard of ``processes`` each, on
-    ``database``; the first syncs the commands (globally). Stopped (SIGTERM) at the end."""
+    ``database``; the first syncs the commands (globally). Stopped (SIGTERM) at the end.
+    ``log``: a file their output goes to (else this process's)."""
     env = {
         **{k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DVONN_"))},
         "PYTHONPATH": str(REPO),
@@ -271,11 +301,20 @@ async def bots(
         **extra_env,
     }
     started: list[asyncio.subprocess.Process] = []
+    output = contextlib.ExitStack()
+    sink = None if log is None else output.enter_context(log.open("ab"))
 
     async def start(shard: int, wanted: Callable[[], object], what: str) -> None:
         argv = ["--sync"] if shard == 0 else []
         process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", *argv, env=env | {"DVONN_SHARDS": str(shard)}, cwd=REPO
+            sys.executable,
+            "-m",
+            "bot",
+            *argv,
+            env=env | {"DVONN_SHARDS": str(shard)},
+            cwd=REPO,
+            stdout=sink,
+            stderr=sink,
         )
         started.append(process)
         exited = asyncio.create_task(process.wait())
@@ -307,6 +346,30 @@ async def bots(
             except TimeoutError:
                 process.kill()
                 await process.wait()
+        output.close()
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+_LOG_LINE = re.compile(r"^\S+ \S+ (WARNING|ERROR|CRITICAL)\s+(\S+) (.*)$")
+_VARYING = re.compile(r"https?://\S+|\d+(\.\d+)?")
+
+
+def summarise_log(path: Path, top: int = 12) -> str:
+    """The bots' warnings and errors, counted by logger and message (numbers and URLs
+    blanked), most frequent first."""
+    if not path.exists():
+        return ""
+    counts: Counter[str] = Counter()
+    for raw in path.read_text(errors="replace").splitlines():
+        match = _LOG_LINE.match(_ANSI.sub("", raw))
+        if match is not None:
+            level, logger, message = match.groups()
+            counts[f"{level} {logger}: {_VARYING.sub('#', message)[:110]}"] += 1
+    if not counts:
+        return "the bots logged no warnings"
+    lines = [f"the bots' warnings and errors ({sum(counts.values())}):"]
+    lines += [f"  {n:6d} x {text}" for text, n in counts.most_common(top)]
+    return "\n".join(lines)
 
 
 async def benchmark(
@@ -346,11 +409,13 @@ async def benchmark(
                 white = fake.add_user(f"w{number}", guild)
                 black = fake.add_user(f"b{number}", guild)
                 setups.append(Game(number, channel, (white, black)))
-            async with bots(fake, database, mode.processes, bot_env) as processes:
+            log = Path(folder) / "bots.log"
+            async with bots(fake, database, mode.processes, bot_env, log) as processes:
                 started = time.perf_counter()
-                await set_up(fake, setups, driver)
+                threadless = await set_up(fake, setups, driver)
                 setup_seconds = time.perf_counter() - started
-                print(f"{mode.label}: set up {games} games in {setup_seconds:.1f} s")
+                print(f"{mode.label}: set up {games} games in {setup_seconds:.1f} s", end="")
+                print(f" ({threadless} in their channel: no thread)" if threadless else "")
                 groups = [
                     Group("fake", [os.getpid()]),
                     Group("bots", [p.pid for p in processes]),
@@ -381,6 +446,8 @@ async def benchmark(
         run = Run(mode, report, watch.usage, setup_seconds, finished)
         run.traffic, run.setup_traffic = played, before
         run.invalid_recent, run.invalid_peak = recent, fake.traffic.invalid_peak
+        run.threadless = threadless
+        run.log = summarise_log(log)
         return run
 
 
@@ -424,7 +491,8 @@ async def timed_turn(
     except AssertionError as failure:  # InteractionFailed, FakeDiscordTimeout...
         report.failures.append(f"game {game.number} turn {turn}: {failure}")
         return
-    if "You played" not in result.content:
+    board = result.message is not None and bool(result.message.files)
+    if not board and "You played" not in result.content:
         report.failures.append(f"game {game.number} turn {turn}: {result.content!r}")
         return
     report.latencies.append(time.perf_counter() - started)
@@ -584,6 +652,7 @@ async def compare(args: argparse.Namespace, server: PostgresServer | None) -> li
             print(run.report.render())
             print(f"most turns answered in 5 s: {run.peak_rate():.1f}/s")
             print(run.render_traffic())
+            print(run.log)
             print(run.usage.render(), flush=True)
             runs.append(run)
     return runs

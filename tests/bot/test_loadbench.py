@@ -16,7 +16,7 @@ async def test_a_tiny_steady_run_and_a_tiny_bursty_one() -> None:
         Mode("sqlite"), games=3, turns=0, think=0.0, seed=1, guilds=2, rate=6.0, seconds=1.0
     )
     assert steady.report.failures == [] and len(steady.report.latencies) == 6
-    assert steady.traffic is not None and steady.traffic.global_counted > 0
+    assert steady.traffic is not None and steady.traffic.total >= 6
     assert steady.traffic.calls["POST /interactions/{interaction_id}/{token}/callback"] == 6
     printed = steady.render_traffic()
     assert "a turn" in printed and "against the global limit" in printed and "429s" in printed
