@@ -30,6 +30,7 @@ from bot.incidents import IncidentReporter, Send, webhook
 from bot.interactions.errors import RESTARTING, ErrorHandler, metric_name
 from bot.interactions.inflight import InFlight
 from bot.monitoring import Metrics, MonitoringServer, Probes
+from bot.pacing import Pace, pace_requests
 from bot.posting.commands import CommandMentions
 from bot.posting.names import Names
 from bot.posting.outbox import Deliverer
@@ -119,6 +120,13 @@ class DvonnBot(commands.AutoShardedBot):
             shard_ids=shard_ids,
         )
         self.settings = settings
+        self.pace = (
+            Pace.share(len(settings.shards), settings.shard_count)
+            if settings.shards is not None and settings.shard_count
+            else Pace.share(1, 1)
+        )
+        """This process's part of the token's global rate limit (see :mod:`bot.pacing`)."""
+        pace_requests(self.http, self.pace)
         self.ai_budget = ai_budget
         self.catalogues = catalogues or Catalogues()
         self.names = Names(self)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 import random
 import re
@@ -321,9 +322,9 @@ async def test_a_channel_that_refuses_the_bot_is_given_up_once_and_the_players_t
         return sum(1 for r in fake.world.requests if r.status == 403 and re.search(path, r.path))
 
     for user in (table.alice, table.bob):
-        await fake.wait_until(lambda u=user: bool(fake.dms_to(u)), timeout=10, what="a DM")
-        (told,) = fake.dms_to(user)
-        assert f"<#{place.id}>" in told.content and "permission" in told.content
+        await fake.wait_until(functools.partial(fake.dms_to, user), timeout=10, what="a DM")
+        (dm,) = fake.dms_to(user)
+        assert f"<#{place.id}>" in dm.content and "permission" in dm.content
     await asyncio.sleep(0.5)
     assert forbidden() == 1, "the refused channel was tried again"
     game = await bot.service.game_in_channel(place.id)

@@ -101,3 +101,42 @@ async def test_a_round_of_thirty_games_in_one_channel_within_the_limits(
     )
     assert refused <= FEW_429S, traffic.rate_limited
     assert traffic.invalid <= FEW_429S and traffic.banned == 0
+
+
+async def test_games_starting_in_a_burst_stay_under_the_global_limit(
+    table: Table, bot: DvonnBot
+) -> None:
+    """Sixty games accepted at once over twelve channels (five each, within the threads'
+    limit): a thread and a first post each, over a hundred requests the global limit counts,
+    paced by the bot (bot.pacing) rather than refused."""
+    fake = table.fake
+    channels = [table.guild.add_text_channel(f"round-{i}") for i in range(12)]
+    pairs = [
+        (fake.add_user(f"w{i}", table.guild), fake.add_user(f"b{i}", table.guild), channel)
+        for i, channel in enumerate(channels * 5)
+    ]
+    challenges = await asyncio.gather(
+        *(
+            fake.run_command(white, channel, "dvonn challenge", {"opponent": black})
+            for white, black, channel in pairs
+        )
+    )
+    before = fake.traffic.snapshot()
+    await asyncio.gather(
+        *(
+            fake.click(black, challenge.message, label="Accept")
+            for (_, black, _), challenge in zip(pairs, challenges, strict=True)
+            if challenge.message is not None
+        )
+    )
+
+    def started() -> int:
+        threads = [t for c in channels for t in fake.threads_in(c)]
+        return sum(1 for t in threads if any(map(is_board_post, fake.messages_in(t))))
+
+    await fake.wait_until(lambda: started() == len(pairs), timeout=60, what="60 games")
+    traffic = fake.traffic.snapshot() - before
+    print(f"{traffic.global_counted} calls against the global limit; 429s {traffic.rate_limited}")
+    assert traffic.global_counted >= 2 * len(pairs)
+    assert not traffic.rate_limited, traffic.rate_limited
+    assert bot.pace.waited > 0  # the bot held requests back, instead of Discord refusing them
