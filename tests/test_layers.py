@@ -130,6 +130,7 @@ BOT_ROOMS = {
     "bot.i18n": set(),
     "bot.config": {"bot.i18n"},
     "bot.endpoints": set(),
+    "bot.pacing": set(),
     "bot.monitoring": set(),
     "bot.incidents": set(),
     "bot.single": set(),
