@@ -181,6 +181,24 @@ async def test_discord_py_waits_on_the_headers_instead_of_running_into_429s(
     assert all(fake.world.message(i).deleted for i in ids)
 
 
+async def test_a_hidden_shared_limit_on_thread_starts_when_a_test_sets_one(
+    scene: Scene, http: aiohttp.ClientSession
+) -> None:
+    fake, path = scene.fake, f"channels/{scene.games.id}/threads"
+    fake.limits.shared_threads = (2, 300.0)
+    answers = [await send(http, "POST", path, {"name": f"g{n}", "type": 11}) for n in range(3)]
+    assert [status for status, _, _ in answers] == [201, 201, 429]
+    _, headers, body = answers[2]
+    assert headers["X-RateLimit-Scope"] == "shared" and headers["X-RateLimit-Remaining"] == "3"
+    assert body["message"] == "The resource is being rate limited."
+    assert 299 < body["retry_after"] <= 300 and headers["Retry-After"] == "300"
+    assert fake.traffic.invalid_recent() == 0  # shared: not counted against the bot
+    other = f"channels/{scene.no_threads.id}/threads"
+    assert (await send(http, "POST", other, {"name": "x", "type": 12}))[0] == 201
+    fake.advance_time(300.0)
+    assert (await send(http, "POST", path, {"name": "later", "type": 11}))[0] == 201
+
+
 # --- the global limit ----------------------------------------------------------------------------
 
 
