@@ -33,9 +33,10 @@ on their own clocks: moving the fake's forward lets them in sooner, never later.
 
 Switches, per fake (:class:`RateLimits`, ``FakeDiscord(limits=...)`` or ``fake.limits.<knob> =
 ...``): ``enabled`` (all of it), ``global_per_second``, ``per_channel`` (the per-route buckets:
-off, each still announces itself, as a bucket no bot can empty), ``invalid_ban``. A test that
-plays games at machine speed in one thread may turn ``per_channel`` off; the limits themselves
-are tested in ``test_ratelimits.py``.
+off, each still announces itself, as a bucket no bot can empty), ``invalid_ban``; and, off by
+default, ``shared_threads`` (the hidden limit reported on starting threads). A test that plays
+games at machine speed in one thread may turn ``per_channel`` off; the limits themselves are
+tested in ``test_ratelimits.py``. ``fake.traffic`` counts what the calls came to.
 """
 
 from __future__ import annotations
