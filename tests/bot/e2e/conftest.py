@@ -48,12 +48,6 @@ MACHINE_SPEED: Final[Mapping[str, frozenset[str]]] = {
             "test_the_bot_never_mentions_itself_from_the_start_to_the_end",
         }
     ),
-    "test_crashes.py": frozenset(
-        {
-            "test_every_turn_is_posted_once_however_often_the_bot_is_killed",
-            "test_placement_boards_are_replaced_across_a_restart",
-        }
-    ),
     "test_game.py": frozenset(
         {
             "test_a_complete_game_only_through_interactions",
