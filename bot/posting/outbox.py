@@ -217,7 +217,7 @@ class Deliverer:
             log.info("announcement %s was posted before and deleted since", notification.id)
         except discord.HTTPException as error:
             if error.status == RATE_LIMITED:
-                await self._postponed(notification, _retry_after(error))
+                await self._postponed(notification, retry_after(error))
             elif error.status == UNAUTHORIZED:
                 # The token was revoked: every request fails alike until the operator gives a
                 # new one. Not a failed try (the post is not lost), and no loop of refusals.
@@ -411,7 +411,7 @@ UNKNOWN_WAIT = 60.0
 too many invalid requests, which every early try would make longer)."""
 
 
-def _retry_after(error: discord.HTTPException) -> float:
+def retry_after(error: discord.HTTPException) -> float:
     """How long a 429 asked to wait: its ``Retry-After`` header, else :data:`UNKNOWN_WAIT`."""
     headers = getattr(error.response, "headers", None) or {}
     try:

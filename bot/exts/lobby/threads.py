@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any, Final
 
@@ -9,10 +10,15 @@ import discord
 
 from bot.games import ChannelBusy, GameService
 from bot.interactions.places import answers_only
+from bot.posting.outbox import RATE_LIMITED, retry_after
 
 log = logging.getLogger(__name__)
 
 THREAD_ARCHIVE_MINUTES: Final = 10080  # a week: correspondence games are slow
+THREAD_TRIES: Final = 4
+"""Tries at a game's thread while Discord says it is rate limited, before playing in the channel."""
+THREAD_WAIT_AT_MOST: Final = 120.0
+"""Seconds one rate-limited try waits at most (the accept's answer lasts 15 minutes)."""
 
 
 async def can_open_thread(service: GameService, interaction: discord.Interaction[Any]) -> bool:
@@ -51,12 +57,22 @@ async def game_thread(
     if message is None or not await can_open_thread(service, interaction):
         return None
     assert isinstance(channel, discord.TextChannel)
-    try:
-        return await message.create_thread(
-            name=name[:100], auto_archive_duration=THREAD_ARCHIVE_MINUTES
-        )
-    except discord.HTTPException:
-        log.warning(
-            "could not create a thread in channel %s; playing there", channel.id, exc_info=True
-        )
-        return None
+    for attempt in range(THREAD_TRIES):
+        try:
+            return await message.create_thread(
+                name=name[:100], auto_archive_duration=THREAD_ARCHIVE_MINUTES
+            )
+        except discord.HTTPException as error:
+            if error.status == RATE_LIMITED and attempt + 1 < THREAD_TRIES:
+                # Many games starting in one channel (a tournament round) meet Discord's limit
+                # on new threads, past what discord.py waits out itself: wait as Discord asks
+                # (the accept's answer was deferred), rather than play in the channel.
+                wait = min(retry_after(error), THREAD_WAIT_AT_MOST)
+                log.info("thread creation in channel %s is rate limited: %.0f s", channel.id, wait)
+                await asyncio.sleep(wait)
+                continue
+            log.warning(
+                "could not create a thread in channel %s; playing there", channel.id, exc_info=True
+            )
+            return None
+    return None
