@@ -19,6 +19,7 @@ for the interaction's answer first (:meth:`bot.posting.publisher.Publisher.answe
 from __future__ import annotations
 
 import enum
+import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Final
@@ -50,10 +51,17 @@ class Answer:
     def __init__(self, interaction: discord.Interaction[Any]) -> None:
         self.interaction = interaction
         self.state = AnswerState.OPEN
+        self._age_then = self._discord_age()
+        self._then = time.monotonic()
 
     @property
     def age(self) -> float:
-        """Seconds since Discord made the interaction (its id's time)."""
+        """Seconds since Discord made the interaction: by its id's time, and at least the time
+        since this was made at the age it had then (the bot's clock may lag Discord's)."""
+        since = time.monotonic() - self._then
+        return max(self._discord_age(), max(self._age_then, 0.0) + since)
+
+    def _discord_age(self) -> float:
         return (discord.utils.utcnow() - self.interaction.created_at).total_seconds()
 
     @property
