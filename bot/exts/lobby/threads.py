@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import weakref
 from typing import Any, Final
 
 import discord
@@ -19,6 +20,11 @@ THREAD_TRIES: Final = 4
 """Tries at a game's thread while Discord says it is rate limited, before playing in the channel."""
 THREAD_WAIT_AT_MOST: Final = 120.0
 """Seconds one rate-limited try waits at most (the accept's answer lasts 15 minutes)."""
+_STARTING: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+"""One thread start at a time in a channel (while any wait): discord.py learns the channel's
+limit on them from the first answer's headers and paces the next, instead of sending them all
+before it knows (many games starting at once in one channel, a tournament round). A channel
+belongs to one server, whose commands all come to one process."""
 
 
 async def can_open_thread(service: GameService, interaction: discord.Interaction[Any]) -> bool:
@@ -57,6 +63,17 @@ async def game_thread(
     if message is None or not await can_open_thread(service, interaction):
         return None
     assert isinstance(channel, discord.TextChannel)
+    lock = _STARTING.get(channel.id)
+    if lock is None:
+        lock = _STARTING[channel.id] = asyncio.Lock()
+    async with lock:
+        return await _start_thread(channel, message, name)
+
+
+async def _start_thread(
+    channel: discord.TextChannel, message: discord.Message, name: str
+) -> discord.Thread | None:
+    """The thread, tried again while Discord says to wait; ``None`` if it is refused."""
     for attempt in range(THREAD_TRIES):
         try:
             return await message.create_thread(
