@@ -53,9 +53,10 @@ def turn(
     *,
     over: bool = False,
     change: RatingChange | None = None,
+    answer: str | None = None,
 ) -> NewNotification:
     """The announcement of a turn: ``game`` as saved after ``moves`` (and, for the last turn,
-    the rating change it made)."""
+    the rating change it made); ``answer``: the command whose answer its post may be."""
     payload: dict[str, Any] = {
         "position": game.position.to_text(),
         "deadline": _time(game.deadline_at),
@@ -64,7 +65,7 @@ def turn(
     }
     if change is not None:
         payload["ratings"] = _ratings(change)
-    return NewNotification(TURN, game_id=game.id, payload=payload)
+    return NewNotification(TURN, game_id=game.id, payload=payload, answer=answer)
 
 
 def channel_lost(game: Game, user_id: UserId) -> NewNotification:

@@ -587,7 +587,7 @@ class GameService:
                 updated,
                 game.version,
                 _new_moves(played),
-                dataclasses.replace(announcements.turn(updated, played), answer=answer),
+                announcements.turn(updated, played, answer=answer),
                 self.outbox.claim(),
             )
         except VersionConflict:
@@ -613,9 +613,8 @@ class GameService:
                     self.outbox.claim(),
                     position=position,
                     moves=_new_moves(played),
-                    announce=lambda final, change: dataclasses.replace(
-                        announcements.turn(final, played, over=True, change=change),
-                        answer=answer,
+                    announce=lambda final, change: announcements.turn(
+                        final, played, over=True, change=change, answer=answer
                     ),
                 )
         except VersionConflict:

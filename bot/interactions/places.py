@@ -16,7 +16,8 @@ import discord
 from bot.games import Game, GameService
 from bot.i18n import _
 from bot.interactions.errors import UserError
-from bot.posting.publisher import ROUTE_LASTS, reply_route
+from bot.posting.answers import ROUTE_LASTS
+from bot.posting.publisher import reply_route
 
 
 def answers_only(interaction: discord.Interaction[Any]) -> bool:

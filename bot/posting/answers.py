@@ -29,8 +29,9 @@ import discord
 ANSWER_WITHIN: Final = 2.0
 """Seconds after a command within which the deliverer may still answer it with the board:
 Discord's 3, less the time the answer takes to get there."""
-ANSWER_ROUTE_LASTS: Final = timedelta(minutes=14)
-"""How long an interaction's token can still be used: Discord's 15 minutes, less a margin."""
+ROUTE_LASTS: Final = timedelta(minutes=14)
+"""How long an interaction's token can still be used (to answer, follow up, or edit or delete
+its messages): Discord's 15 minutes, less a margin for the clocks of two machines."""
 ORIGINAL: Final[Any] = "@original"
 """The interaction's answer, where Discord's webhook routes take a message id (discord.py's
 ``Webhook`` methods put it into the path as given)."""
@@ -103,12 +104,18 @@ class AnswerRoute:
     def lasts(self, now: datetime | None = None) -> bool:
         """Whether its token can still be used."""
         made = discord.utils.snowflake_time(self.interaction_id)
-        return (now or discord.utils.utcnow()) - made < ANSWER_ROUTE_LASTS
+        return (now or discord.utils.utcnow()) - made < ROUTE_LASTS
 
     def webhook(self, client: discord.Client) -> discord.Webhook:
-        """The interaction's webhook, as discord.py's ``Interaction.followup`` makes it."""
-        payload: Any = {"id": self.application_id, "type": 3, "token": self.token}
-        return discord.Webhook.from_state(data=payload, state=client._connection)
+        """The interaction's webhook."""
+        return interaction_webhook(client, self.application_id, self.token)
+
+
+def interaction_webhook(client: discord.Client, application_id: int, token: str) -> discord.Webhook:
+    """An interaction's webhook, from its application and token: the same one discord.py's
+    ``Interaction.followup`` makes, so it may carry buttons."""
+    payload: Any = {"id": application_id, "type": 3, "token": token}
+    return discord.Webhook.from_state(data=payload, state=client._connection)
 
 
 def answer_route(interaction: discord.Interaction[Any]) -> str:

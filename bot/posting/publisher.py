@@ -13,7 +13,6 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import timedelta
 from typing import Any, Final
 
 import discord
@@ -22,7 +21,7 @@ import rules
 from bot.games import Game, GameRecord, GameService
 from bot.i18n import Catalogues, Locale
 from bot.monitoring import Metrics
-from bot.posting.answers import ORIGINAL, Answer, AnswerRoute
+from bot.posting.answers import ORIGINAL, Answer, AnswerRoute, interaction_webhook
 from bot.posting.commands import CommandMentions
 from bot.posting.names import Names
 from bot.posting.renderer import Renderer
@@ -368,11 +367,6 @@ class Publisher:
             return None
 
 
-ROUTE_LASTS: Final = timedelta(minutes=14)
-"""How long an interaction's webhook can be used to answer: Discord's 15 minutes, less a
-margin for the clocks of two machines."""
-
-
 def reply_route(interaction: discord.Interaction[Any]) -> str:
     """How to answer through ``interaction`` later (its application's webhook and token), as
     the opaque text the game service keeps for a private game."""
@@ -380,11 +374,9 @@ def reply_route(interaction: discord.Interaction[Any]) -> str:
 
 
 def answer_webhook(client: discord.Client, route: str) -> discord.Webhook:
-    """The webhook of a stored :func:`reply_route`: the same one discord.py's
-    ``Interaction.followup`` makes, so it may carry buttons."""
+    """The webhook of a stored :func:`reply_route`."""
     application_id, _, token = route.partition(":")
-    payload: Any = {"id": int(application_id), "type": 3, "token": token}
-    return discord.Webhook.from_state(data=payload, state=client._connection)
+    return interaction_webhook(client, int(application_id), token)
 
 
 def _nonce(nonce: str | None) -> str | int:
