@@ -1,9 +1,14 @@
-"""Storage for challenges, games and their moves: an SQLite file (the default) or PostgreSQL.
+"""Storage for challenges, games, players and servers: an SQLite file (the default) or PostgreSQL.
 
 * :func:`open_database` opens what ``DVONN_DATABASE`` names: :class:`SQLiteDatabase` (one
   file, WAL, pragmas) or :class:`PostgresDatabase` (a pool; several processes), each with its
   migrations and transactions behind one interface, :class:`Database`.
-* :class:`Store` holds every SQL statement: reads, and :class:`Writer` for transactional writes.
+* :class:`Store` (reads) and :class:`Writer` (the writes of one transaction) are the one
+  storage interface (:mod:`bot.storage.store`), each composed of a part per aggregate, whose
+  SQL lives in that aggregate's module: :mod:`~bot.storage.games` (and
+  :mod:`~bot.storage.game_saves`, the moves' group commit), :mod:`~bot.storage.challenges`,
+  :mod:`~bot.storage.players` (preferences, ratings), :mod:`~bot.storage.outbox` (announcements,
+  claims, leases) and :mod:`~bot.storage.settings` (servers).
 * :mod:`bot.storage.models` are the values read and written.
 
 Nothing here knows of Discord: ids are opaque integers.

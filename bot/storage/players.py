@@ -1,0 +1,188 @@
+"""Players and their ratings: the ``players`` table (preferences: notifications, language,
+vacations, reminders) and the ``ratings`` table (one rating a player in each server).
+
+:class:`PlayerWrites` is the part of :class:`~bot.storage.store.Writer` that writes them,
+:class:`PlayerReads` the part of :class:`~bot.storage.store.Store` that reads them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any, Final
+
+from bot.storage.interface import Row
+from bot.storage.models import (
+    Game,
+    GuildId,
+    PlayerPrefs,
+    RatingRow,
+    UserId,
+    optional_time,
+    time_to_text,
+)
+from bot.storage.sql_helpers import StorePart, WriterPart, locking, one_row, optional_text
+
+_SELECT_PREFS: Final = (
+    "SELECT notify, last_reminded_at, vacation_until, vacation_year, vacation_days_used, locale "
+    "FROM players WHERE user_id = ?"
+)
+_SELECT_RATING: Final = (
+    "SELECT guild_id, user_id, rating, deviation, volatility, games, wins, losses, draws "
+    "FROM ratings WHERE guild_id = ? AND user_id = ?"
+)
+
+
+def _prefs(row: Row | None, user_id: UserId) -> PlayerPrefs:
+    if row is None:
+        return PlayerPrefs(user_id)
+    return PlayerPrefs(
+        user_id=user_id,
+        notify=bool(row["notify"]),
+        last_reminded_at=optional_time(row["last_reminded_at"]),
+        vacation_until=optional_time(row["vacation_until"]),
+        vacation_year=row["vacation_year"],
+        vacation_days_used=row["vacation_days_used"],
+        locale=row["locale"],
+    )
+
+
+def _rating(row: Row) -> RatingRow:
+    return RatingRow(
+        guild_id=row["guild_id"],
+        user_id=row["user_id"],
+        rating=row["rating"],
+        deviation=row["deviation"],
+        volatility=row["volatility"],
+        games=row["games"],
+        wins=row["wins"],
+        losses=row["losses"],
+        draws=row["draws"],
+    )
+
+
+def _rating_params(rating: RatingRow, now: datetime) -> tuple[Any, ...]:
+    return (
+        rating.guild_id,
+        rating.user_id,
+        rating.rating,
+        rating.deviation,
+        rating.volatility,
+        rating.games,
+        rating.wins,
+        rating.losses,
+        rating.draws,
+        time_to_text(now),
+    )
+
+
+class PlayerWrites(WriterPart):
+    """Writing players' preferences and ratings, in one write transaction."""
+
+    async def ensure_players(self, user_ids: Iterable[UserId], now: datetime) -> None:
+        """Make sure every user has a ``players`` row."""
+        await self._conn.execute_many(
+            "INSERT INTO players (user_id, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING",
+            [(user_id, time_to_text(now)) for user_id in sorted(set(user_ids))],
+        )
+
+    async def prefs(self, user_id: UserId, *, lock: bool = True) -> PlayerPrefs:
+        """A player's preferences, read inside this transaction (defaults if none are stored).
+
+        ``lock=False`` for a transaction that only looks at them: it then does not wait for, or
+        hold up, another process's transaction that changes them."""
+        sql = locking(self._conn, _SELECT_PREFS) if lock else _SELECT_PREFS
+        return _prefs(await one_row(self._conn, sql, (user_id,)), user_id)
+
+    async def save_vacation(self, prefs: PlayerPrefs) -> None:
+        await self._conn.execute(
+            "UPDATE players SET vacation_until = ?, vacation_year = ?, vacation_days_used = ? "
+            "WHERE user_id = ?",
+            (
+                optional_text(prefs.vacation_until),
+                prefs.vacation_year,
+                prefs.vacation_days_used,
+                prefs.user_id,
+            ),
+        )
+
+    async def save_locale(self, user_id: UserId, locale: str) -> None:
+        await self._conn.execute(
+            "UPDATE players SET locale = ? WHERE user_id = ?", (locale, user_id)
+        )
+
+    async def save_notify(self, user_id: UserId, notify: bool) -> None:
+        await self._conn.execute(
+            "UPDATE players SET notify = ? WHERE user_id = ?", (int(notify), user_id)
+        )
+
+    async def mark_reminded(self, user_id: UserId, games: Iterable[Game], now: datetime) -> None:
+        """Remember that ``user_id`` was reminded now, of these games' current deadlines."""
+        await self._conn.execute(
+            "UPDATE players SET last_reminded_at = ? WHERE user_id = ?",
+            (time_to_text(now), user_id),
+        )
+        await self._conn.execute_many(
+            "UPDATE games SET reminded_for = deadline_at WHERE id = ? AND deadline_at = ?",
+            [(g.id, time_to_text(g.deadline_at)) for g in games if g.deadline_at is not None],
+        )
+
+    # ratings
+
+    async def rating(self, guild_id: GuildId, user_id: UserId) -> RatingRow | None:
+        row = await one_row(self._conn, locking(self._conn, _SELECT_RATING), (guild_id, user_id))
+        return None if row is None else _rating(row)
+
+    async def add_rating(self, rating: RatingRow, now: datetime) -> None:
+        """Insert ``rating`` unless the player has one in that server already (then nothing):
+        a row to lock before reading it, so that two games ending at once in two processes
+        are both counted, the second from the first's result."""
+        await self._conn.execute(
+            "INSERT INTO ratings (guild_id, user_id, rating, deviation, volatility, games, wins, "
+            "losses, draws, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (guild_id, user_id) DO NOTHING",
+            _rating_params(rating, now),
+        )
+
+    async def save_rating(self, rating: RatingRow, now: datetime) -> None:
+        await self._conn.execute(
+            "INSERT INTO ratings (guild_id, user_id, rating, deviation, volatility, games, wins, "
+            "losses, draws, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (guild_id, user_id) DO UPDATE SET rating = excluded.rating, "
+            "deviation = excluded.deviation, volatility = excluded.volatility, "
+            "games = excluded.games, wins = excluded.wins, losses = excluded.losses, "
+            "draws = excluded.draws, updated_at = excluded.updated_at",
+            _rating_params(rating, now),
+        )
+
+    async def claim_for_rating(self, game_id: int, now: datetime) -> bool:
+        """Mark a finished rated game as rated; ``False`` if it already was (do nothing)."""
+        changed = await self._conn.execute(
+            "UPDATE games SET rated_at = ? WHERE id = ? AND status = 'finished' AND rated = 1 "
+            "AND rated_at IS NULL",
+            (time_to_text(now), game_id),
+        )
+        return changed == 1
+
+
+class PlayerReads(StorePart):
+    """Reading players' preferences and ratings."""
+
+    async def prefs(self, user_id: UserId) -> PlayerPrefs:
+        """A player's preferences (defaults if none are stored)."""
+        return _prefs(await self.db.fetch_one(_SELECT_PREFS, (user_id,)), user_id)
+
+    async def rating(self, guild_id: GuildId, user_id: UserId) -> RatingRow | None:
+        row = await self.db.fetch_one(_SELECT_RATING, (guild_id, user_id))
+        return None if row is None else _rating(row)
+
+    async def leaderboard(
+        self, guild_id: GuildId, *, min_games: int, limit: int
+    ) -> list[RatingRow]:
+        rows = await self.db.fetch_all(
+            "SELECT guild_id, user_id, rating, deviation, volatility, games, wins, losses, draws "
+            "FROM ratings WHERE guild_id = ? AND games >= ? "
+            "ORDER BY rating DESC, games DESC LIMIT ?",
+            (guild_id, min_games, limit),
+        )
+        return [_rating(row) for row in rows]
