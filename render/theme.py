@@ -68,6 +68,13 @@ class Theme:
     """A player's card in the header."""
     panel_active: str = "#1e88ff"
     """The outline of the card of the player to move (or the winner)."""
+    winner: str = "#f2c744"
+    """A standings table's winner: the band at the row's edge and its star."""
+    promoted: str = "#3fb950"
+    """A standings table's promoted players: the band and an arrow up."""
+    relegated: str = "#ff6b6b"
+    """A standings table's relegated players: the band and an arrow down. Told from promoted
+    by the arrow's direction, not by the hue alone."""
 
     def with_colours(self, **colours: str) -> Theme:
         """This theme with some colours replaced; raises :class:`ValueError` on a bad colour."""
@@ -85,6 +92,9 @@ LIGHT_THEME: Final = Theme(
     panel="#ffffff",
     panel_active="#1a73e8",
     last_move="#1a73e8",
+    winner="#8a5a00",
+    promoted="#116329",
+    relegated="#b3261e",
 )
 """Light surroundings, for players who prefer them; the board and pieces are the same."""
 _FIELDS: Final = frozenset(f.name for f in dataclasses.fields(Theme))
