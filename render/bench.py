@@ -6,6 +6,7 @@ Renders every gallery sample (placement, mid-game, tall stacks, removals, game o
 ``--runs`` times at the default size with ``render.board_png`` (drawing and PNG encoding),
 after one warm-up render that fills the caches. Prints the median time and the PNG size per
 sample, then the overall median and the largest file. Goals: median <= 30 ms, PNG <= 250 KB.
+Then the same for the gallery's standings tables (``render.standings.standings_png``).
 """
 
 from __future__ import annotations
@@ -14,8 +15,10 @@ import argparse
 import statistics
 import time
 
+from render.gallery import standings_samples
 from render.geometry import DEFAULT_WIDTH
 from render.samples import samples
+from render.standings import standings_png
 
 GOAL_MS = 30.0
 GOAL_KB = 250.0
@@ -51,6 +54,21 @@ def main(argv: list[str] | None = None) -> None:
     print(
         f"median {median:.1f} ms per board PNG at {args.size} px (goal <= {GOAL_MS:.0f} ms); "
         f"largest PNG {largest / 1024:.1f} KB (goal <= {GOAL_KB:.0f} KB)"
+    )
+
+    tables = standings_samples()
+    standings_times: list[float] = []
+    largest = 0
+    for _, table, theme in tables:
+        standings_png(table, theme=theme)  # warm-up
+        for _ in range(args.runs):
+            start = time.perf_counter()
+            png = standings_png(table, theme=theme)
+            standings_times.append((time.perf_counter() - start) * 1000)
+        largest = max(largest, len(png))
+    print(
+        f"standings: median {statistics.median(standings_times):.1f} ms per table PNG "
+        f"({len(tables)} tables); largest PNG {largest / 1024:.1f} KB"
     )
 
 
