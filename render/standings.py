@@ -673,30 +673,18 @@ def _draw_footer(image: Image.Image, lay: StandingsLayout, *, theme: Theme, font
     line = FOOTER_LINE * size
     text_size = _Sizes.of(size).footer
     marker_room = MARKER_COLUMN * size
+
+    def say(left: float, middle: float, text: str) -> None:
+        span = (left, lay.right)
+        _text(draw, span, middle, text, chain=fonts.regular, size=text_size, fill=theme.muted_text)
+
     middle = lay.footer_top + line / 2
     for entries in lay.legend:
         for mark, text, x in entries:
             sprite = marker(mark, _mark_colour(theme, mark), MARKER_RADIUS * size)
             sprite.paste_on(image, (lay.left + x + marker_room / 2, middle))
-            start = lay.left + x + marker_room
-            _text(
-                draw,
-                (start, lay.right),
-                middle,
-                text,
-                chain=fonts.regular,
-                size=text_size,
-                fill=theme.muted_text,
-            )
+            say(lay.left + x + marker_room, middle, text)
         middle += line
     for text in lay.footer:
-        _text(
-            draw,
-            (lay.left, lay.right),
-            middle,
-            text,
-            chain=fonts.regular,
-            size=text_size,
-            fill=theme.muted_text,
-        )
+        say(lay.left, middle, text)
         middle += line
