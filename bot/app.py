@@ -48,6 +48,7 @@ EXTENSIONS: Final = (
     "bot.exts.records",
     "bot.exts.review",
     "bot.exts.server_settings",
+    "bot.exts.tournaments",
     "bot.exts.help",
 )
 """The features, loaded in this order."""

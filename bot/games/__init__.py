@@ -32,6 +32,7 @@ from bot.games.errors import (
     GameFinished,
     GameNotFound,
     InvalidClock,
+    InvalidTimeControl,
     NoGameHere,
     NoTakebackRequested,
     NotAPlayer,
@@ -78,6 +79,10 @@ from bot.storage.models import (
     RatingRow,
     RecordedMove,
     Result,
+    Tournament,
+    TournamentFormat,
+    TournamentGame,
+    TournamentStatus,
 )
 
 __all__ = [
@@ -116,6 +121,7 @@ __all__ = [
     "GameStatus",
     "GuildSettings",
     "InvalidClock",
+    "InvalidTimeControl",
     "Leases",
     "MoveOutcome",
     "NoGameHere",
@@ -139,6 +145,10 @@ __all__ = [
     "ServiceError",
     "Sweep",
     "TakebackPending",
+    "Tournament",
+    "TournamentFormat",
+    "TournamentGame",
+    "TournamentStatus",
     "VacationNotAllowed",
     "computer_turn",
     "utc_now",

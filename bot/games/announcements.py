@@ -11,13 +11,13 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Final
 
 import rules
 from bot.games.ratings import RatingChange, is_provisional
 from bot.games.results import PlayedMove
-from bot.storage import Game, GameStatus, NewNotification, Notification, UserId
+from bot.storage import Game, GameStatus, NewNotification, Notification, Tournament, UserId
 from bot.storage.models import optional_time
 from rules import CELL_NAMES, Colour, Position
 
@@ -35,6 +35,13 @@ VACATION: Final = "vacation"
 """A player went on vacation: their opponent is told."""
 CHANNEL_LOST: Final = "channel_lost"
 """A game's thread or channel refused the bot's posts: a player is told, by DM."""
+TOURNAMENT_OPENED: Final = "tournament_opened"
+"""A tournament was made: its post in its channel (to join), and its own thread."""
+TOURNAMENT_GAME: Final = "tournament_game"
+"""A tournament's game was paired: its thread is made, then it begins (its first post)."""
+TOURNAMENT_NEWS: Final = "tournament_news"
+"""A tournament moved on (it began, a game ended, a round was paired, it ended, a league's
+season ended): the standings in its thread, replacing the last."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +67,7 @@ def turn(
     payload: dict[str, Any] = {
         "position": game.position.to_text(),
         "deadline": _time(game.deadline_at),
+        **_banks(game),
         "moves": [_played(m) for m in moves],
         "over": over,
     }
@@ -78,7 +86,9 @@ def channel_lost(game: Game, user_id: UserId) -> NewNotification:
 
 def started(game: Game) -> NewNotification:
     return NewNotification(
-        GAME_STARTED, game_id=game.id, payload={"deadline": _time(game.deadline_at)}
+        GAME_STARTED,
+        game_id=game.id,
+        payload={"deadline": _time(game.deadline_at), **_banks(game)},
     )
 
 
@@ -89,6 +99,7 @@ def takeback(game: Game, undone: Sequence[str]) -> NewNotification:
         payload={
             "position": game.position.to_text(),
             "deadline": _time(game.deadline_at),
+            **_banks(game),
             "undone": list(undone),
         },
     )
@@ -157,7 +168,7 @@ def read_started(notification: Notification, current: Game) -> Game:
         status=GameStatus.ACTIVE,
         deadline_at=optional_time(notification.payload.get("deadline")),
     )
-    return dataclasses.replace(then, position=rules.new_game())
+    return _with_banks(dataclasses.replace(then, position=rules.new_game()), notification.payload)
 
 
 def read_takeback(notification: Notification, current: Game) -> tuple[Game, tuple[str, ...]]:
@@ -167,16 +178,33 @@ def read_takeback(notification: Notification, current: Game) -> tuple[Game, tupl
 
 
 def _as_then(current: Game, payload: Mapping[str, Any]) -> Game:
-    return dataclasses.replace(
+    then = dataclasses.replace(
         current,
         position=Position.from_text(str(payload["position"])),
         deadline_at=optional_time(payload.get("deadline")),
         status=GameStatus.ACTIVE,
     )
+    return _with_banks(then, payload)
 
 
 def _time(moment: datetime | None) -> str | None:
     return None if moment is None else moment.isoformat()
+
+
+def _banks(game: Game) -> dict[str, list[float]]:
+    """Both banks of a time-bank game, in seconds (nothing for other games)."""
+    if game.white_bank is None or game.black_bank is None:
+        return {}
+    return {"banks": [game.white_bank.total_seconds(), game.black_bank.total_seconds()]}
+
+
+def _with_banks(game: Game, payload: Mapping[str, Any]) -> Game:
+    """``game`` with the banks ``payload`` keeps (as :func:`_banks` wrote them), if any."""
+    found = payload.get("banks")
+    if not found:
+        return game
+    white, black = (timedelta(seconds=float(seconds)) for seconds in found)
+    return dataclasses.replace(game, white_bank=white, black_bank=black)
 
 
 def _played(move: PlayedMove) -> dict[str, Any]:
@@ -206,4 +234,77 @@ def _read_played(data: Mapping[str, Any], game: Game) -> PlayedMove:
         automatic=bool(data.get("auto")),
         removed=removed,
         played_at=datetime.fromisoformat(str(data["at"])),
+    )
+
+
+# --- tournaments -------------------------------------------------------------------------------
+
+
+def tournament_opened(tournament: Tournament) -> NewNotification:
+    return NewNotification(TOURNAMENT_OPENED, payload={"tournament": tournament.id})
+
+
+def tournament_game(game: Game, tournament: Tournament, number: int) -> NewNotification:
+    """A tournament's game to begin: its thread, then its first post (in its own lane)."""
+    return NewNotification(
+        TOURNAMENT_GAME, game_id=game.id, payload={"tournament": tournament.id, "number": number}
+    )
+
+
+def tournament_news(
+    tournament: Tournament,
+    *,
+    started: bool = False,
+    game_id: int | None = None,
+    final: bool = False,
+    season_over: int | None = None,
+    withdrawn: UserId | None = None,
+    cancelled: bool = False,
+) -> NewNotification:
+    """What happened to ``tournament``; its post shows the standings as they are when it is
+    made (a later post replaces it)."""
+    payload: dict[str, Any] = {"tournament": tournament.id, "round": tournament.round}
+    if started:
+        payload["started"] = True
+    if game_id is not None:
+        payload["game"] = game_id
+    if final:
+        payload["final"] = True
+    if season_over is not None:
+        payload["season_over"] = season_over
+    if withdrawn is not None:
+        payload["withdrawn"] = withdrawn
+    if cancelled:
+        payload["cancelled"] = True
+    return NewNotification(TOURNAMENT_NEWS, payload=payload)
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentNews:
+    """A tournament's post, read back."""
+
+    tournament_id: int
+    round: int
+    started: bool
+    game_id: int | None
+    final: bool
+    season_over: int | None
+    withdrawn: UserId | None
+    cancelled: bool
+
+
+def read_tournament_news(notification: Notification) -> TournamentNews:
+    payload = notification.payload
+    game = payload.get("game")
+    season = payload.get("season_over")
+    withdrawn = payload.get("withdrawn")
+    return TournamentNews(
+        tournament_id=int(payload["tournament"]),
+        round=int(payload.get("round", 0)),
+        started=bool(payload.get("started")),
+        game_id=None if game is None else int(game),
+        final=bool(payload.get("final")),
+        season_over=None if season is None else int(season),
+        withdrawn=None if withdrawn is None else int(withdrawn),
+        cancelled=bool(payload.get("cancelled")),
     )

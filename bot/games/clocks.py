@@ -1,5 +1,12 @@
 """Clocks: deadlines that end games, reminders before them, and vacations that pause them.
 
+A game's clock is days per move or a time bank (:mod:`bot.games.timecontrol`); either way
+``Game.deadline_at`` is the one moment the player to move runs out of time: a new turn's start
+(after any vacation) plus the days per move, or plus what is in the player's bank. Losses on
+time, reminders and vacations go through that one column. A bank game also keeps both
+players' banks (``Game.white_bank``, ``black_bank``) and, with every recorded ply, the banks
+as they were when that ply's turn began, which a takeback puts back.
+
 Every use case takes its time from the service's injected clock, so tests move time forward
 instead of sleeping. What the bot must announce (a loss on time, a reminder, a vacation) goes
 into the outbox in the same transaction as the change, leased to the caller, which delivers it
@@ -9,6 +16,7 @@ right after; the outbox's deliverer takes over what a crash left behind.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import logging
 from collections import defaultdict
 from collections.abc import Callable
@@ -21,15 +29,17 @@ from bot.games.endings import Ending, finish
 from bot.games.errors import VacationNotAllowed
 from bot.games.outbox import Outbox
 from bot.games.results import GameEnded
-from bot.storage import Game, NewNotification, Store, UserId
-from rules import Position
+from bot.games.timecontrol import DAYS_CHOICES, Bank, DaysPerMove, TimeControl, parse
+from bot.storage import Game, NewNotification, RecordedMove, Store, UserId
+from rules import Colour, Position
 
 log = logging.getLogger(__name__)
 
-CLOCK_CHOICES: Final = (1, 2, 3, 5, 7, 14)
+CLOCK_CHOICES: Final = DAYS_CHOICES
 """The days per move a challenge (or a server's default) may choose."""
 REMIND_BEFORE: Final = timedelta(hours=24)
-"""A player is reminded of a deadline this long before it."""
+"""A player is reminded of a deadline this long before it (a bank's: at most a quarter of
+what was in it when the turn began)."""
 REMIND_AT_MOST_EVERY: Final = timedelta(hours=12)
 """However many games they have, a player gets at most two reminders a day."""
 VACATION_DAYS_PER_YEAR: Final = 14
@@ -41,23 +51,149 @@ def deadline(
     """When the player to move runs out of time; their clock starts after any vacation."""
     if clock_days is None:
         return None
-    start = now if paused_until is None else max(now, paused_until)
-    return start + timedelta(days=clock_days)
+    return turn_start(now, paused_until) + timedelta(days=clock_days)
+
+
+def turn_start(now: datetime, paused_until: datetime | None = None) -> datetime:
+    """When a clock that starts ``now`` starts counting: after a vacation still running."""
+    return now if paused_until is None else max(now, paused_until)
+
+
+@functools.lru_cache(maxsize=64)
+def _parse_bank(text: str) -> Bank:
+    bank = parse(text)
+    assert isinstance(bank, Bank), f"a stored bank is a bank: {text}"
+    return bank
+
+
+def bank_of(game: Game) -> Bank | None:
+    """The game's time bank, if it is played on one."""
+    return None if game.bank is None else _parse_bank(game.bank)
+
+
+def time_control_of(game: Game) -> TimeControl | None:
+    """The game's clock (``None``: it has none)."""
+    bank = bank_of(game)
+    if bank is not None:
+        return bank
+    return None if game.clock_days is None else DaysPerMove(game.clock_days)
+
+
+def banks(game: Game) -> dict[Colour, timedelta]:
+    """Both players' banks as stored (see :attr:`Game.white_bank`); empty without a bank."""
+    if game.white_bank is None or game.black_bank is None:
+        return {}
+    return {Colour.WHITE: game.white_bank, Colour.BLACK: game.black_bank}
+
+
+def bank_left(game: Game, now: datetime, paused_until: datetime | None = None) -> timedelta:
+    """What is left now in the bank of the player to move (on vacation until
+    ``paused_until``): the time to their deadline, less the vacation still to come, which
+    pushed the deadline back as far."""
+    assert game.deadline_at is not None, "a running bank game has a deadline"
+    return max(timedelta(0), game.deadline_at - turn_start(now, paused_until))
+
+
+@dataclass(frozen=True, slots=True)
+class GameClock:
+    """The clock columns of a game at its start (:class:`bot.storage.NewGame`'s)."""
+
+    clock_days: int | None = None
+    bank: str | None = None
+    deadline_at: datetime | None = None
+    white_bank: timedelta | None = None
+    black_bank: timedelta | None = None
+
+    @classmethod
+    def starting(
+        cls, control: TimeControl | None, now: datetime, paused_until: datetime | None = None
+    ) -> GameClock:
+        """A new game's clock: White (on vacation until ``paused_until``) is to move."""
+        if isinstance(control, DaysPerMove):
+            return cls(control.days, deadline_at=deadline(now, control.days, paused_until))
+        if isinstance(control, Bank):
+            return cls(
+                bank=control.to_text(),
+                deadline_at=turn_start(now, paused_until) + control.initial,
+                white_bank=control.initial,
+                black_bank=control.initial,
+            )
+        return cls()
 
 
 def continued(
-    game: Game, position: Position, now: datetime, paused_until: datetime | None = None
+    game: Game,
+    position: Position,
+    now: datetime,
+    paused_until: datetime | None = None,
+    *,
+    mover_paused_until: datetime | None = None,
 ) -> Game:
-    """``game`` going on in ``position``: the next player's clock starts, and a pending
-    takeback request lapses (a move answers it)."""
+    """``game`` going on in ``position`` after the player to move in ``game`` acted: the next
+    player's clock starts (after their vacation, until ``paused_until``), and a pending
+    takeback request lapses (a move answers it).
+
+    On a time bank, the mover (on vacation until ``mover_paused_until``) keeps what was left
+    of their bank, plus the increment, up to the cap; the next player's deadline is their
+    bank's end (the mover's own, when the opponent had to pass)."""
+    bank = bank_of(game)
+    if bank is None:
+        deadline_at = deadline(now, game.clock_days, paused_until)
+        stored = banks(game)
+    else:
+        stored = banks(game)
+        stored[game.position.turn] = bank.after_move(bank_left(game, now, mover_paused_until))
+        deadline_at = turn_start(now, paused_until) + stored[position.turn]
     return dataclasses.replace(
         game,
         position=position,
         updated_at=now,
-        deadline_at=deadline(now, game.clock_days, paused_until),
+        deadline_at=deadline_at,
+        white_bank=stored.get(Colour.WHITE),
+        black_bank=stored.get(Colour.BLACK),
         takeback_requested_by=None,
         takeback_ply=None,
     )
+
+
+def taken_back(
+    game: Game,
+    position: Position,
+    now: datetime,
+    back_to: RecordedMove | None,
+    paused_until: datetime | None = None,
+) -> Game:
+    """``game`` returned to ``position`` by a takeback, whose first ply undone is
+    ``back_to``: the player to move's clock starts again (after their vacation, until
+    ``paused_until``), and on a time bank both banks are as they were when that ply's turn
+    began."""
+    restored = dataclasses.replace(game, position=position)
+    if bank_of(game) is not None and back_to is not None and back_to.white_bank is not None:
+        restored = dataclasses.replace(
+            restored, white_bank=back_to.white_bank, black_bank=back_to.black_bank
+        )
+    stored = banks(restored)
+    deadline_at = (
+        deadline(now, game.clock_days, paused_until)
+        if not stored
+        else turn_start(now, paused_until) + stored[position.turn]
+    )
+    return dataclasses.replace(
+        restored,
+        updated_at=now,
+        deadline_at=deadline_at,
+        takeback_requested_by=None,
+        takeback_ply=None,
+    )
+
+
+def remind_before(game: Game) -> timedelta:
+    """How long before the deadline of ``game``'s player to move they are reminded: a day, or
+    on a bank a quarter of what was in it when their turn began, whichever is less."""
+    stored = banks(game)
+    if not stored or not game.is_active:
+        return REMIND_BEFORE
+    return min(REMIND_BEFORE, stored[game.position.turn] / 4)
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +250,8 @@ class Clocks:
         by_player: dict[UserId, list[Game]] = defaultdict(list)
         for game in near:
             to_move = game.to_move_id
-            if to_move is not None:
+            assert game.deadline_at is not None
+            if to_move is not None and game.deadline_at - now <= remind_before(game):
                 by_player[to_move].append(game)
         reminders: list[Reminder] = []
         for user_id, games in by_player.items():

@@ -8,6 +8,8 @@ Whatever the reason, :func:`finish` writes the same things in the caller's trans
   pending (no deadline, no takeback or abort request);
 * the server's ratings, for a rated game with a result (claimed in the same transaction, so a
   game is rated exactly once);
+* for a tournament's game, its result, and whatever that moves on (the next round, the end:
+  :mod:`bot.games.rounds`);
 * one announcement in the outbox, claimed by whoever ended the game: that process posts it right
   after the commit, and another deliverer takes it over only if the claim runs out first (a
   crash in between delays the post, never loses it). It is :data:`GAME_ENDED` (the final post),
@@ -22,7 +24,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 import rules
-from bot.games import announcements, ratings
+from bot.games import announcements, ratings, rounds
 from bot.games.ratings import RatingChange
 from bot.games.results import GameEnded, GameOver
 from bot.storage import (
@@ -109,4 +111,5 @@ async def finish(
     saved = await tx.save_game(ended(game, ending, now, position), game.version, moves)
     change = await ratings.rate_in(tx, saved, now)
     notice = await tx.enqueue(announce(saved, change), now, claim)
+    await rounds.game_over(tx, saved, now, claim)  # a tournament's game: it goes on
     return GameEnded(saved, GameOver.of(saved), notice)

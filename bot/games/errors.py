@@ -244,6 +244,18 @@ class InvalidClock(ChallengeError):
         super().__init__(days=days, choices=", ".join(map(str, choices)))
 
 
+class InvalidTimeControl(ChallengeError):
+    key = "challenge.invalid_time_control"
+    template = (
+        "That clock ({clock}) is not one you can choose: pick one from the list (days per "
+        "move, or one of the time banks), or no clock."
+    )
+
+    def __init__(self, clock: str) -> None:
+        self.clock = clock
+        super().__init__(clock=clock)
+
+
 class SelfChallenge(ChallengeError):
     key = "challenge.self"
     template = (

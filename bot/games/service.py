@@ -28,7 +28,7 @@ from typing import Final
 import rules
 from bot.games import announcements
 from bot.games.checks import check_running, game_for_action
-from bot.games.clocks import CLOCK_CHOICES, Clocks, Reminder, continued, deadline
+from bot.games.clocks import CLOCK_CHOICES, Clocks, GameClock, Reminder, banks, continued
 from bot.games.endings import Ending, finish
 from bot.games.errors import (
     AbortTooLate,
@@ -45,6 +45,7 @@ from bot.games.errors import (
     GameFinished,
     GameNotFound,
     InvalidClock,
+    InvalidTimeControl,
     NoGameHere,
     NotAPlayer,
     NotYourChallenge,
@@ -66,6 +67,16 @@ from bot.games.results import (
     PlayedMove,
 )
 from bot.games.takebacks import Takebacks
+from bot.games.timecontrol import (
+    Bank,
+    DaysPerMove,
+    TimeControl,
+    from_columns,
+    is_offered,
+    to_columns,
+)
+from bot.games.tournament_errors import AbortNeedsOrganiser
+from bot.games.tournaments import Tournaments
 from bot.storage import (
     Challenge,
     ChallengeStatus,
@@ -108,7 +119,7 @@ class ServerDefault(enum.Enum):
 
 
 SERVER_DEFAULT: Final = ServerDefault.CLOCK
-"""For :meth:`GameService.create_challenge`'s ``clock_days``: use the server's default."""
+"""For :meth:`GameService.create_challenge`'s ``clock``: use the server's default."""
 FIRST_OWN_PIECE: Final = DVONN_PIECES + 1
 """Positions from this ply on tell games apart: before it only DVONN pieces stand, as in many."""
 
@@ -140,24 +151,24 @@ class GameService:
         clock: Clock = utc_now,
         rng: random.Random | None = None,
         challenge_ttl: timedelta = DEFAULT_CHALLENGE_TTL,
-        default_clock_days: int | None = None,
+        default_clock: TimeControl | None = None,
         outbox_lease: timedelta = DEFAULT_LEASE,
     ) -> None:
-        """``default_clock_days``: the clock of a challenge that names none, in a server
-        without a default of its own (``None``: no clock). ``outbox_lease``: how long a claim
-        on an announcement holds (see :mod:`bot.games.outbox`)."""
-        if default_clock_days is not None:
-            _check_clock(default_clock_days)
+        """``default_clock``: the clock of a challenge that names none, in a server without a
+        default of its own (``None``: no clock). ``outbox_lease``: how long a claim on an
+        announcement holds (see :mod:`bot.games.outbox`)."""
+        _check_clock(default_clock)
         self.store = store
         self._clock = clock
         self._rng = rng if rng is not None else random.Random()
         self._challenge_ttl = challenge_ttl
-        self._default_clock_days = default_clock_days
+        self._default_clock = default_clock
         self.outbox = Outbox(store, self.now, outbox_lease)
         self.leases = Leases(store, self.now, self.outbox.claimant, outbox_lease)
         self.clocks = Clocks(store, self.now, self.outbox)
         self.takebacks = Takebacks(store, self.now, self.outbox)
         self.ratings = Ratings(store, self.now)
+        self.tournaments = Tournaments(store, self.now, self.outbox)
 
     @classmethod
     async def open(
@@ -167,7 +178,7 @@ class GameService:
         clock: Clock = utc_now,
         rng: random.Random | None = None,
         challenge_ttl: timedelta = DEFAULT_CHALLENGE_TTL,
-        default_clock_days: int | None = None,
+        default_clock: TimeControl | None = None,
         outbox_lease: timedelta = DEFAULT_LEASE,
     ) -> GameService:
         """Open the database ``database`` names, an SQLite file's path or a PostgreSQL URL
@@ -178,7 +189,7 @@ class GameService:
             clock=clock,
             rng=rng,
             challenge_ttl=challenge_ttl,
-            default_clock_days=default_clock_days,
+            default_clock=default_clock,
             outbox_lease=outbox_lease,
         )
         try:
@@ -269,16 +280,16 @@ class GameService:
         challenger_id: UserId,
         opponent_id: UserId | None = None,
         colour: Colour | None = None,
-        clock_days: int | ServerDefault | None = SERVER_DEFAULT,
+        clock: TimeControl | ServerDefault | None = SERVER_DEFAULT,
         parent_channel_id: ChannelId | None = None,
     ) -> Challenge:
         """Challenge ``opponent_id``, or anyone in the channel when it is ``None``.
 
-        ``colour`` is the challenger's (``None``: drawn at random on acceptance);
-        ``clock_days`` one of :data:`CLOCK_CHOICES`, ``None`` for no clock, or
-        :data:`SERVER_DEFAULT`. ``parent_channel_id``: the channel of a thread the challenge is
-        made in. Raises :class:`SelfChallenge`, :class:`InvalidClock`,
-        :class:`ChannelNotAllowed`.
+        ``colour`` is the challenger's (``None``: drawn at random on acceptance); ``clock``
+        one of :data:`bot.games.timecontrol.CHOICES` (days per move or a time bank), ``None``
+        for no clock, or :data:`SERVER_DEFAULT`. ``parent_channel_id``: the channel of a
+        thread the challenge is made in. Raises :class:`SelfChallenge`, :class:`InvalidClock`,
+        :class:`InvalidTimeControl`, :class:`ChannelNotAllowed`.
         """
         if guild_id is not None:
             settings = await self.store.guild_settings(guild_id)
@@ -286,10 +297,11 @@ class GameService:
                 raise ChannelNotAllowed(channel_id, tuple(sorted(settings.channels)))
         if opponent_id == challenger_id:
             raise SelfChallenge(challenger_id)
-        if isinstance(clock_days, ServerDefault):
-            clock_days = await self._server_clock(guild_id)
-        elif clock_days is not None:
-            _check_clock(clock_days)
+        if isinstance(clock, ServerDefault):
+            clock = await self._server_clock(guild_id)
+        else:
+            _check_clock(clock)
+        clock_days, bank = to_columns(clock)
         now = self.now()
         async with self.store.write() as tx:
             users = [challenger_id] if opponent_id is None else [challenger_id, opponent_id]
@@ -302,6 +314,7 @@ class GameService:
                     opponent_id=opponent_id,
                     challenger_colour=colour,
                     clock_days=clock_days,
+                    bank=bank,
                     created_at=now,
                     expires_at=now + self._challenge_ttl,
                 )
@@ -430,6 +443,11 @@ class GameService:
         challenger, accepter = challenge.challenger_id, user_id
         white, black = (challenger, accepter) if colour is Colour.WHITE else (accepter, challenger)
         await tx.ensure_players([user_id], now)
+        control = from_columns(challenge.clock_days, challenge.bank)
+        paused_until = None
+        if control is not None:
+            paused_until = (await tx.prefs(white, lock=False)).vacation_until
+        clock = GameClock.starting(control, now, paused_until)
         game = await tx.insert_game(
             NewGame(
                 guild_id=challenge.guild_id,
@@ -439,8 +457,11 @@ class GameService:
                 white_id=white,
                 black_id=black,
                 position=rules.new_game(),
-                clock_days=challenge.clock_days,
-                deadline_at=deadline(now, challenge.clock_days),
+                clock_days=clock.clock_days,
+                deadline_at=clock.deadline_at,
+                bank=clock.bank,
+                white_bank=clock.white_bank,
+                black_bank=clock.black_bank,
                 created_at=now,
                 # A server without the bot keeps no ladder it could show: not rated.
                 rated=not private,
@@ -515,12 +536,15 @@ class GameService:
             raise ChallengeExpired(challenge_id)
         return closed
 
-    async def _server_clock(self, guild_id: GuildId | None) -> int | None:
+    async def _server_clock(self, guild_id: GuildId | None) -> TimeControl | None:
         if guild_id is not None:
             settings = await self.store.guild_settings(guild_id)
+            if settings.default_bank is not None:
+                return from_columns(None, settings.default_bank)
             if settings.default_clock_days is not None:
-                return settings.default_clock_days or None  # 0: the server wants no clock
-        return self._default_clock_days
+                # 0: the server wants no clock
+                return from_columns(settings.default_clock_days, None)
+        return self._default_clock
 
     # --- playing -------------------------------------------------------------------------------
 
@@ -578,15 +602,19 @@ class GameService:
         if rules.is_over(position):
             ended = await self._finish_by_move(game, position, played, now, answer)
             return MoveOutcome(ended.game, before, tuple(played), ended, ended.announcement)
-        paused_until = None
-        if game.clock_days is not None:
+        paused_until = mover_paused_until = None
+        if game.deadline_at is not None:
             paused_until = (await self.store.prefs(game.player(position.turn))).vacation_until
-        updated = continued(game, position, now, paused_until)
+        if game.bank is not None:
+            mover_paused_until = (await self.store.prefs(user_id)).vacation_until
+        updated = continued(
+            game, position, now, paused_until, mover_paused_until=mover_paused_until
+        )
         try:
             saved = await self.store.save_announced(
                 updated,
                 game.version,
-                _new_moves(played),
+                _new_moves(played, game, updated),
                 announcements.turn(updated, played, answer=answer),
                 self.outbox.claim(),
             )
@@ -612,7 +640,7 @@ class GameService:
                     now,
                     self.outbox.claim(),
                     position=position,
-                    moves=_new_moves(played),
+                    moves=_new_moves(played, game, game),
                     announce=lambda final, change: announcements.turn(
                         final, played, over=True, change=change, answer=answer
                     ),
@@ -659,6 +687,10 @@ class GameService:
                 check_running(game, expected_version)
             else:
                 game = await game_for_action(tx.game, game_id, user_id, expected_version)
+                pairing = await tx.pairing_of_game(game_id)
+                if pairing is not None:  # a tournament's game: its organiser decides
+                    tournament = await tx.tournament(pairing.tournament_id)
+                    raise AbortNeedsOrganiser("" if tournament is None else tournament.name)
                 if len(await tx.phase_two_movers(game_id)) == 2:
                     raise AbortTooLate(game_id)
                 opponent = game.opponent_of(user_id)
@@ -780,9 +812,12 @@ class GameService:
         return await self.store.guild_settings(guild_id)
 
     async def save_guild_settings(self, settings: GuildSettings) -> GuildSettings:
-        """Store a server's settings; raises :class:`InvalidClock` for a clock not offered."""
-        if settings.default_clock_days:  # 0 and None are "no clock" and "not set"
-            _check_clock(settings.default_clock_days)
+        """Store a server's settings; raises :class:`InvalidClock` or
+        :class:`InvalidTimeControl` for a clock not offered."""
+        # days 0 and None are "no clock" and "not set"
+        _check_clock(from_columns(settings.default_clock_days, settings.default_bank))
+        if settings.default_bank is not None and settings.default_clock_days is not None:
+            raise InvalidTimeControl(settings.default_bank)
         async with self.store.write() as tx:
             await tx.save_guild_settings(settings, self.now())
         return settings
@@ -791,9 +826,14 @@ class GameService:
 # --- helpers -----------------------------------------------------------------------------------
 
 
-def _check_clock(days: int) -> None:
-    if days not in CLOCK_CHOICES:
-        raise InvalidClock(days, CLOCK_CHOICES)
+def _check_clock(control: TimeControl | None) -> None:
+    """Raises :class:`InvalidClock` or :class:`InvalidTimeControl` for a clock not offered."""
+    if is_offered(control):
+        return
+    if isinstance(control, DaysPerMove):
+        raise InvalidClock(control.days, CLOCK_CHOICES)
+    assert isinstance(control, Bank)
+    raise InvalidTimeControl(control.to_text())
 
 
 async def _unexpired_challenge(tx: Writer, challenge_id: int, now: datetime) -> Challenge | None:
@@ -819,8 +859,26 @@ def _check_open(challenge: Challenge) -> None:
         raise closed[challenge.status](challenge.id)
 
 
-def _new_moves(played: list[PlayedMove]) -> list[NewMove]:
-    return [NewMove(m.ply, m.colour, m.player_id, m.move, m.automatic, m.played_at) for m in played]
+def _new_moves(played: list[PlayedMove], before: Game, after: Game) -> list[NewMove]:
+    """The records of ``played``, with the banks as they were when each ply's turn began:
+    ``before``'s for the first, ``after``'s for the passes recorded after it."""
+    return [
+        NewMove(
+            m.ply,
+            m.colour,
+            m.player_id,
+            m.move,
+            m.automatic,
+            m.played_at,
+            *_banks_at(before if index == 0 else after),
+        )
+        for index, m in enumerate(played)
+    ]
+
+
+def _banks_at(game: Game) -> tuple[timedelta | None, timedelta | None]:
+    stored = banks(game)
+    return stored.get(Colour.WHITE), stored.get(Colour.BLACK)
 
 
 def _played(game: Game, result: rules.MoveResult, now: datetime, *, automatic: bool) -> PlayedMove:

@@ -14,7 +14,7 @@ from datetime import datetime
 import rules
 from bot.games import announcements
 from bot.games.checks import game_for_action
-from bot.games.clocks import continued
+from bot.games.clocks import taken_back
 from bot.games.errors import (
     NoTakebackRequested,
     NothingToTakeBack,
@@ -76,7 +76,8 @@ class Takebacks:
 
     async def answer(self, game_id: int, user_id: UserId, accept: bool) -> TakebackAnswer:
         """The opponent accepts (the move and any automatic pass after it are undone, and the
-        requester is to move again) or declines. A move played meanwhile has voided the request."""
+        requester is to move again, on a time bank with both banks as they were then) or
+        declines. A move played meanwhile has voided the request."""
         now = self._now()
         async with self._store.write() as tx:
             game = await game_for_action(tx.game, game_id, user_id)
@@ -100,9 +101,10 @@ class Takebacks:
         moves = await tx.moves(game.id)
         keep = [m.move for m in moves if m.ply < ply]
         undone = tuple(str(m.move) for m in moves if m.ply >= ply)
+        back_to = next((m for m in moves if m.ply == ply), None)
         position = rules.replay(keep)[-1]
         prefs = await tx.prefs(requester, lock=False)  # only looked at
-        restored = continued(game, position, now, prefs.vacation_until)
+        restored = taken_back(game, position, now, back_to, prefs.vacation_until)
         await tx.delete_moves_from(game.id, ply)
         saved = await tx.save_game(restored, game.version)
         notice = await tx.enqueue(announcements.takeback(saved, undone), now, self._outbox.claim())

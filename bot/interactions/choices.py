@@ -8,10 +8,8 @@ from typing import Final
 from discord.app_commands import Choice, locale_str
 
 import rules
-from bot.games import CLOCK_CHOICES
+from bot.games import InvalidTimeControl, timecontrol
 
-NO_CLOCK: Final = 0
-"""The clock choice that means: no clock."""
 RANDOM_COLOUR: Final = "random"
 
 COLOURS: Final = [
@@ -22,19 +20,37 @@ COLOURS: Final = [
 """A player's colour: White, Black, or drawn at random."""
 
 _CLOCK_NAMES: Final = {
-    NO_CLOCK: locale_str("No clock"),
-    1: locale_str("1 day per move"),
-    2: locale_str("2 days per move"),
-    3: locale_str("3 days per move"),
-    5: locale_str("5 days per move"),
-    7: locale_str("7 days per move"),
-    14: locale_str("14 days per move"),
+    timecontrol.NO_CLOCK: locale_str("No clock"),
+    "days:1": locale_str("1 day per move"),
+    "days:2": locale_str("2 days per move"),
+    "days:3": locale_str("3 days per move"),
+    "days:5": locale_str("5 days per move"),
+    "days:7": locale_str("7 days per move"),
+    "days:14": locale_str("14 days per move"),
+    "bank:10d+36h/10d": locale_str(
+        "Time bank: 10 days, +36 h a move, at most 10 days (Little Golem)"
+    ),
+    "bank:5d+1d/14d": locale_str("Time bank: 5 days, +1 day a move, at most 14 days"),
+    "bank:3d+12h/5d": locale_str("Time bank: 3 days, +12 h a move, at most 5 days"),
 }
-if set(_CLOCK_NAMES) != {NO_CLOCK, *CLOCK_CHOICES}:  # a new clock needs its name here
-    raise RuntimeError("every clock in CLOCK_CHOICES needs a name in bot.interactions.choices")
+if list(_CLOCK_NAMES) != [timecontrol.NO_CLOCK, *(c.to_text() for c in timecontrol.CHOICES)]:
+    raise RuntimeError(
+        "every clock in timecontrol.CHOICES needs a name in bot.interactions.choices"
+    )
 
-CLOCKS: Final = [Choice(name=name, value=days) for days, name in _CLOCK_NAMES.items()]
-"""Days per move: no clock, or one of the game service's clocks."""
+CLOCKS: Final = [Choice(name=name, value=value) for value, name in _CLOCK_NAMES.items()]
+"""The clocks a challenge or a server may choose, by their spelling: no clock, days per move,
+or a time bank (:mod:`bot.games.timecontrol`)."""
+
+
+def clock(value: str) -> timecontrol.TimeControl | None:
+    """The clock a choice names (``None``: no clock); the service checks it is offered.
+    Raises :class:`InvalidTimeControl` for a value that names none (a command registered
+    before the clocks changed, say)."""
+    try:
+        return timecontrol.parse(value)
+    except timecontrol.TimeControlError:
+        raise InvalidTimeControl(value) from None
 
 
 def colour(value: str | None) -> rules.Colour | None:

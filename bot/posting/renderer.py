@@ -19,6 +19,7 @@ from typing import Any
 import render
 import rules
 from ai.workers import process_pool
+from render.standings import StandingsTable, standings_png
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +74,13 @@ class Renderer:
         """A review's evaluation graph (:func:`render.evaluation_graph_png`; its marks cross
         to the worker as they are)."""
         draw = functools.partial(render.evaluation_graph_png, list(curve), **options)
+        if self._pool is None:
+            return await asyncio.to_thread(draw)
+        return await asyncio.get_running_loop().run_in_executor(self._pool, draw)
+
+    async def standings_png(self, table: StandingsTable, **options: Any) -> bytes:
+        """A tournament's standings (:func:`render.standings.standings_png`)."""
+        draw = functools.partial(standings_png, table, **options)
         if self._pool is None:
             return await asyncio.to_thread(draw)
         return await asyncio.get_running_loop().run_in_executor(self._pool, draw)

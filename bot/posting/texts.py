@@ -10,13 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Final
 
 import render
 import rules
 from bot.games import EndReason, Game, GameOver, PlayedMove
 from bot.games.announcements import RatingShift
+from bot.games.clocks import bank_of, banks
+from bot.games.timecontrol import Bank, DaysPerMove, TimeControl
 from bot.i18n import COLOUR_NAMES, Catalogues, Locale, Text, _, n_, p_
 from rules import CELL_NAMES, Colour, Jump, Pass, Place
 
@@ -229,7 +231,22 @@ def turn_post(
 
 
 def deadline_line(game: Game) -> Text:
+    """The clock of a running game: when the player to move must play, and on a time bank
+    what is in the other player's bank."""
     assert game.deadline_at is not None
+    bank = bank_of(game)
+    if bank is not None:
+        waiting = game.position.turn.opponent
+        return _(
+            "Clock: time bank of {terms}; {player} must play by {deadline} ({relative}), "
+            "{opponent} has {left} in the bank.",
+            terms=bank_terms(bank),
+            player=mention(game.to_move_id or 0),
+            deadline=discord_time(game.deadline_at, "f"),
+            relative=discord_time(game.deadline_at),
+            opponent=mention(game.player(waiting)),
+            left=duration_text(banks(game)[waiting]),
+        )
     return _(
         "Clock: {days} per move; {player} must play by {deadline} ({relative}).",
         days=n_("{count} day", "{count} days", game.clock_days or 0),
@@ -237,6 +254,51 @@ def deadline_line(game: Game) -> Text:
         deadline=discord_time(game.deadline_at, "f"),
         relative=discord_time(game.deadline_at),
     )
+
+
+def duration_text(amount: timedelta) -> Text:
+    """What is in a time bank, to the minute below: "10 d 4 h", "5 h 20 min", "12 min"."""
+    minutes = max(timedelta(0), amount) // timedelta(minutes=1)
+    days, minutes = divmod(minutes, 24 * 60)
+    hours, minutes = divmod(minutes, 60)
+    if days and hours:
+        return _("{days} d {hours} h", days=days, hours=hours)
+    if days:
+        return _("{days} d", days=days)
+    if hours and minutes:
+        return _("{hours} h {minutes} min", hours=hours, minutes=minutes)
+    if hours:
+        return _("{hours} h", hours=hours)
+    return _("{minutes} min", minutes=minutes)
+
+
+def _term(amount: timedelta) -> Text:
+    """A bank's term in its largest whole unit, as Little Golem states its own: "36 h"."""
+    if not amount % timedelta(days=1):
+        return _("{days} d", days=amount // timedelta(days=1))
+    if not amount % timedelta(hours=1):
+        return _("{hours} h", hours=amount // timedelta(hours=1))
+    return duration_text(amount)
+
+
+def bank_terms(bank: Bank) -> Text:
+    """A bank's terms: "10 d + 36 h a move, at most 10 d"."""
+    return _(
+        "{initial} + {increment} a move, at most {cap}",
+        initial=_term(bank.initial),
+        increment=_term(bank.increment),
+        cap=_term(bank.cap),
+    )
+
+
+def clock_text(control: TimeControl | None) -> Text:
+    """A clock as a challenge or the settings name it: "no clock", "3 days per move",
+    "time bank: 10 d + 36 h a move, at most 10 d"."""
+    if isinstance(control, DaysPerMove):
+        return n_("{count} day per move", "{count} days per move", control.days)
+    if isinstance(control, Bank):
+        return _("time bank: {terms}", terms=bank_terms(control))
+    return _("no clock")
 
 
 def start_post(game: Game, players: Players) -> GamePost:
@@ -287,7 +349,10 @@ def board_post(game: Game, players: Players) -> GamePost:
             player=players.name(game.position.turn),
             colour=COLOUR_NAMES[game.position.turn],
         )
-        return GamePost(title=game_title(game, players), lines=(line,), footer=move_footer(game))
+        clock = (deadline_line(game),) if game.deadline_at is not None else ()
+        return GamePost(
+            title=game_title(game, players), lines=(line, *clock), footer=move_footer(game)
+        )
     over = GameOver.of(game)
     return GamePost(
         title=game_title(game, players),

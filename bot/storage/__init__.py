@@ -31,6 +31,7 @@ from bot.storage.models import (
     ChannelId,
     Claim,
     EndReason,
+    Entrant,
     Game,
     GameStatus,
     GuildId,
@@ -40,6 +41,10 @@ from bot.storage.models import (
     RatingRow,
     RecordedMove,
     Result,
+    Tournament,
+    TournamentFormat,
+    TournamentGame,
+    TournamentStatus,
     UserId,
 )
 from bot.storage.postgres import PostgresDatabase
@@ -53,6 +58,7 @@ from bot.storage.store import (
     Store,
     Writer,
 )
+from bot.storage.tournaments import NewTournament, TournamentChanged
 
 __all__ = [
     "MIGRATIONS",
@@ -65,6 +71,7 @@ __all__ = [
     "Database",
     "DatabaseTooNew",
     "EndReason",
+    "Entrant",
     "Game",
     "GameStatus",
     "GuildId",
@@ -75,6 +82,7 @@ __all__ = [
     "NewGame",
     "NewMove",
     "NewNotification",
+    "NewTournament",
     "NotOurDatabase",
     "Notification",
     "PlayerPrefs",
@@ -86,6 +94,11 @@ __all__ = [
     "Saved",
     "StorageError",
     "Store",
+    "Tournament",
+    "TournamentChanged",
+    "TournamentFormat",
+    "TournamentGame",
+    "TournamentStatus",
     "UserId",
     "VersionConflict",
     "Writer",

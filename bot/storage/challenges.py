@@ -40,11 +40,13 @@ class NewChallenge:
     clock_days: int | None
     created_at: datetime
     expires_at: datetime
+    bank: str | None = None
+    """A time bank instead of days per move (:attr:`Challenge.bank`)."""
 
 
 _CHALLENGE_COLUMNS: Final = (
     "id, guild_id, channel_id, challenger_id, opponent_id, challenger_colour, clock_days, "
-    "status, created_at, expires_at, closed_at, closed_by, game_id"
+    "status, created_at, expires_at, closed_at, closed_by, game_id, bank"
 )
 _SELECT_CHALLENGE: Final = f"SELECT {_CHALLENGE_COLUMNS} FROM challenges WHERE id = ?"
 
@@ -64,6 +66,7 @@ def _challenge(row: Row) -> Challenge:
         closed_at=optional_time(row["closed_at"]),
         closed_by=row["closed_by"],
         game_id=row["game_id"],
+        bank=row["bank"],
     )
 
 
@@ -79,8 +82,8 @@ class ChallengeWrites(WriterPart):
         """Insert an open challenge (its players must exist: :meth:`ensure_players`)."""
         rows = await self._conn.fetch_all(
             "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, "
-            "challenger_colour, clock_days, status, created_at, expires_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, 'open', ?, ?) RETURNING id",
+            "challenger_colour, clock_days, status, created_at, expires_at, bank) "
+            "VALUES (?, ?, ?, ?, ?, ?, 'open', ?, ?, ?) RETURNING id",
             (
                 new.guild_id,
                 new.channel_id,
@@ -90,6 +93,7 @@ class ChallengeWrites(WriterPart):
                 new.clock_days,
                 time_to_text(new.created_at),
                 time_to_text(new.expires_at),
+                new.bank,
             ),
         )
         created = await self.challenge(rows[0][0])

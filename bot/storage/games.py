@@ -15,7 +15,7 @@ import dataclasses
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Final
 
 from bot.storage.errors import ChannelTaken, VersionConflict
@@ -39,7 +39,9 @@ from bot.storage.sql_helpers import (
     WriterPart,
     locking,
     one_row,
+    optional_seconds,
     optional_text,
+    seconds,
     unique_violation,
 )
 from rules import PLACEMENT_PLIES, Colour, Move, Position
@@ -65,6 +67,12 @@ class NewGame:
     computer_id: UserId | None = None
     computer_level: str | None = None
     private: bool = False
+    bank: str | None = None
+    """A time bank's terms (:attr:`Game.bank`); then both banks start full."""
+    white_bank: timedelta | None = None
+    black_bank: timedelta | None = None
+    status: GameStatus = GameStatus.ACTIVE
+    """Or :attr:`~GameStatus.PENDING`: a tournament's game waiting for its thread."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +85,9 @@ class NewMove:
     move: Move
     automatic: bool
     played_at: datetime
+    white_bank: timedelta | None = None
+    """In a time-bank game: both banks when this ply's turn began (:class:`RecordedMove`)."""
+    black_bank: timedelta | None = None
 
 
 # --- rows to values ----------------------------------------------------------------------------
@@ -85,9 +96,13 @@ GAME_COLUMNS: Final = (
     "id, guild_id, channel_id, parent_channel_id, challenge_id, white_id, black_id, status, "
     "result, end_reason, ended_by, score_white, score_black, position, version, clock_days, "
     "deadline_at, abort_requested_by, created_at, updated_at, finished_at, rated, "
-    "takeback_requested_by, takeback_ply, computer_id, computer_level, private, channel_lost_at"
+    "takeback_requested_by, takeback_ply, computer_id, computer_level, private, channel_lost_at, "
+    "bank, white_bank_seconds, black_bank_seconds"
 )
-_MOVE_COLUMNS: Final = "game_id, ply, colour, player_id, move, automatic, played_at"
+_MOVE_COLUMNS: Final = (
+    "game_id, ply, colour, player_id, move, automatic, played_at, white_bank_seconds, "
+    "black_bank_seconds"
+)
 
 
 class PositionCache:
@@ -151,6 +166,9 @@ def _game(row: Row, positions: PositionCache) -> Game:
         computer_level=row["computer_level"],
         private=bool(row["private"]),
         channel_lost_at=optional_time(row["channel_lost_at"]),
+        bank=row["bank"],
+        white_bank=optional_seconds(row["white_bank_seconds"]),
+        black_bank=optional_seconds(row["black_bank_seconds"]),
     )
 
 
@@ -163,6 +181,8 @@ def _recorded_move(row: Row) -> RecordedMove:
         move=move_from_text(row["move"]),
         automatic=bool(row["automatic"]),
         played_at=text_to_time(row["played_at"]),
+        white_bank=optional_seconds(row["white_bank_seconds"]),
+        black_bank=optional_seconds(row["black_bank_seconds"]),
     )
 
 
@@ -177,10 +197,11 @@ UPDATE_GAME: Final = """
     UPDATE games SET
         status = ?, result = ?, end_reason = ?, ended_by = ?, score_white = ?, score_black = ?,
         position = ?, ply = ?, deadline_at = ?, abort_requested_by = ?, updated_at = ?,
-        finished_at = ?, takeback_requested_by = ?, takeback_ply = ?, version = version + 1
+        finished_at = ?, takeback_requested_by = ?, takeback_ply = ?, white_bank_seconds = ?,
+        black_bank_seconds = ?, version = version + 1
     WHERE id = ? AND version = ?
 """
-INSERT_MOVE: Final = f"INSERT INTO moves ({_MOVE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)"
+INSERT_MOVE: Final = f"INSERT INTO moves ({_MOVE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
 
 
 def update_params(game: Game, expected_version: int, positions: PositionCache) -> tuple[Any, ...]:
@@ -200,6 +221,8 @@ def update_params(game: Game, expected_version: int, positions: PositionCache) -
         optional_text(game.finished_at),
         game.takeback_requested_by,
         game.takeback_ply,
+        seconds(game.white_bank),
+        seconds(game.black_bank),
         game.id,
         expected_version,
     )
@@ -214,6 +237,8 @@ def move_params(game_id: int, move: NewMove) -> tuple[Any, ...]:
         str(move.move),
         int(move.automatic),
         time_to_text(move.played_at),
+        seconds(move.white_bank),
+        seconds(move.black_bank),
     )
 
 
@@ -234,7 +259,8 @@ class GameWrites(WriterPart):
         return None if row is None else _game(row, self._positions)
 
     async def insert_game(self, new: NewGame) -> Game:
-        """Insert an active game at version 0 (its players must exist)."""
+        """Insert a game (active, unless ``new`` says pending) at version 0 (its players must
+        exist)."""
         now = time_to_text(new.created_at)
         try:
             game_id = await self._insert_game(new, now)
@@ -250,8 +276,10 @@ class GameWrites(WriterPart):
         rows = await self._conn.fetch_all(
             "INSERT INTO games (guild_id, channel_id, parent_channel_id, challenge_id, white_id, "
             "black_id, status, position, ply, version, clock_days, deadline_at, created_at, "
-            "updated_at, rated, computer_id, computer_level, private) "
-            "VALUES (?, ?, ?, ?, ?, ?, 'active', ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            "updated_at, rated, computer_id, computer_level, private, bank, white_bank_seconds, "
+            "black_bank_seconds) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, "
+            "?, ?, ?) RETURNING id",
             (
                 new.guild_id,
                 new.channel_id,
@@ -259,6 +287,7 @@ class GameWrites(WriterPart):
                 new.challenge_id,
                 new.white_id,
                 new.black_id,
+                new.status.value,
                 new.position.to_text(),
                 new.position.ply,
                 new.clock_days,
@@ -269,6 +298,9 @@ class GameWrites(WriterPart):
                 new.computer_id,
                 new.computer_level,
                 int(new.private),
+                new.bank,
+                seconds(new.white_bank),
+                seconds(new.black_bank),
             ),
         )
         return int(rows[0][0])

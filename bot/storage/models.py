@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import rules
@@ -37,6 +37,8 @@ class ChallengeStatus(enum.StrEnum):
 class GameStatus(enum.StrEnum):
     """Whether a game is being played."""
 
+    PENDING = "pending"
+    """A tournament's game paired but not begun: it waits for its thread, and its clock with it."""
     ACTIVE = "active"
     FINISHED = "finished"
     """Ended with a result (by the rules, or by resignation)."""
@@ -92,7 +94,7 @@ class Challenge:
     challenger_colour: Colour | None
     """The colour the challenger asked for; ``None``: drawn at random on acceptance."""
     clock_days: int | None
-    """Days per move; ``None``: no clock."""
+    """Days per move; ``None``: no clock (or a time bank)."""
     status: ChallengeStatus
     created_at: datetime
     expires_at: datetime
@@ -100,6 +102,9 @@ class Challenge:
     closed_by: UserId | None = None
     game_id: int | None = None
     """The game it started, once accepted."""
+    bank: str | None = None
+    """The time bank chosen instead of days per move, as :mod:`bot.games.timecontrol` spells
+    it (``bank:10d+36h/10d``); ``None``: none."""
 
     @property
     def is_open_to_anyone(self) -> bool:
@@ -158,6 +163,14 @@ class Game:
     channel_lost_at: datetime | None = None
     """When its thread or channel refused the bot's posts (lost permissions, or deleted):
     posts there are given up until a player's command shows the bot may post again."""
+    bank: str | None = None
+    """Its time bank's terms, as :mod:`bot.games.timecontrol` spells them
+    (``bank:10d+36h/10d``); ``None``: days per move (:attr:`clock_days`) or no clock."""
+    white_bank: timedelta | None = None
+    """What is in White's time bank: now, when Black is to move; when White's turn began,
+    while White is to move (then :attr:`deadline_at` says when it runs out)."""
+    black_bank: timedelta | None = None
+    """What is in Black's time bank, as :attr:`white_bank` is White's."""
 
     @property
     def human_ids(self) -> tuple[UserId, ...]:
@@ -234,6 +247,11 @@ class RecordedMove:
     automatic: bool
     """A PASS the service recorded because the player had no legal move."""
     played_at: datetime
+    white_bank: timedelta | None = None
+    """In a time-bank game: White's bank when this ply's turn began (a takeback to this ply
+    puts it back); ``None`` in other games."""
+    black_bank: timedelta | None = None
+    """Black's, as :attr:`white_bank`."""
 
     @property
     def text(self) -> str:
@@ -248,10 +266,15 @@ class GuildSettings:
     guild_id: GuildId
     default_clock_days: int | None = None
     """Days per move when a challenge does not say; ``0``: no clock; ``None``: not set."""
+    default_bank: str | None = None
+    """A time bank instead (:attr:`Challenge.bank`'s spelling); set, it is the default and
+    :attr:`default_clock_days` is ``None``."""
     use_threads: bool = True
     locale: str | None = None
     channels: frozenset[ChannelId] = frozenset()
     """Where the bot plays in this server; empty: in any channel."""
+    organiser_role_id: int | None = None
+    """Besides Manage Server, who may run the server's tournaments."""
 
     def allows(self, channel_id: ChannelId, parent_id: ChannelId | None = None) -> bool:
         """Whether games may start in ``channel_id`` (or in a thread of ``parent_id``)."""
@@ -323,6 +346,154 @@ class Claim:
 
     claimant: str
     until: datetime
+
+
+class TournamentFormat(enum.StrEnum):
+    """How a tournament pairs its players."""
+
+    ROUND_ROBIN = "round_robin"
+    """Everyone plays everyone once, all games at once."""
+    DOUBLE_ROUND_ROBIN = "double_round_robin"
+    """Everyone plays everyone twice, once with each colour, all games at once."""
+    SWISS = "swiss"
+    """A number of rounds, each paired by score when the one before has ended."""
+    KNOCKOUT = "knockout"
+    """Single elimination; a drawn match goes on with colours swapped."""
+    LEAGUE = "league"
+    """A server's standing league: divisions of round robins, season after season, with
+    promotion and relegation. Its divisions are round robins that name it."""
+
+    @property
+    def all_at_once(self) -> bool:
+        """Whether every game is paired at the start (a round robin's schedule)."""
+        return self in (TournamentFormat.ROUND_ROBIN, TournamentFormat.DOUBLE_ROUND_ROBIN)
+
+
+class TournamentStatus(enum.StrEnum):
+    OPEN = "open"
+    """Taking entries."""
+    RUNNING = "running"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+
+@dataclass(frozen=True, slots=True)
+class Tournament:
+    """A competition of a server: its settings, where it is played, and how far it got."""
+
+    id: int
+    guild_id: GuildId
+    channel_id: ChannelId
+    """Where it was created; each of its games gets a thread there."""
+    name: str
+    format: TournamentFormat
+    organiser_id: UserId
+    status: TournamentStatus
+    created_at: datetime
+    version: int = 0
+    thread_id: ChannelId | None = None
+    """Its own thread (rounds, standings), once made."""
+    players_own: bool = False
+    """Made by a player among friends (a small round robin), not by the server's organisers."""
+    clock: str | None = None
+    """The games' time control, as :mod:`bot.games.clocks` names it (``None``: no clock)."""
+    rated: bool = True
+    rounds: int | None = None
+    """A Swiss tournament's number of rounds."""
+    max_players: int | None = None
+    starts_at: datetime | None = None
+    """When it starts by itself (``None``: by the organiser, or when full)."""
+    role_id: int | None = None
+    """Only members of this role may join (``None``: anyone)."""
+    division_size: int | None = None
+    """A league's divisions' size."""
+    moves_down: int | None = None
+    """How many of a league division's last go down a division (the first 2 go up)."""
+    league_id: int | None = None
+    """For a league's division: the league."""
+    season: int | None = None
+    """A league's current season, or a division's own."""
+    division: int | None = None
+    """A league division's number, 1 the top."""
+    round: int = 0
+    """The round being played (0: not started)."""
+    standings_message_id: int | None = None
+    """The last standings image posted in its thread (the next replaces it)."""
+    started_at: datetime | None = None
+    finished_at: datetime | None = None
+
+    @property
+    def is_open(self) -> bool:
+        return self.status is TournamentStatus.OPEN
+
+    @property
+    def is_running(self) -> bool:
+        return self.status is TournamentStatus.RUNNING
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED)
+
+    @property
+    def is_league(self) -> bool:
+        return self.format is TournamentFormat.LEAGUE
+
+    @property
+    def is_division(self) -> bool:
+        return self.league_id is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Entrant:
+    """A player in a tournament (or a league, from season to season)."""
+
+    tournament_id: int
+    user_id: UserId
+    seed: int
+    """Their order before any game: 1 the first."""
+    joined_at: datetime
+    division: int | None = None
+    """In a league: the division they play next season (``None``: a newcomer, the lowest)."""
+    withdrawn_at: datetime | None = None
+
+    @property
+    def withdrawn(self) -> bool:
+        return self.withdrawn_at is not None
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentGame:
+    """One pairing of a tournament: a game of the bot, or a bye (``black_id`` is ``None``)."""
+
+    tournament_id: int
+    round: int
+    board: int
+    leg: int
+    """A knockout match's game: 1, then 2 after a draw (colours swapped), and so on."""
+    number: int
+    """Its number in the tournament, as the standings and posts name it (#1, #2, ...)."""
+    white_id: UserId
+    black_id: UserId | None
+    game_id: int | None = None
+    result: Result | None = None
+    """``None`` while it is played (and for a bye, whose result is :attr:`is_bye`)."""
+    score: tuple[int, int] | None = None
+    forfeit: bool = False
+    """Decided without play: a withdrawal from a game that had not begun."""
+    void: bool = False
+    """Its game was aborted: it counts for nobody (a knockout plays it again)."""
+
+    @property
+    def is_bye(self) -> bool:
+        return self.black_id is None
+
+    @property
+    def is_decided(self) -> bool:
+        return self.is_bye or self.void or self.result is not None
+
+    @property
+    def player_ids(self) -> tuple[UserId, ...]:
+        return (self.white_id,) if self.black_id is None else (self.white_id, self.black_id)
 
 
 # --- how values are spelled in the database ---------------------------------------------------

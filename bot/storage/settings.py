@@ -28,16 +28,21 @@ class SettingsWrites(WriterPart):
     async def save_guild_settings(self, settings: GuildSettings, now: datetime) -> None:
         """Insert or replace a server's settings."""
         await self._conn.execute(
-            "INSERT INTO guild_settings (guild_id, default_clock_days, use_threads, locale, "
-            "updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+            "INSERT INTO guild_settings (guild_id, default_clock_days, default_bank, use_threads, "
+            "locale, organiser_role_id, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (guild_id) DO UPDATE SET "
             "default_clock_days = excluded.default_clock_days, "
+            "default_bank = excluded.default_bank, "
             "use_threads = excluded.use_threads, locale = excluded.locale, "
+            "organiser_role_id = excluded.organiser_role_id, "
             "updated_at = excluded.updated_at",
             (
                 settings.guild_id,
                 settings.default_clock_days,
+                settings.default_bank,
                 int(settings.use_threads),
                 settings.locale,
+                settings.organiser_role_id,
                 time_to_text(now),
             ),
         )
@@ -56,7 +61,8 @@ class SettingsReads(StorePart):
     async def guild_settings(self, guild_id: GuildId) -> GuildSettings:
         """A server's settings; the defaults if it has none stored."""
         row = await self.db.fetch_one(
-            "SELECT guild_id, default_clock_days, use_threads, locale FROM guild_settings "
+            "SELECT guild_id, default_clock_days, default_bank, use_threads, locale, "
+            "organiser_role_id FROM guild_settings "
             "WHERE guild_id = ?",
             (guild_id,),
         )
@@ -71,9 +77,11 @@ class SettingsReads(StorePart):
         return GuildSettings(
             guild_id=row["guild_id"],
             default_clock_days=row["default_clock_days"],
+            default_bank=row["default_bank"],
             use_threads=bool(row["use_threads"]),
             locale=row["locale"],
             channels=channels,
+            organiser_role_id=row["organiser_role_id"],
         )
 
     async def guild_locale(self, guild_id: GuildId) -> str | None:

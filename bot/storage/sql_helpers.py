@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from bot.storage.interface import Connection, Database, Row
@@ -58,3 +58,13 @@ def locking(conn: Connection, sql: str) -> str:
 def optional_text(moment: datetime | None) -> str | None:
     """A moment as stored (:func:`~bot.storage.models.time_to_text`), or ``None``."""
     return None if moment is None else time_to_text(moment)
+
+
+def seconds(amount: timedelta | None) -> int | None:
+    """A time bank as stored: whole seconds (``None`` stays ``None``)."""
+    return None if amount is None else amount // timedelta(seconds=1)
+
+
+def optional_seconds(value: int | None) -> timedelta | None:
+    """Read :func:`seconds`'s spelling back."""
+    return None if value is None else timedelta(seconds=value)

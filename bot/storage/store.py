@@ -13,6 +13,7 @@ parts below; every SQL statement lives in the module of the aggregate it is abou
 * :mod:`bot.storage.outbox`: announcements to deliver and their claims, leases on background
   work, reply routes, lost channels;
 * :mod:`bot.storage.settings`: servers' settings and languages;
+* :mod:`bot.storage.tournaments`: tournaments and leagues, their players and pairings;
 * :mod:`bot.storage.sql_helpers`: what they share.
 
 A new aggregate is a new module with its ``...Writes`` and ``...Reads`` parts, and a line for
@@ -35,6 +36,7 @@ from bot.storage.interface import Connection, Database
 from bot.storage.outbox import NewNotification, OutboxReads, OutboxWrites
 from bot.storage.players import PlayerReads, PlayerWrites
 from bot.storage.settings import SettingsReads, SettingsWrites
+from bot.storage.tournaments import TournamentReads, TournamentWrites
 
 __all__ = [
     "NewChallenge",
@@ -53,6 +55,7 @@ class Writer(
     PlayerWrites,
     OutboxWrites,
     SettingsWrites,
+    TournamentWrites,
 ):
     """The writes (and consistent reads) of one write transaction.
 
@@ -75,6 +78,7 @@ class Store(
     PlayerReads,
     OutboxReads,
     SettingsReads,
+    TournamentReads,
 ):
     """All reads and writes of the bot's data, over one :class:`Database`."""
 

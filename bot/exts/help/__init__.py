@@ -12,10 +12,11 @@ from discord.app_commands import locale_str
 
 import rules
 from bot.config import user_install_url
+from bot.games.timecontrol import PRESETS
 from bot.i18n import Text, _
 from bot.interactions.feature import Feature
 from bot.posting.publisher import Publisher, Reader
-from bot.posting.texts import image_labels
+from bot.posting.texts import bank_terms, image_labels
 
 if TYPE_CHECKING:
     from bot.app import DvonnBot, Interaction
@@ -102,6 +103,19 @@ def where_to_play(link: str) -> Text:
     )
 
 
+def clocks(banks: str) -> Text:
+    """The clocks a game may have; ``banks``: the time banks offered, in the reader's words."""
+    return _(
+        "**Clocks.** A challenge may set a clock (or take the server's default, from "
+        "`/dvonn settings`): days per move, or a time bank ({banks}; the first is Little "
+        "Golem's). On a bank your thinking time is taken from your bank and each move adds to "
+        "it, up to its cap; each board shows both banks. Whoever runs out of time loses. A "
+        "reminder comes a day before (or a quarter of your bank, if that is less), "
+        "`/dvonn vacation` pauses your clocks, and a takeback puts the banks back as they were.",
+        banks=banks,
+    )
+
+
 HELP_GROUPS: Final[tuple[tuple[Text, tuple[str, ...]], ...]] = (
     (_("Start a game"), ("challenge", "play-bot")),
     (_("Your turn"), ("place", "move", "play", "hint", "takeback")),
@@ -130,5 +144,6 @@ def help_paragraphs(reader: Reader, descriptions: Mapping[str, str], install: st
             f"{reader(f'/dvonn {name}')} · {reader(Text(descriptions[name]))}" for name in names
         ]
         paragraphs.append("\n".join(lines))
+    paragraphs.append(reader(clocks("; ".join(reader(bank_terms(bank)) for bank in PRESETS))))
     paragraphs.append(reader(where_to_play(install)))
     return paragraphs

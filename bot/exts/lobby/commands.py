@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -32,7 +32,9 @@ class Lobby(Feature):
     @app_commands.describe(
         opponent=locale_str("Who to play (leave empty: anyone in this channel may accept)"),
         colour=locale_str("Your colour (default: drawn at random)"),
-        clock=locale_str("Days per move before a player loses on time (default: the server's)"),
+        clock=locale_str(
+            "Days per move, or a time bank, before a player loses on time (default: the server's)"
+        ),
     )
     @app_commands.choices(colour=choices.COLOURS)
     @app_commands.choices(clock=choices.CLOCKS)
@@ -41,11 +43,16 @@ class Lobby(Feature):
         interaction: Interaction,
         opponent: discord.User | None = None,
         colour: str | None = None,
-        clock: int | None = None,
+        clock: str | None = None,
     ) -> None:
         async with self.inflight.track():
             me = interaction.client.user
+            chosen = SERVER_DEFAULT if clock is None else choices.clock(clock)
             if opponent is not None and me is not None and opponent.id == me.id:
+                if chosen is not None and chosen is not SERVER_DEFAULT:
+                    raise UserError(
+                        _("Games against the bot have no clock: challenge it without one.")
+                    )
                 await self._start_computer_game(
                     interaction, ai.Level.MEDIUM, choices.colour(colour)
                 )
@@ -54,16 +61,13 @@ class Lobby(Feature):
                 raise UserError(_("Bots cannot accept challenges: challenge a person."))
             assert interaction.channel_id is not None
             await check_room_for_a_game(self.service, interaction)
-            days: Any = (
-                SERVER_DEFAULT if clock is None else (None if clock == choices.NO_CLOCK else clock)
-            )
             challenge = await self.service.create_challenge(
                 guild_id=interaction.guild_id,
                 channel_id=interaction.channel_id,
                 challenger_id=interaction.user.id,
                 opponent_id=None if opponent is None else opponent.id,
                 colour=choices.colour(colour),
-                clock_days=days,
+                clock=chosen,
             )
             if opponent is not None:
                 self.publisher.names.remember(opponent)

@@ -6,8 +6,9 @@ from typing import Final
 
 import ai
 from bot.games import Challenge
-from bot.i18n import COLOUR_NAMES, Text, _, n_
-from bot.posting.texts import mention
+from bot.games.timecontrol import from_columns
+from bot.i18n import COLOUR_NAMES, Text, _
+from bot.posting.texts import clock_text, mention
 
 LEVEL_NAMES: Final[dict[ai.Level, Text]] = {
     ai.Level.BEGINNER: _("beginner"),
@@ -19,11 +20,7 @@ LEVEL_NAMES: Final[dict[ai.Level, Text]] = {
 
 
 def challenge_text(challenge: Challenge, challenger_name: str) -> Text:
-    clock = (
-        _("no clock")
-        if challenge.clock_days is None
-        else n_("{count} day per move", "{count} days per move", challenge.clock_days)
-    )
+    clock = clock_text(from_columns(challenge.clock_days, challenge.bank))
     colour = (
         _("colours drawn at random")
         if challenge.challenger_colour is None

@@ -11,11 +11,13 @@ from discord import app_commands
 from discord.app_commands import Choice, locale_str
 
 from bot.games import GuildSettings
-from bot.i18n import LANGUAGE_NAMES, Text, _, n_
+from bot.games.timecontrol import from_columns, to_columns
+from bot.i18n import LANGUAGE_NAMES, Text, _
 from bot.interactions import choices
 from bot.interactions.errors import UserError
 from bot.interactions.feature import Feature
 from bot.interactions.places import server_of
+from bot.posting.texts import clock_text
 
 if TYPE_CHECKING:
     from bot.app import DvonnBot, Interaction
@@ -36,7 +38,7 @@ class ServerSettings(Feature):
         name="settings", description=locale_str("The server's DVONN settings (Manage Server)")
     )
     @app_commands.describe(
-        clock=locale_str("Default clock for new challenges"),
+        clock=locale_str("Default clock for new challenges: days per move, or a time bank"),
         threads=locale_str("Whether each game gets its own thread"),
         language=locale_str("Language of game posts (auto: the server's)"),
         allow=locale_str("Add a channel where games may start"),
@@ -47,7 +49,7 @@ class ServerSettings(Feature):
     async def settings(  # noqa: PLR0917 - a slash command's options are its parameters
         self,
         interaction: Interaction,
-        clock: int | None = None,
+        clock: str | None = None,
         threads: bool | None = None,
         language: str | None = None,
         allow: discord.TextChannel | None = None,
@@ -57,7 +59,10 @@ class ServerSettings(Feature):
             guild_id = server_of(interaction)
             changes: dict[str, Any] = {}
             if clock is not None:
-                changes["default_clock_days"] = clock
+                days, bank = to_columns(choices.clock(clock))
+                # 0: the server wants no clock (None would be "not set")
+                changes["default_clock_days"] = None if bank is not None else days or 0
+                changes["default_bank"] = bank
             if threads is not None:
                 changes["use_threads"] = threads
             if language is not None:
@@ -86,13 +91,11 @@ class ServerSettings(Feature):
 
 
 def settings_lines(settings: GuildSettings, changed: bool) -> list[Text]:
-    days = settings.default_clock_days
+    not_set = settings.default_clock_days is None and settings.default_bank is None
     clock: Text = (
         _("not set (no clock)")
-        if days is None
-        else _("no clock")
-        if days == 0
-        else n_("{count} day per move", "{count} days per move", days)
+        if not_set
+        else clock_text(from_columns(settings.default_clock_days, settings.default_bank))
     )
     channels = ", ".join(f"<#{c}>" for c in sorted(settings.channels))
     return [

@@ -69,7 +69,7 @@ async def test_a_challenge_to_someone_else_cannot_be_taken(table: Table, bot: Dv
 async def test_the_challenger_cancels(table: Table, bot: DvonnBot) -> None:
     fake = table.fake
     challenge = await fake.run_command(
-        table.alice, table.games, "dvonn challenge", {"opponent": table.bob, "clock": 3}
+        table.alice, table.games, "dvonn challenge", {"opponent": table.bob, "clock": "days:3"}
     )
     assert challenge.message is not None and "3 days per move" in challenge.content
     not_yours = await fake.click(table.bob, challenge.message, label="Cancel")

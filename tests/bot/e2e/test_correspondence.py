@@ -29,7 +29,7 @@ async def clocked_game(table: Table, days: int = 1) -> FakeChannel:
         table.alice,
         table.games,
         "dvonn challenge",
-        {"opponent": table.bob, "colour": "W", "clock": days},
+        {"opponent": table.bob, "colour": "W", "clock": f"days:{days}"},
     )
     assert challenge.message is not None
     return await accept(table, challenge.message, table.bob)
@@ -72,7 +72,7 @@ async def test_reminders_come_by_dm_once_for_all_games(
             table.alice,
             second_channel,
             "dvonn challenge",
-            {"opponent": table.carol, "colour": "W", "clock": 1},
+            {"opponent": table.carol, "colour": "W", "clock": "days:1"},
         )
         assert challenge.message is not None
         two = await accept(table, challenge.message, table.carol)
@@ -94,7 +94,10 @@ async def test_reminders_fall_back_to_the_thread_and_can_be_turned_off(
         off = await fake.run_command(table.bob, table.games, "dvonn notify", {"enabled": False})
         assert off.ephemeral and "not be reminded" in off.content
         challenge = await fake.run_command(
-            shy, table.games, "dvonn challenge", {"opponent": table.bob, "colour": "W", "clock": 1}
+            shy,
+            table.games,
+            "dvonn challenge",
+            {"opponent": table.bob, "colour": "W", "clock": "days:1"},
         )
         assert challenge.message is not None
         thread = await accept(table, challenge.message, table.bob)
@@ -234,10 +237,12 @@ async def test_server_settings_need_manage_server(table: Table, bot_runner: BotR
     async with bot_runner.run():
         shown = await fake.run_command(table.alice, table.games, "dvonn settings")
         assert shown.ephemeral and "Default clock" in shown.content
-        refused = await fake.run_command(table.alice, table.games, "dvonn settings", {"clock": 3})
+        refused = await fake.run_command(
+            table.alice, table.games, "dvonn settings", {"clock": "days:3"}
+        )
         assert refused.ephemeral and "manage the server" in refused.content
         saved = await fake.run_command(
-            admin, table.games, "dvonn settings", {"clock": 3, "allow": table.games}
+            admin, table.games, "dvonn settings", {"clock": "days:3", "allow": table.games}
         )
         assert "Settings saved" in saved.content and "3 days per move" in saved.content
         elsewhere = await fake.run_command(table.alice, table.no_threads, "dvonn challenge")

@@ -138,7 +138,7 @@ async def test_a_loss_on_time_in_a_dm_game_reaches_the_players_by_dm(
     place = await dm_between(table, table.alice, table.bob)
     async with global_runner.run(clock=clock, housekeeping_interval=0) as bot:
         challenge = await fake.run_command(
-            table.alice, place, "dvonn challenge", {"opponent": table.bob, "clock": 1}
+            table.alice, place, "dvonn challenge", {"opponent": table.bob, "clock": "days:1"}
         )
         assert challenge.message is not None
         await fake.click(table.bob, challenge.message, label="Accept")

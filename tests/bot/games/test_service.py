@@ -38,6 +38,7 @@ from bot.games import (
     Result,
     SelfChallenge,
 )
+from bot.games.timecontrol import DaysPerMove, TimeControl
 from rules import Colour
 from tests.bot.clock import ManualClock
 from tests.conftest import SHARED
@@ -54,15 +55,17 @@ async def start_game(
     channel: int = CHANNEL,
     guild: int | None = GUILD,
     clock_days: int | None = None,
+    clock: TimeControl | None = None,
 ) -> Game:
-    """A game in ``channel`` with ``white`` and ``black`` as asked."""
+    """A game in ``channel`` with ``white`` and ``black`` as asked, on ``clock`` (or
+    ``clock_days`` days per move)."""
     challenge = await service.create_challenge(
         guild_id=guild,
         channel_id=channel,
         challenger_id=white,
         opponent_id=black,
         colour=Colour.WHITE,
-        clock_days=clock_days,
+        clock=clock if clock_days is None else DaysPerMove(clock_days),
     )
     return (await service.accept_challenge(challenge.id, black)).game
 
@@ -292,7 +295,7 @@ async def test_challenge_inputs_are_checked(service: GameService) -> None:
         )
     with pytest.raises(InvalidClock) as error:
         await service.create_challenge(
-            guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, clock_days=4
+            guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, clock=DaysPerMove(4)
         )
     assert "1, 2, 3, 5, 7, 14" in str(error.value)
     with pytest.raises(ChallengeNotFound):
@@ -317,7 +320,7 @@ async def test_a_server_default_clock_applies_when_none_is_chosen(service: GameS
     await service.save_guild_settings(GuildSettings(GUILD, default_clock_days=7))
     assert (await service.guild_settings(GUILD)).default_clock_days == 7
     challenge = await service.create_challenge(
-        guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, clock_days=SERVER_DEFAULT
+        guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, clock=SERVER_DEFAULT
     )
     assert challenge.clock_days == 7
     await service.save_guild_settings(GuildSettings(GUILD, default_clock_days=0))

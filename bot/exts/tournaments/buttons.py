@@ -1,0 +1,100 @@
+"""The Join button under a tournament's post, and what it shares with ``join``."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.exts.tournaments.texts import tournament_line
+from bot.games import GameService, TournamentStatus
+from bot.i18n import _
+from bot.interactions.buttons import BotButton, label
+from bot.interactions.errors import UserError
+from bot.posting.publisher import Publisher, Reader
+
+if TYPE_CHECKING:
+    from bot.app import Interaction
+
+
+def guild_of(interaction: discord.Interaction[Any]) -> int:
+    if interaction.guild_id is None:
+        raise UserError(_("Tournaments belong to servers: use this command in one."))
+    return interaction.guild_id
+
+
+async def is_organiser(service: GameService, interaction: discord.Interaction[Any]) -> bool:
+    """Manage Server, or the role the server's settings name for organisers."""
+    if interaction.guild_id is None:
+        return False
+    if interaction.permissions.manage_guild:
+        return True
+    role = (await service.guild_settings(interaction.guild_id)).organiser_role_id
+    user = interaction.user
+    return role is not None and isinstance(user, discord.Member) and user.get_role(role) is not None
+
+
+def roles_of(interaction: discord.Interaction[Any]) -> list[int]:
+    user = interaction.user
+    return [r.id for r in user.roles] if isinstance(user, discord.Member) else []
+
+
+async def join_tournament(
+    service: GameService,
+    publisher: Publisher,
+    interaction: discord.Interaction[Any],
+    tournament_id: int | None,
+) -> None:
+    """Enter ``interaction``'s user (the command and the button)."""
+    found = await service.tournaments.choose(
+        guild_of(interaction),
+        tournament_id,
+        statuses=(TournamentStatus.OPEN, TournamentStatus.RUNNING),
+    )
+    joined = await service.tournaments.join(found.id, interaction.user.id, roles_of(interaction))
+    publisher.names.remember(interaction.user)
+    reader = publisher.private_reader(interaction)
+    text = _(
+        "You are in {tournament} ({count} players).",
+        tournament=tournament_line(joined.tournament),
+        count=joined.players,
+    )
+    if joined.started:
+        text = _(
+            "You are in {tournament}: it is full, and has begun. Your games get their threads "
+            "here.",
+            tournament=tournament_line(joined.tournament),
+        )
+    await interaction.response.send_message(reader(text), ephemeral=True)
+
+
+class JoinButton(BotButton, template=r"dvonn:tournament:(?P<id>\d+):join"):
+    """Under a tournament's post: enter it."""
+
+    def __init__(self, tournament_id: int, reader: Reader | None = None) -> None:
+        self.tournament_id = tournament_id
+        super().__init__(
+            discord.ui.Button(
+                label=label(reader, _("Join")),
+                style=discord.ButtonStyle.success,
+                custom_id=f"dvonn:tournament:{tournament_id}:join",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(  # type: ignore[override]
+        cls, interaction: Interaction, item: discord.ui.Button[Any], match: re.Match[str], /
+    ) -> JoinButton:
+        return cls(int(match["id"]))
+
+    async def run(self, interaction: Interaction) -> None:
+        client = interaction.client
+        await join_tournament(client.service, client.publisher, interaction, self.tournament_id)
+        await client.deliverer.deliver_pending()
+
+
+def join_view(tournament_id: int, reader: Reader) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(JoinButton(tournament_id, reader))
+    return view

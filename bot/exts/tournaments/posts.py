@@ -1,0 +1,173 @@
+"""Posting tournaments' announcements: the tournament's post (with Join) and its own thread,
+each game's thread (then the game begins there and its first board is posted, in the game's
+own lane), and the standings image after every game, replacing the last one.
+
+Each is idempotent across a crash: the posts carry the row's nonce (Discord returns the message
+made the first time), and a thread started from a message that has one already is that message's
+thread (Discord's thread ids are their starting message's)."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import logging
+from typing import TYPE_CHECKING, Any, Final
+
+import discord
+
+from bot.exts.tournaments.buttons import join_view
+from bot.exts.tournaments.texts import FORMAT_NAMES, standings_table, tournament_line
+from bot.games import GameService, Notification, TournamentStatus
+from bot.games.announcements import read_tournament_news
+from bot.i18n import Text, _
+from bot.posting.publisher import Publisher, Reader
+from bot.posting.texts import discord_time, mention
+
+if TYPE_CHECKING:
+    from bot.app import DvonnBot
+
+log = logging.getLogger(__name__)
+
+THREAD_ARCHIVE_MINUTES: Final = 10080
+STANDINGS_FILENAME: Final = "standings.png"
+THREAD_EXISTS: Final = 160004
+"""Discord's code for a thread asked of a message that has one."""
+
+
+class TournamentPosts:
+    def __init__(self, bot: DvonnBot, service: GameService, publisher: Publisher) -> None:
+        self._bot = bot
+        self._service = service
+        self._publisher = publisher
+
+    async def _thread_from(
+        self, channel_id: int, guild_id: int, text: str, nonce: str, name: str, **kwargs: Any
+    ) -> tuple[discord.Message, int]:
+        """Post ``text`` in the channel and start a thread from it (once, whatever the tries)."""
+        channel = self._bot.get_partial_messageable(channel_id, guild_id=guild_id)
+        message = await channel.send(
+            text,
+            nonce=nonce,
+            allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
+            **kwargs,
+        )
+        try:
+            thread = await message.create_thread(
+                name=name[:100], auto_archive_duration=THREAD_ARCHIVE_MINUTES
+            )
+        except discord.HTTPException as error:
+            if error.code != THREAD_EXISTS:
+                raise
+            return message, message.id  # made on an earlier try: its id is the message's
+        return message, thread.id
+
+    async def opened(self, notification: Notification) -> discord.Message | None:
+        tournament = await self._service.tournaments.get(int(notification.payload["tournament"]))
+        if tournament.is_over:
+            return None
+        reader = await self._publisher.public_reader(tournament.guild_id)
+        lines: list[Text] = [
+            _(
+                "🏆 {tournament}: a {format} made by {organiser}.",
+                tournament=tournament_line(tournament),
+                format=FORMAT_NAMES[tournament.format],
+                organiser=mention(tournament.organiser_id),
+            )
+        ]
+        if tournament.max_players is not None:
+            lines.append(_("At most {count} players.", count=tournament.max_players))
+        if tournament.starts_at is not None:
+            lines.append(_("It begins {when}.", when=discord_time(tournament.starts_at)))
+        elif tournament.max_players is not None:
+            lines.append(_("It begins when full, or when its organiser starts it."))
+        if tournament.role_id is not None:
+            lines.append(_("Open to <@&{role}>.", role=tournament.role_id))
+        lines.append(
+            _("Join with the button or `/dvonn tournament join`; standings in this thread.")
+        )
+        text = "\n".join(reader(line) for line in lines)
+        message, thread_id = await self._thread_from(
+            tournament.channel_id,
+            tournament.guild_id,
+            text,
+            notification.nonce,
+            tournament.name,
+            view=join_view(tournament.id, reader),
+        )
+        await self._service.tournaments.set_thread(tournament.id, thread_id)
+        return message
+
+    async def game(self, notification: Notification) -> discord.Message | None:
+        """A paired game's thread; then the game begins (its first post follows in its lane)."""
+        assert notification.game_id is not None
+        game = await self._service.tournaments.pending_game(notification.game_id)
+        if game is None:
+            return None  # begun on an earlier try, or ended without play
+        tournament = await self._service.tournaments.get(int(notification.payload["tournament"]))
+        number = int(notification.payload.get("number", game.id))
+        reader = await self._publisher.public_reader(game.guild_id)
+        white = await self._publisher.names.get(game.white_id)
+        black = await self._publisher.names.get(game.black_id)
+        text = reader(
+            _(
+                "{tournament}, game #{number}: {white} (White) vs {black} (Black).",
+                tournament=tournament_line(tournament),
+                number=number,
+                white=mention(game.white_id),
+                black=mention(game.black_id),
+            )
+        )
+        assert game.guild_id is not None
+        message, thread_id = await self._thread_from(
+            tournament.channel_id,
+            game.guild_id,
+            text,
+            notification.nonce,
+            f"#{number} {white} vs {black}",
+        )
+        await self._service.tournaments.begin_game(game.id, thread_id, tournament.channel_id)
+        return message
+
+    async def news(self, notification: Notification) -> discord.Message | None:
+        news = read_tournament_news(notification)
+        tournament = await self._service.tournaments.get(news.tournament_id)
+        reader = await self._publisher.public_reader(tournament.guild_id)
+        lines: list[Text] = []
+        if news.started:
+            lines.append(_("{tournament} has begun.", tournament=tournament_line(tournament)))
+        if news.withdrawn is not None:
+            lines.append(
+                _("{player} withdrew from the tournament.", player=mention(news.withdrawn))
+            )
+        if news.cancelled:
+            lines.append(_("{tournament} is called off.", tournament=tournament_line(tournament)))
+        if news.season_over is not None:
+            lines.append(_("Season {season} is over.", season=news.season_over))
+        if tournament.status is TournamentStatus.FINISHED and (news.final or news.game_id):
+            lines.append(_("{tournament} is over.", tournament=tournament_line(tournament)))
+        kwargs = await self.standings_message(tournament.id, reader, lines)
+        where = tournament.thread_id or tournament.channel_id
+        channel = self._bot.get_partial_messageable(where, guild_id=tournament.guild_id)
+        message = await channel.send(**kwargs, nonce=notification.nonce)
+        replaced = await self._service.tournaments.set_standings_message(tournament.id, message.id)
+        if replaced is not None and replaced != message.id:
+            with contextlib.suppress(discord.NotFound):  # deleted by hand already
+                await channel.get_partial_message(replaced).delete()
+        return message
+
+    async def standings_message(
+        self, tournament_id: int, reader: Reader, lines: list[Text] | None = None
+    ) -> dict[str, Any]:
+        """The standings as a message: the image (each division's for a league) and a line."""
+        standing = await self._service.tournaments.standing(tournament_id)
+        parts = standing.divisions or (standing,)
+        files = []
+        for number, part in enumerate(parts[:10], start=1):
+            table = await standings_table(part, self._publisher.names.get, reader)
+            png = await self._publisher.renderer.standings_png(table)
+            files.append(discord.File(io.BytesIO(png), filename=f"standings-{number}.png"))
+        text = "\n".join(reader(line) for line in lines or ())
+        text = text or reader(
+            _("Standings of {tournament}.", tournament=tournament_line(standing.tournament))
+        )
+        return {"content": text, "files": files, "allowed_mentions": discord.AllowedMentions.none()}

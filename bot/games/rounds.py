@@ -1,0 +1,431 @@
+"""A tournament's rounds: pairing them, and going on when a game of one ends.
+
+Everything here runs inside the caller's write transaction, so a tournament moves on in the
+same commit as the change that moved it: the end of its round's last game pairs the next round
+(its games made, waiting for their threads, and announced) in the transaction that ended the
+game. A crash rolls both back or keeps both; nothing is done twice. The tournament's row is read
+first (:meth:`~bot.storage.Writer.tournament` locks it on PostgreSQL), so two processes ending
+a round's last two games at once take turns, and the second sees the first's result.
+
+Round robins (and a league's divisions) pair every round at the start, all games at once (as
+Little Golem's groups); a Swiss tournament pairs each round when the one before has ended; a
+knockout plays each round's matches, a drawn game followed by another with colours swapped.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Final
+
+import rules
+from bot.games import announcements, pairing, standings, timecontrol
+from bot.storage import (
+    Claim,
+    EndReason,
+    Entrant,
+    Game,
+    GameStatus,
+    NewGame,
+    Result,
+    Tournament,
+    TournamentFormat,
+    TournamentGame,
+    TournamentStatus,
+    UserId,
+    Writer,
+)
+from bot.storage.tournaments import NewTournament
+
+log = logging.getLogger(__name__)
+
+FIRST_ROUND: Final = 1
+
+
+async def begin(tx: Writer, tournament: Tournament, now: datetime, claim: Claim) -> Tournament:
+    """Start ``tournament`` (open, its entrants checked by the caller): pair its first round
+    (a round robin: all its rounds), or, for a league, make its first season's divisions."""
+    entrants = [e for e in await tx.entrants(tournament.id) if not e.withdrawn]
+    running = dataclasses.replace(
+        tournament,
+        status=TournamentStatus.RUNNING,
+        round=FIRST_ROUND,
+        started_at=now,
+        season=1 if tournament.is_league else tournament.season,
+    )
+    saved = await tx.save_tournament(running)
+    if tournament.is_league:
+        await _start_season(tx, saved, entrants, now, claim)
+    else:
+        await _pair(tx, saved, entrants, [], now, claim)
+    await tx.enqueue(announcements.tournament_news(saved, started=True), now)
+    return saved
+
+
+async def game_over(tx: Writer, game: Game, now: datetime, claim: Claim) -> None:
+    """``game`` just ended (saved in ``tx``): if it is a tournament's, record its result and
+    let the tournament go on (the next round, the next leg of a match, the end)."""
+    paired = await tx.pairing_of_game(game.id)
+    if paired is None:
+        return
+    tournament = await tx.tournament(paired.tournament_id)  # its lock first, then its rows
+    found = await tx.pairing_of_game(game.id)
+    if tournament is None or found is None or not tournament.is_running:
+        return
+    await tx.save_pairing(_decided(found, game))
+    if game.status is GameStatus.ABORTED and tournament.format is TournamentFormat.KNOCKOUT:
+        # A knockout needs a winner: an aborted game of a match is played again.
+        assert found.black_id is not None
+        await _new_legs(
+            tx, tournament, [(found, pairing.Pairing(found.white_id, found.black_id))], now
+        )
+    await _go_on(tx, tournament, now, claim)
+    await tx.enqueue(announcements.tournament_news(tournament, game_id=game.id), now)
+
+
+def _decided(pairing: TournamentGame, game: Game) -> TournamentGame:
+    """A pairing with its game's result: aborted, it counts for nobody; a loss on time is a
+    forfeit (FIDE's ``+/-``), as is a game that never began (set by the withdrawal)."""
+    if game.status is GameStatus.ABORTED:
+        return dataclasses.replace(pairing, void=True)
+    return dataclasses.replace(
+        pairing,
+        result=game.result,
+        score=game.score,
+        forfeit=pairing.forfeit or game.end_reason is EndReason.TIME,
+    )
+
+
+async def _go_on(tx: Writer, tournament: Tournament, now: datetime, claim: Claim) -> None:
+    """Pair the next round (or the next games of drawn knockout matches), or end the
+    tournament, once every game of its round is decided."""
+    pairings = await tx.pairings(tournament.id)
+    current = [p for p in pairings if tournament.format.all_at_once or p.round == tournament.round]
+    if not all(p.is_decided for p in current):
+        return
+    entrants = await tx.entrants(tournament.id)
+    if tournament.format is TournamentFormat.KNOCKOUT:
+        seeds = [e.user_id for e in sorted(entrants, key=lambda e: e.seed)]
+        second_games = [
+            (board[-1], decided.pairing)
+            for board in _boards(current)
+            if isinstance(decided := _match(board, seeds), pairing.SecondGame)
+        ]
+        if second_games:
+            await _new_legs(tx, tournament, second_games, now)
+            return
+        if len(_boards(current)) > 1:
+            await _next_round(tx, tournament, entrants, pairings, now, claim)
+            return
+    elif tournament.format is TournamentFormat.SWISS:
+        assert tournament.rounds is not None
+        active = [e for e in entrants if not e.withdrawn]
+        if tournament.round < tournament.rounds and len(active) > 1:
+            await _next_round(tx, tournament, entrants, pairings, now, claim)
+            return
+    await _finish(tx, tournament, now, claim)
+
+
+def _boards(pairings: Sequence[TournamentGame]) -> list[list[TournamentGame]]:
+    """A knockout round's matches: each board's games (legs) in order, void ones left out."""
+    boards: dict[int, list[TournamentGame]] = {}
+    for pair in pairings:
+        boards.setdefault(pair.board, [])
+        if not pair.void:
+            boards[pair.board].append(pair)
+    return [boards[board] for board in sorted(boards)]
+
+
+def _match(
+    legs: Sequence[TournamentGame], seeds: Sequence[UserId]
+) -> pairing.MatchWon | pairing.SecondGame | UserId:
+    """A knockout match's outcome so far (a bye: its player, through)."""
+    if legs[0].black_id is None:
+        return legs[0].white_id
+    games = [r for r in results_of(legs) if isinstance(r, standings.GameResult)]
+    return pairing.match_winner(games, seeds)
+
+
+def knockout_winner(legs: Sequence[TournamentGame], seeds: Sequence[UserId]) -> UserId | None:
+    """Who won a decided knockout match (``None`` while it goes on)."""
+    if not legs or not all(p.is_decided for p in legs):
+        return None
+    decided = _match(legs, seeds)
+    if isinstance(decided, pairing.SecondGame):
+        return None
+    return decided if isinstance(decided, int) else decided.winner
+
+
+async def _next_round(  # noqa: PLR0917 - the transaction's state, passed along
+    tx: Writer,
+    tournament: Tournament,
+    entrants: Sequence[Entrant],
+    pairings: Sequence[TournamentGame],
+    now: datetime,
+    claim: Claim,
+) -> None:
+    moved = await tx.save_tournament(dataclasses.replace(tournament, round=tournament.round + 1))
+    await _pair(tx, moved, [e for e in entrants if not e.withdrawn], pairings, now, claim)
+
+
+async def _finish(tx: Writer, tournament: Tournament, now: datetime, claim: Claim) -> None:
+    over = await tx.save_tournament(
+        dataclasses.replace(tournament, status=TournamentStatus.FINISHED, finished_at=now)
+    )
+    log.info("tournament %s finished", tournament.id)
+    await tx.enqueue(announcements.tournament_news(over, final=True), now)
+    if over.league_id is not None:
+        await _season_maybe_over(tx, over.league_id, now, claim)
+
+
+# --- pairing ---------------------------------------------------------------------------------
+
+
+async def _pair(  # noqa: PLR0917 - the transaction's state, passed along
+    tx: Writer,
+    tournament: Tournament,
+    entrants: Sequence[Entrant],
+    history: Sequence[TournamentGame],
+    now: datetime,
+    claim: Claim,
+) -> None:
+    """Pair ``tournament``'s current round (a round robin: its whole schedule) among
+    ``entrants``, make its games and announce them."""
+    players = [e.user_id for e in sorted(entrants, key=lambda e: e.seed)]
+    fmt = tournament.format
+    schedule: list[tuple[int, pairing.Round]]
+    if fmt.all_at_once:
+        double = fmt is TournamentFormat.DOUBLE_ROUND_ROBIN
+        schedule = list(enumerate(pairing.berger_rounds(players, double=double), start=1))
+    elif fmt is TournamentFormat.SWISS:
+        past = pairing.histories(results_of(history))
+        schedule = [(tournament.round, pairing.swiss_round(players, past))]
+    else:
+        assert fmt is TournamentFormat.KNOCKOUT
+        if tournament.round == FIRST_ROUND:
+            boards = pairing.knockout_first_round(players)
+        else:
+            previous = [p for p in history if p.round == tournament.round - 1]
+            seeds = [
+                e.user_id for e in sorted(await tx.entrants(tournament.id), key=lambda e: e.seed)
+            ]
+            legs = _boards(previous)
+            winners = {w for board in legs if (w := knockout_winner(board, seeds)) is not None}
+            first_legs = tuple(
+                pairing.Pairing(b[0].white_id, b[0].black_id)
+                if b[0].black_id is not None
+                else standings.Bye(b[0].white_id)
+                for b in legs
+            )
+            boards = pairing.knockout_next_round(first_legs, winners, seeds)
+        schedule = [(tournament.round, boards)]
+    number = max((p.number for p in history), default=0)
+    made: list[TournamentGame] = []
+    for round_number, boards_of_round in schedule:
+        for board, paired in enumerate(boards_of_round, start=1):
+            number += 1
+            white, black = (
+                (paired.player, None) if isinstance(paired, standings.Bye) else paired.players
+            )
+            made.append(
+                TournamentGame(
+                    tournament_id=tournament.id,
+                    round=round_number,
+                    board=board,
+                    leg=1,
+                    number=number,
+                    white_id=white,
+                    black_id=black,
+                )
+            )
+    await _make_games(tx, tournament, made, now)
+
+
+async def _new_legs(
+    tx: Writer,
+    tournament: Tournament,
+    legs: Sequence[tuple[TournamentGame, pairing.Pairing]],
+    now: datetime,
+) -> None:
+    """The next game of each of these matches: after ``last``, these colours."""
+    number = max((p.number for p in await tx.pairings(tournament.id)), default=0)
+    made = []
+    for last, colours in legs:
+        number += 1
+        made.append(
+            TournamentGame(
+                tournament_id=tournament.id,
+                round=last.round,
+                board=last.board,
+                leg=last.leg + 1,
+                number=number,
+                white_id=colours.white,
+                black_id=colours.black,
+            )
+        )
+    await _make_games(tx, tournament, made, now)
+
+
+async def _make_games(
+    tx: Writer, tournament: Tournament, made: Sequence[TournamentGame], now: datetime
+) -> None:
+    """Insert the pairings; each that is not a bye gets a game of the bot, waiting for its
+    thread (announced: the Discord side makes the thread, then the game begins)."""
+    await tx.ensure_players({p for m in made for p in m.player_ids}, now)
+    await tx.insert_pairings(made)
+    days, _bank = timecontrol.to_columns(
+        timecontrol.parse(tournament.clock or timecontrol.NO_CLOCK)
+    )
+    for pair in made:
+        if pair.black_id is None:
+            continue
+        game = await tx.insert_game(
+            NewGame(
+                guild_id=tournament.guild_id,
+                channel_id=tournament.channel_id,
+                parent_channel_id=tournament.channel_id,
+                challenge_id=None,
+                white_id=pair.white_id,
+                black_id=pair.black_id,
+                position=rules.new_game(),
+                clock_days=days,
+                deadline_at=None,
+                created_at=now,
+                rated=tournament.rated,
+                status=GameStatus.PENDING,
+            )
+        )
+        await tx.save_pairing(dataclasses.replace(pair, game_id=game.id))
+        await tx.enqueue(announcements.tournament_game(game, tournament, pair.number), now)
+    log.info("tournament %s: %d pairings made", tournament.id, len(made))
+
+
+# --- tables ------------------------------------------------------------------------------------
+
+
+def results_of(pairings: Sequence[TournamentGame]) -> list[standings.Result]:
+    """The decided pairings as the standings count them (a void game counts for nobody)."""
+    results: list[standings.Result] = []
+    for pair in pairings:
+        if pair.black_id is None:
+            results.append(standings.Bye(pair.white_id))
+        elif pair.result is not None:
+            results.append(
+                standings.GameResult(
+                    pair.white_id,
+                    pair.black_id,
+                    _outcome(pair.result, forfeit=pair.forfeit),
+                    pair.score or (0, 0),
+                )
+            )
+    return results
+
+
+def _outcome(result: Result, *, forfeit: bool) -> standings.Outcome:
+    if result is Result.DRAW:
+        return standings.Outcome.DRAW
+    if result is Result.WHITE:
+        return standings.Outcome.WHITE_WINS_BY_FORFEIT if forfeit else standings.Outcome.WHITE_WINS
+    return standings.Outcome.BLACK_WINS_BY_FORFEIT if forfeit else standings.Outcome.BLACK_WINS
+
+
+def table(
+    tournament: Tournament, entrants: Sequence[Entrant], pairings: Sequence[TournamentGame]
+) -> list[standings.Standing]:
+    """A tournament's (or a league division's) standings, best first."""
+    kind = (
+        standings.Format.SWISS
+        if tournament.format is TournamentFormat.SWISS
+        else standings.Format.ROUND_ROBIN
+    )
+    players = [e.user_id for e in sorted(entrants, key=lambda e: e.seed)]
+    return list(standings.standings(players, results_of(pairings), kind))
+
+
+# --- leagues ---------------------------------------------------------------------------------
+
+
+async def _start_season(  # noqa: PLR0917 - the transaction's state, passed along
+    tx: Writer,
+    league: Tournament,
+    entrants: Sequence[Entrant],
+    now: datetime,
+    claim: Claim,
+    placed: Sequence[Sequence[UserId]] | None = None,
+) -> None:
+    """Make a league season's divisions (the first: its players by seed, cut into divisions)
+    and pair each as a round robin, all games at once."""
+    assert league.season is not None and league.division_size is not None
+    if placed is None:
+        ladder = [e.user_id for e in sorted(entrants, key=lambda e: e.seed)]
+        placed = standings.divisions(ladder, size=league.division_size)
+    by_user = {e.user_id: e for e in entrants}
+    for number, members in enumerate(placed, start=1):
+        division = await tx.insert_tournament(
+            NewTournament(
+                guild_id=league.guild_id,
+                channel_id=league.channel_id,
+                thread_id=league.thread_id,
+                name=league.name,
+                format=TournamentFormat.ROUND_ROBIN,
+                organiser_id=league.organiser_id,
+                created_at=now,
+                clock=league.clock,
+                rated=league.rated,
+                league_id=league.id,
+                season=league.season,
+                division=number,
+                status=TournamentStatus.RUNNING,
+            )
+        )
+        division = await tx.save_tournament(
+            dataclasses.replace(division, round=FIRST_ROUND, started_at=now)
+        )
+        members_in = []
+        for seed, user_id in enumerate(members, start=1):
+            entrant = Entrant(division.id, user_id, seed, now, division=number)
+            await tx.add_entrant(entrant)
+            members_in.append(entrant)
+            await tx.save_entrant(dataclasses.replace(by_user[user_id], division=number))
+        await _pair(tx, division, members_in, [], now, claim)
+
+
+async def _season_maybe_over(tx: Writer, league_id: int, now: datetime, claim: Claim) -> None:
+    """When the last division of a league's season ends: move players up and down, and start
+    the next season by itself (everyone still in, newcomers in the lowest division)."""
+    league = await tx.tournament(league_id)
+    if league is None or not league.is_running or league.season is None:
+        return
+    divisions = await tx.divisions(league.id, league.season)
+    if not all(d.status is TournamentStatus.FINISHED for d in divisions):
+        return
+    tables = [table(d, await tx.entrants(d.id), await tx.pairings(d.id)) for d in divisions]
+    entrants = await tx.entrants(league.id)
+    playing = {p for d in divisions for p in (e.user_id for e in await tx.entrants(d.id))}
+    leaving = [e.user_id for e in entrants if e.withdrawn]
+    newcomers = [
+        e.user_id
+        for e in sorted(entrants, key=lambda e: e.seed)
+        if not e.withdrawn and e.user_id not in playing
+    ]
+    placed = standings.next_season(
+        tables,
+        leaving=leaving,
+        newcomers=newcomers,
+        size=league.division_size or standings.DIVISION_SIZE,
+        down=standings.RELEGATED if league.moves_down is None else league.moves_down,
+    )
+    await tx.enqueue(announcements.tournament_news(league, season_over=league.season), now)
+    staying = [e for e in entrants if not e.withdrawn]
+    if sum(len(d) for d in placed) < 3:
+        await tx.save_tournament(
+            dataclasses.replace(league, status=TournamentStatus.FINISHED, finished_at=now)
+        )
+        return
+    next_season = await tx.save_tournament(
+        dataclasses.replace(league, season=league.season + 1, round=league.round + 1)
+    )
+    log.info("league %s: season %s begins", league.id, next_season.season)
+    await _start_season(tx, next_season, staying, now, claim, placed)

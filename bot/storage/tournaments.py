@@ -1,0 +1,453 @@
+"""Tournaments and leagues: the ``tournaments``, ``tournament_players`` and
+``tournament_games`` tables (migration 11).
+
+A tournament's rows change together, in the transaction of whatever changed it (a join, a
+game's end, a round's pairing): its row is read first with :meth:`TournamentWrites.tournament`,
+which on PostgreSQL takes its row lock, so two processes ending the last two games of a round
+at once take turns and the second sees the first's result (one next round, never two).
+:meth:`TournamentWrites.save_tournament` writes it back against the version it read.
+
+:class:`TournamentWrites` is the part of :class:`~bot.storage.store.Writer` that writes them,
+:class:`TournamentReads` the part of :class:`~bot.storage.store.Store` that reads them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Final
+
+from bot.storage.errors import StorageError
+from bot.storage.interface import Row
+from bot.storage.models import (
+    ChannelId,
+    Entrant,
+    GameStatus,
+    GuildId,
+    Result,
+    Tournament,
+    TournamentFormat,
+    TournamentGame,
+    TournamentStatus,
+    UserId,
+    optional_time,
+    text_to_time,
+    time_to_text,
+)
+from bot.storage.sql_helpers import StorePart, WriterPart, locking, optional_text
+
+
+class TournamentChanged(StorageError):
+    """A tournament was written against a version that is no longer its current one."""
+
+    def __init__(self, tournament_id: int, expected_version: int) -> None:
+        self.tournament_id = tournament_id
+        self.expected_version = expected_version
+        super().__init__(f"tournament {tournament_id} is no longer at version {expected_version}")
+
+
+@dataclass(frozen=True, slots=True)
+class NewTournament:
+    """A tournament to insert (open, at version 0; the database gives it its id)."""
+
+    guild_id: GuildId
+    channel_id: ChannelId
+    name: str
+    format: TournamentFormat
+    organiser_id: UserId
+    created_at: datetime
+    players_own: bool = False
+    clock: str | None = None
+    rated: bool = True
+    rounds: int | None = None
+    max_players: int | None = None
+    starts_at: datetime | None = None
+    role_id: int | None = None
+    division_size: int | None = None
+    moves_down: int | None = None
+    league_id: int | None = None
+    season: int | None = None
+    division: int | None = None
+    thread_id: ChannelId | None = None
+    status: TournamentStatus = TournamentStatus.OPEN
+
+
+_COLUMNS: Final = (
+    "id, guild_id, channel_id, thread_id, name, format, organiser_id, players_own, clock, "
+    "rated, rounds, max_players, starts_at, role_id, division_size, moves_down, league_id, "
+    "season, division, status, round, standings_message_id, created_at, started_at, "
+    "finished_at, version"
+)
+_PLAYER_COLUMNS: Final = "tournament_id, user_id, seed, division, joined_at, withdrawn_at"
+_GAME_COLUMNS: Final = (
+    "tournament_id, round, board, leg, number, white_id, black_id, game_id, result, "
+    "score_white, score_black, forfeit"
+)
+_BYE: Final = "bye"
+"""``tournament_games.result`` of a bye."""
+_VOID: Final = "void"
+"""``tournament_games.result`` of a game aborted: it counts for nobody."""
+
+
+def _tournament(row: Row) -> Tournament:
+    return Tournament(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        thread_id=row["thread_id"],
+        name=row["name"],
+        format=TournamentFormat(row["format"]),
+        organiser_id=row["organiser_id"],
+        players_own=bool(row["players_own"]),
+        clock=row["clock"],
+        rated=bool(row["rated"]),
+        rounds=row["rounds"],
+        max_players=row["max_players"],
+        starts_at=optional_time(row["starts_at"]),
+        role_id=row["role_id"],
+        division_size=row["division_size"],
+        moves_down=row["moves_down"],
+        league_id=row["league_id"],
+        season=row["season"],
+        division=row["division"],
+        status=TournamentStatus(row["status"]),
+        round=row["round"],
+        standings_message_id=row["standings_message_id"],
+        created_at=text_to_time(row["created_at"]),
+        started_at=optional_time(row["started_at"]),
+        finished_at=optional_time(row["finished_at"]),
+        version=row["version"],
+    )
+
+
+def _entrant(row: Row) -> Entrant:
+    return Entrant(
+        tournament_id=row["tournament_id"],
+        user_id=row["user_id"],
+        seed=row["seed"],
+        division=row["division"],
+        joined_at=text_to_time(row["joined_at"]),
+        withdrawn_at=optional_time(row["withdrawn_at"]),
+    )
+
+
+def _pairing(row: Row) -> TournamentGame:
+    result = row["result"]
+    score = (
+        None
+        if row["score_white"] is None or row["score_black"] is None
+        else (row["score_white"], row["score_black"])
+    )
+    return TournamentGame(
+        tournament_id=row["tournament_id"],
+        round=row["round"],
+        board=row["board"],
+        leg=row["leg"],
+        number=row["number"],
+        white_id=row["white_id"],
+        black_id=row["black_id"],
+        game_id=row["game_id"],
+        result=None if result in (None, _BYE, _VOID) else Result(result),
+        score=score,
+        forfeit=bool(row["forfeit"]),
+        void=result == _VOID,
+    )
+
+
+def _result_text(pairing: TournamentGame) -> str | None:
+    if pairing.is_bye:
+        return _BYE
+    if pairing.void:
+        return _VOID
+    return None if pairing.result is None else pairing.result.value
+
+
+def _pairing_params(pairing: TournamentGame) -> tuple[Any, ...]:
+    score_white, score_black = pairing.score if pairing.score is not None else (None, None)
+    result = _result_text(pairing)
+    return (
+        pairing.tournament_id,
+        pairing.round,
+        pairing.board,
+        pairing.leg,
+        pairing.number,
+        pairing.white_id,
+        pairing.black_id,
+        pairing.game_id,
+        result,
+        score_white,
+        score_black,
+        int(pairing.forfeit),
+    )
+
+
+_SELECT: Final = f"SELECT {_COLUMNS} FROM tournaments"
+_SELECT_PLAYERS: Final = f"SELECT {_PLAYER_COLUMNS} FROM tournament_players"
+_SELECT_GAMES: Final = f"SELECT {_GAME_COLUMNS} FROM tournament_games"
+_GAMES_ORDER: Final = " ORDER BY round, board, leg"
+
+
+class TournamentWrites(WriterPart):
+    """Writing tournaments, their players and their pairings, in one write transaction."""
+
+    async def insert_tournament(self, new: NewTournament) -> Tournament:
+        rows = await self._conn.fetch_all(
+            "INSERT INTO tournaments (guild_id, channel_id, thread_id, name, format, "
+            "organiser_id, players_own, clock, rated, rounds, max_players, starts_at, role_id, "
+            "division_size, moves_down, league_id, season, division, status, round, created_at, "
+            "version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, 0) "
+            "RETURNING id",
+            (
+                new.guild_id,
+                new.channel_id,
+                new.thread_id,
+                new.name,
+                new.format.value,
+                new.organiser_id,
+                int(new.players_own),
+                new.clock,
+                int(new.rated),
+                new.rounds,
+                new.max_players,
+                optional_text(new.starts_at),
+                new.role_id,
+                new.division_size,
+                new.moves_down,
+                new.league_id,
+                new.season,
+                new.division,
+                new.status.value,
+                time_to_text(new.created_at),
+            ),
+        )
+        created = await self.tournament(int(rows[0][0]))
+        assert created is not None
+        return created
+
+    async def tournament(self, tournament_id: int) -> Tournament | None:
+        """A tournament, its row locked (PostgreSQL) until the transaction ends."""
+        rows = await self._conn.fetch_all(
+            locking(self._conn, f"{_SELECT} WHERE id = ?"), (tournament_id,)
+        )
+        return _tournament(rows[0]) if rows else None
+
+    async def save_tournament(self, tournament: Tournament) -> Tournament:
+        """Write a tournament's changeable state, if it is still at the version it was read
+        at (else :class:`TournamentChanged`); returns it at its new version."""
+        changed = await self._conn.execute(
+            "UPDATE tournaments SET thread_id = ?, status = ?, round = ?, season = ?, "
+            "standings_message_id = ?, started_at = ?, finished_at = ?, starts_at = ?, "
+            "version = version + 1 WHERE id = ? AND version = ?",
+            (
+                tournament.thread_id,
+                tournament.status.value,
+                tournament.round,
+                tournament.season,
+                tournament.standings_message_id,
+                optional_text(tournament.started_at),
+                optional_text(tournament.finished_at),
+                optional_text(tournament.starts_at),
+                tournament.id,
+                tournament.version,
+            ),
+        )
+        if changed != 1:
+            raise TournamentChanged(tournament.id, tournament.version)
+        saved = await self.tournament(tournament.id)
+        assert saved is not None
+        return saved
+
+    async def entrants(self, tournament_id: int) -> list[Entrant]:
+        """A tournament's players, by seed (the withdrawn too)."""
+        rows = await self._conn.fetch_all(
+            f"{_SELECT_PLAYERS} WHERE tournament_id = ? ORDER BY seed", (tournament_id,)
+        )
+        return [_entrant(row) for row in rows]
+
+    async def add_entrant(self, entrant: Entrant) -> None:
+        await self._conn.execute(
+            f"INSERT INTO tournament_players ({_PLAYER_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                entrant.tournament_id,
+                entrant.user_id,
+                entrant.seed,
+                entrant.division,
+                time_to_text(entrant.joined_at),
+                optional_text(entrant.withdrawn_at),
+            ),
+        )
+
+    async def remove_entrant(self, tournament_id: int, user_id: UserId) -> bool:
+        """Take a player out of a tournament not yet begun; the seeds after theirs close up."""
+        rows = await self._conn.fetch_all(
+            "DELETE FROM tournament_players WHERE tournament_id = ? AND user_id = ? RETURNING seed",
+            (tournament_id, user_id),
+        )
+        if not rows:
+            return False
+        await self._conn.execute(
+            "UPDATE tournament_players SET seed = seed - 1 WHERE tournament_id = ? AND seed > ?",
+            (tournament_id, rows[0][0]),
+        )
+        return True
+
+    async def save_entrant(self, entrant: Entrant) -> None:
+        """Write a player's seed, division and withdrawal."""
+        await self._conn.execute(
+            "UPDATE tournament_players SET seed = ?, division = ?, withdrawn_at = ? "
+            "WHERE tournament_id = ? AND user_id = ?",
+            (
+                entrant.seed,
+                entrant.division,
+                optional_text(entrant.withdrawn_at),
+                entrant.tournament_id,
+                entrant.user_id,
+            ),
+        )
+
+    async def pairings(self, tournament_id: int) -> list[TournamentGame]:
+        """Every pairing of a tournament, by round, board and leg."""
+        rows = await self._conn.fetch_all(
+            f"{_SELECT_GAMES} WHERE tournament_id = ?{_GAMES_ORDER}", (tournament_id,)
+        )
+        return [_pairing(row) for row in rows]
+
+    async def pairing_of_game(self, game_id: int) -> TournamentGame | None:
+        """The pairing a game of the bot plays, if it is a tournament's."""
+        rows = await self._conn.fetch_all(f"{_SELECT_GAMES} WHERE game_id = ?", (game_id,))
+        return _pairing(rows[0]) if rows else None
+
+    async def insert_pairings(self, pairings: Sequence[TournamentGame]) -> None:
+        await self._conn.execute_many(
+            f"INSERT INTO tournament_games ({_GAME_COLUMNS}) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [_pairing_params(p) for p in pairings],
+        )
+
+    async def save_pairing(self, pairing: TournamentGame) -> None:
+        """Write a pairing's game, result, score and forfeit."""
+        score_white, score_black = pairing.score if pairing.score is not None else (None, None)
+        await self._conn.execute(
+            "UPDATE tournament_games SET game_id = ?, result = ?, score_white = ?, "
+            "score_black = ?, forfeit = ? "
+            "WHERE tournament_id = ? AND round = ? AND board = ? AND leg = ?",
+            (
+                pairing.game_id,
+                _result_text(pairing),
+                score_white,
+                score_black,
+                int(pairing.forfeit),
+                pairing.tournament_id,
+                pairing.round,
+                pairing.board,
+                pairing.leg,
+            ),
+        )
+
+    async def divisions(self, league_id: int, season: int) -> list[Tournament]:
+        """A league season's divisions, the top first."""
+        rows = await self._conn.fetch_all(
+            f"{_SELECT} WHERE league_id = ? AND season = ? ORDER BY division",
+            (league_id, season),
+        )
+        return [_tournament(row) for row in rows]
+
+    async def tournaments_made_by(self, user_id: UserId, since: datetime) -> int:
+        """How many tournaments of their own a player made since ``since``."""
+        rows = await self._conn.fetch_all(
+            "SELECT count(*) FROM tournaments WHERE organiser_id = ? AND players_own = 1 "
+            "AND created_at >= ?",
+            (user_id, time_to_text(since)),
+        )
+        return int(rows[0][0])
+
+    async def begin_pending_game(
+        self,
+        game_id: int,
+        channel_id: ChannelId,
+        parent_channel_id: ChannelId | None,
+        deadline_at: datetime | None,
+        now: datetime,
+    ) -> bool:
+        """A tournament's game, paired and waiting, begins in its thread (its clock starts).
+        ``False`` if it is not waiting (begun already, or ended by a withdrawal)."""
+        changed = await self._conn.execute(
+            "UPDATE games SET status = ?, channel_id = ?, parent_channel_id = ?, "
+            "deadline_at = ?, updated_at = ?, version = version + 1 "
+            "WHERE id = ? AND status = ?",
+            (
+                GameStatus.ACTIVE.value,
+                channel_id,
+                parent_channel_id,
+                optional_text(deadline_at),
+                time_to_text(now),
+                game_id,
+                GameStatus.PENDING.value,
+            ),
+        )
+        return changed == 1
+
+
+class TournamentReads(StorePart):
+    """Reading tournaments, their players and their pairings."""
+
+    async def tournament(self, tournament_id: int) -> Tournament | None:
+        row = await self.db.fetch_one(f"{_SELECT} WHERE id = ?", (tournament_id,))
+        return None if row is None else _tournament(row)
+
+    async def tournaments_in(
+        self, guild_id: GuildId, statuses: Sequence[TournamentStatus]
+    ) -> list[Tournament]:
+        """A server's tournaments and leagues (not a league's divisions) in ``statuses``,
+        the newest first."""
+        marks = ", ".join("?" for _ in statuses)
+        rows = await self.db.fetch_all(
+            f"{_SELECT} WHERE guild_id = ? AND league_id IS NULL AND status IN ({marks}) "
+            "ORDER BY id DESC",
+            (guild_id, *(s.value for s in statuses)),
+        )
+        return [_tournament(row) for row in rows]
+
+    async def league_divisions(self, league_id: int) -> list[Tournament]:
+        """Every division of every season of a league, the latest season first, then the top."""
+        rows = await self.db.fetch_all(
+            f"{_SELECT} WHERE league_id = ? ORDER BY season DESC, division", (league_id,)
+        )
+        return [_tournament(row) for row in rows]
+
+    async def entrants(self, tournament_id: int) -> list[Entrant]:
+        rows = await self.db.fetch_all(
+            f"{_SELECT_PLAYERS} WHERE tournament_id = ? ORDER BY seed", (tournament_id,)
+        )
+        return [_entrant(row) for row in rows]
+
+    async def pairings(self, tournament_id: int) -> list[TournamentGame]:
+        rows = await self.db.fetch_all(
+            f"{_SELECT_GAMES} WHERE tournament_id = ?{_GAMES_ORDER}", (tournament_id,)
+        )
+        return [_pairing(row) for row in rows]
+
+    async def pairing_of_game(self, game_id: int) -> TournamentGame | None:
+        row = await self.db.fetch_one(f"{_SELECT_GAMES} WHERE game_id = ?", (game_id,))
+        return None if row is None else _pairing(row)
+
+    async def tournaments_due(self, now: datetime) -> list[int]:
+        """Open tournaments whose start time has come."""
+        rows = await self.db.fetch_all(
+            "SELECT id FROM tournaments WHERE status = ? AND starts_at IS NOT NULL "
+            "AND starts_at <= ? ORDER BY id",
+            (TournamentStatus.OPEN.value, time_to_text(now)),
+        )
+        return [int(row[0]) for row in rows]
+
+    async def tournaments_of(self, user_id: UserId, guild_id: GuildId) -> list[Tournament]:
+        """The open or running tournaments (and leagues) of a server a player is in."""
+        rows = await self.db.fetch_all(
+            f"SELECT {', '.join('t.' + c.strip() for c in _COLUMNS.split(','))} "
+            "FROM tournaments t JOIN tournament_players p ON p.tournament_id = t.id "
+            "WHERE p.user_id = ? AND t.guild_id = ? AND t.status IN (?, ?) "
+            "AND p.withdrawn_at IS NULL ORDER BY t.id DESC",
+            (user_id, guild_id, TournamentStatus.OPEN.value, TournamentStatus.RUNNING.value),
+        )
+        return [_tournament(row) for row in rows]
