@@ -12,9 +12,8 @@ of the same players (:func:`~bot.games.pairing.berger_rounds`).
 
 from __future__ import annotations
 
-import functools
-
 import argparse
+import functools
 import random
 import time
 from collections.abc import Callable, Sequence
