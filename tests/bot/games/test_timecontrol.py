@@ -207,10 +207,6 @@ def test_a_vacation_pauses_the_bank_of_the_player_to_move() -> None:
     assert black_away.deadline_at == NOW + 2 * DAY + 3 * DAY
 
 
-def _fields(game: Game) -> dict[str, object]:
-    return {name: getattr(game, name) for name in game.__slots__}
-
-
 def test_a_takeback_puts_both_banks_back_as_they_were_at_its_ply() -> None:
     game = bank_game()
     first = continued(game, after(game.position, "E3"), NOW + 20 * HOUR)

@@ -23,6 +23,7 @@ from psycopg import sql
 
 import rules
 from bot.games import GameService, GuildSettings
+from bot.games.timecontrol import LITTLE_GOLEM
 from bot.storage import PostgresDatabase, SQLiteDatabase, StorageError, Store
 from bot.storage.copy import CopyReport, Table, copy_database, plan_tables, read_tables
 from rules import Colour
@@ -50,6 +51,8 @@ class Source:
     """A game in its movement phase, still running."""
     placing: int
     """A game still in its placement phase (fewer than 49 pieces placed)."""
+    banked: int
+    """A game on a time bank, with moves."""
 
 
 async def play_randomly(
@@ -82,7 +85,9 @@ async def make_source(path: Path) -> Source:
             GuildSettings(GUILD, default_clock_days=3, use_threads=False, locale="fr")
         )
         await service.save_guild_settings(
-            GuildSettings(OTHER_GUILD, channels=frozenset({700, 701}))
+            GuildSettings(
+                OTHER_GUILD, default_bank=LITTLE_GOLEM.to_text(), channels=frozenset({700, 701})
+            )
         )
         finished = await start(service, ALICE, BOB, 600)
         await play_randomly(service, finished, None, rng)  # to the end: scored and rated
@@ -107,12 +112,20 @@ async def make_source(path: Path) -> Source:
         await play_randomly(service, computer.game.id, 1, rng)
         dm = await start(service, ALICE, DAVE, 800, guild=None)  # outside any server
         await play_randomly(service, dm, 7, rng)
+        banked = await start_game(
+            service, BOB, ALICE, channel=607, clock=LITTLE_GOLEM
+        )  # a time bank, whose banks each move and record keep
+        clock.advance(hours=5)
+        await play_randomly(service, banked.id, 9, rng)
         fresh = await start(service, CAROL, DAVE, 606)  # no move yet
         declined = await service.create_challenge(
             guild_id=GUILD, channel_id=605, challenger_id=ALICE, opponent_id=CAROL
         )
         await service.decline_challenge(declined.id, CAROL)
         await service.create_challenge(guild_id=GUILD, channel_id=605, challenger_id=BOB)
+        await service.create_challenge(  # the server's default: a bank
+            guild_id=OTHER_GUILD, channel_id=701, challenger_id=CAROL
+        )
         await service.remember_locale(ALICE, "fr")
         await service.clocks.set_notify(BOB, False)
         await service.clocks.start_vacation(CAROL, 3)
@@ -122,8 +135,8 @@ async def make_source(path: Path) -> Source:
         await service.ratings.rate_finished_games()
     finally:
         await service.close()
-    ids = (finished, resigned, aborted, running, placing, computer.game.id, dm, fresh)
-    return Source(path, ids, running, placing)
+    ids = (finished, resigned, aborted, running, placing, computer.game.id, dm, banked.id, fresh)
+    return Source(path, ids, running, placing, banked.id)
 
 
 # --- reading both sides, independently of the code under test ---------------------------------
@@ -241,6 +254,10 @@ async def test_a_service_on_the_copy_reads_the_same_games_and_plays_on(
         assert await pg.ratings.rating(GUILD, ALICE) is not None  # her games were rated
         assert await pg.open_challenges(605) == await lite.open_challenges(605) != []
         assert (await pg.prefs(ALICE)).locale == "fr" and not (await pg.prefs(BOB)).notify
+        banked = await pg.record(source.banked)  # the banks, and each ply's, were copied
+        assert banked.game.bank == LITTLE_GOLEM.to_text() and banked.game.white_bank is not None
+        assert all(m.white_bank is not None and m.black_bank is not None for m in banked.moves)
+        assert (await pg.guild_settings(OTHER_GUILD)).default_bank == LITTLE_GOLEM.to_text()
 
         # The running game goes on, and its move is kept.
         game = await pg.get_game(source.running)
