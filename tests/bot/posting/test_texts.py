@@ -6,17 +6,21 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 import rules
 from bot.games import EndReason, Game, GameOver, GameStatus, PlayedMove, Result
+from bot.games.clocks import GameClock
+from bot.games.timecontrol import LITTLE_GOLEM, Bank, DaysPerMove
 from bot.i18n import ENGLISH
 from bot.posting.texts import (
     GamePost,
     Players,
     board_post,
+    clock_text,
+    duration_text,
     ended_post,
     start_post,
     takeback_post,
@@ -125,3 +129,73 @@ def test_the_end_of_a_game_between_people_calls_them_both() -> None:
     assert start.ping == (ALICE,) and mentioned(start) == {ALICE}
     turn = turn_post(game, players, [record], None)
     assert turn.ping == (BOB,) and mentioned(turn) == {BOB}
+
+
+def clocked(game: Game, clock: GameClock) -> Game:
+    return dataclasses.replace(
+        game,
+        clock_days=clock.clock_days,
+        bank=clock.bank,
+        deadline_at=clock.deadline_at,
+        white_bank=clock.white_bank,
+        black_bank=clock.black_bank,
+    )
+
+
+def test_every_board_post_shows_both_banks() -> None:
+    players = Players("alice", "bob")
+    game = clocked(new_game(ALICE, BOB), GameClock.starting(LITTLE_GOLEM, NOW))
+    game = dataclasses.replace(game, black_bank=timedelta(days=9, hours=4, minutes=59))
+    deadline = int((NOW + timedelta(days=10)).timestamp())
+    expected = (
+        "Clock: time bank of 10 d + 36 h a move, at most 10 d; "
+        f"<@{ALICE}> must play by <t:{deadline}:f> (<t:{deadline}:R>), <@{BOB}> has 9 d 4 h in "
+        "the bank."
+    )
+    moved, record = play(game, rules.Place(rules.E3))
+    moved = dataclasses.replace(moved, deadline_at=NOW + timedelta(days=10))
+    posts = {
+        "start": start_post(game, players),
+        "board": board_post(game, players),
+        "takeback": takeback_post(game, players, ["E3"]),
+    }
+    for name, post in posts.items():
+        assert expected in [ENGLISH.render(line) for line in post.lines], name
+    turn = [ENGLISH.render(line) for line in turn_post(moved, players, [record], None).lines]
+    assert f"<@{ALICE}> has 10 d in the bank." in turn[-1] and f"<@{BOB}> must play" in turn[-1]
+    assert mentioned(posts["start"]) == {ALICE, BOB} and posts["start"].ping == (ALICE,)
+
+
+def test_days_per_move_read_as_before() -> None:
+    players = Players("alice", "bob")
+    game = clocked(new_game(ALICE, BOB), GameClock.starting(DaysPerMove(3), NOW))
+    deadline = int((NOW + timedelta(days=3)).timestamp())
+    (line, *_) = start_post(game, players).lines
+    assert ENGLISH.render(line) == (
+        f"Clock: 3 days per move; <@{ALICE}> must play by <t:{deadline}:f> (<t:{deadline}:R>)."
+    )
+
+
+@pytest.mark.parametrize(
+    ("amount", "text"),
+    [
+        (timedelta(days=10, hours=4, minutes=30), "10 d 4 h"),
+        (timedelta(days=2), "2 d"),
+        (timedelta(hours=5, minutes=20, seconds=59), "5 h 20 min"),
+        (timedelta(hours=3), "3 h"),
+        (timedelta(minutes=12), "12 min"),
+        (timedelta(seconds=-5), "0 min"),
+    ],
+)
+def test_what_is_in_a_bank_reads_short(amount: timedelta, text: str) -> None:
+    assert ENGLISH.render(duration_text(amount)) == text
+
+
+def test_clocks_are_named_alike_everywhere() -> None:
+    assert ENGLISH.render(clock_text(None)) == "no clock"
+    assert ENGLISH.render(clock_text(DaysPerMove(1))) == "1 day per move"
+    assert ENGLISH.render(clock_text(LITTLE_GOLEM)) == (
+        "time bank: 10 d + 36 h a move, at most 10 d"
+    )
+    odd = Bank(timedelta(hours=90, minutes=30), timedelta(minutes=45), timedelta(days=4))
+    assert ENGLISH.render(clock_text(odd)) == "time bank: 3 d 18 h + 45 min a move, at most 4 d"
