@@ -1,8 +1,11 @@
-"""Benchmark: the latency of the service's "play a move" (load, validate, commit).
+"""Benchmarks of the game service: the latency of "play a move" (load, validate, commit), and
+the housekeeping pass over many running games.
 
     python -m bot.games.bench [--stored 10000] [--concurrent 100] [--moves 5000]
                               [--think-ms 500 0] [--database TARGET] [--synchronous FULL]
                               [--seed 1]
+    python -m bot.games.bench --housekeeping [--running 10000] [--passes 30]
+                              [--database TARGET] [--synchronous FULL] [--seed 1]
 
 Stores ``--stored`` finished games (random games with their whole records), then plays
 ``--concurrent`` games at once, each driven by its own task playing random legal moves for both
@@ -22,6 +25,14 @@ temporary one; an existing file is reused, storing only the finished games it la
 is SQLite's durability setting, so it is refused with a URL; PostgreSQL's is the server's
 (``synchronous_commit``). To compare both backends in one run, alternating, on a throwaway
 PostgreSQL server: ``python -m tests.bot.storagebench`` (it runs this module's functions).
+
+``--housekeeping`` times :meth:`GameService.sweep`, the pass the bot makes every minute (losses
+on time, reminders, challenges expired, ratings left unrated), over ``--running`` running games
+on time banks, their deadlines spread evenly over the next ten days and all of them reminded
+already but those of the last hour: first the pass after the bot was down for an hour (the
+games whose banks ran out meanwhile end, their players are reminded), then ``--passes`` passes
+a minute apart, as the bot makes them (a game runs out about every minute and a half). Prints
+each in milliseconds.
 """
 
 from __future__ import annotations
@@ -39,6 +50,7 @@ from pathlib import Path
 
 import rules
 from bot.games.service import GameService
+from bot.games.timecontrol import PRESETS
 from bot.storage import (
     Database,
     EndReason,
@@ -51,6 +63,7 @@ from bot.storage import (
     is_postgres,
     open_database,
 )
+from bot.storage.models import time_to_text
 
 _PLAYERS = 2000
 _START = datetime(2025, 1, 1, tzinfo=UTC)
@@ -200,6 +213,85 @@ class Figures:
         )
 
 
+async def store_running_games(
+    store: Store, count: int, now: datetime, rng: random.Random, *, spread: timedelta
+) -> None:
+    """Insert ``count`` running games on the bank presets, White to place, each with White's
+    deadline somewhere in the ``spread`` after ``now`` (at most a full bank away)."""
+    per_transaction = 500
+    for first in range(0, count, per_transaction):
+        async with store.write() as tx:
+            await tx.ensure_players(range(1, _PLAYERS + 1), _START)
+            for number in range(first, min(count, first + per_transaction)):
+                white, black = rng.sample(range(1, _PLAYERS + 1), 2)
+                bank = PRESETS[number % len(PRESETS)]
+                left = rng.uniform(0, 1) * min(spread, bank.cap)
+                await tx.insert_game(
+                    NewGame(
+                        guild_id=1 + number % 50,
+                        channel_id=3_000_000 + number,
+                        parent_channel_id=None,
+                        challenge_id=None,
+                        white_id=white,
+                        black_id=black,
+                        position=rules.new_game(),
+                        clock_days=None,
+                        deadline_at=now + left,
+                        created_at=now,
+                        bank=bank.to_text(),
+                        white_bank=bank.cap,  # when White's turn began, some time ago
+                        black_bank=bank.initial,
+                    )
+                )
+
+
+async def housekeeping(
+    db: Database, *, running: int, passes: int, seed: int, synchronous: str | None = None
+) -> list[str]:
+    """Time the housekeeping pass over ``running`` games (see the module's doc); the lines to
+    print."""
+    rng = random.Random(seed)
+    moment = [_START]
+    service = GameService(Store(db), clock=lambda: moment[0], rng=rng)
+    hour = timedelta(hours=1)
+    try:
+        await store_running_games(
+            service.store, running, _START - hour, rng, spread=timedelta(days=10)
+        )
+        # Reminded already, but of the deadlines within the last hour's reach.
+        async with db.transaction() as conn:
+            await conn.execute(
+                "UPDATE games SET reminded_for = deadline_at WHERE deadline_at <= ?",
+                (time_to_text(_START + timedelta(hours=23)),),
+            )
+        where = await describe(db, synchronous)
+        lines = [f"housekeeping, {running:,} running games on time banks; {where}"]
+        started = time.perf_counter()
+        done = await service.sweep()
+        elapsed = (time.perf_counter() - started) * 1000
+        lines.append(
+            f"  after an hour down: {elapsed:7.1f} ms  ({len(done.lost_on_time)} games lost on "
+            f"time, {len(done.reminders)} reminders)"
+        )
+        times: list[float] = []
+        ended = reminded = 0
+        for _ in range(passes):
+            moment[0] += timedelta(minutes=1)
+            started = time.perf_counter()
+            done = await service.sweep()
+            times.append((time.perf_counter() - started) * 1000)
+            ended += len(done.lost_on_time)
+            reminded += len(done.reminders)
+        times.sort()
+        lines.append(
+            f"  every minute:       p50 {_percentile(times, 0.5):5.1f} ms   max {times[-1]:5.1f} ms"
+            f"  ({passes} passes: {ended} games lost on time, {reminded} reminders)"
+        )
+        return lines
+    finally:
+        await service.close()
+
+
 async def open_bench_database(target: str | Path, synchronous: str | None = None) -> Database:
     """Open (creating and migrating) the database ``target`` names: an SQLite file's path or a
     PostgreSQL URL. ``synchronous`` (SQLite only; ``None``: the backend's default, FULL)."""
@@ -261,6 +353,20 @@ async def describe(db: Database, synchronous: str | None = None) -> str:
 async def run(args: argparse.Namespace, target: str | Path) -> None:
     rng = random.Random(args.seed)
     db = await open_bench_database(target, args.synchronous)
+    if args.housekeeping:
+        running = (await db.fetch_all("SELECT count(*) FROM games WHERE status = 'active'"))[0][0]
+        if running:
+            await db.close()
+            raise SystemExit(f"--housekeeping needs a database without running games ({running})")
+        report = await housekeeping(
+            db,
+            running=args.running,
+            passes=args.passes,
+            seed=args.seed,
+            synchronous=args.synchronous,
+        )
+        print("\n".join(report))
+        return
     store = Store(db)
     service = GameService(store, rng=rng)
     try:
@@ -298,6 +404,17 @@ def main(argv: list[str] | None = None) -> None:
         help="SQLite's synchronous pragma (default FULL, as the bot); not with a URL",
     )
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--housekeeping",
+        action="store_true",
+        help="time the housekeeping pass instead of moves (see --running, --passes)",
+    )
+    parser.add_argument(
+        "--running", type=int, default=10_000, help="--housekeeping: running games stored"
+    )
+    parser.add_argument(
+        "--passes", type=int, default=30, help="--housekeeping: passes a minute apart timed"
+    )
     parser.add_argument(
         "--database",
         "--db",
