@@ -44,13 +44,14 @@ import random
 import statistics
 import tempfile
 import time
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import rules
 from bot.games.service import GameService
-from bot.games.timecontrol import PRESETS
+from bot.games.timecontrol import PRESETS, Bank
 from bot.storage import (
     Database,
     EndReason,
@@ -60,6 +61,7 @@ from bot.storage import (
     NewMove,
     Result,
     Store,
+    Writer,
     is_postgres,
     open_database,
 )
@@ -79,50 +81,77 @@ def _random_game(rng: random.Random) -> tuple[list[rules.Move], rules.Position]:
     return moves, pos
 
 
-async def store_finished_games(store: Store, count: int, rng: random.Random) -> None:
-    """Insert ``count`` finished random games, records included, in a few big transactions."""
+async def _games_to_store(
+    store: Store, count: int, rng: random.Random
+) -> AsyncIterator[tuple[Writer, int, int, int]]:
+    """For each of ``count`` games to insert: the transaction to insert it in (one for every
+    500), its number, and its two players (White, Black), drawn at random."""
     per_transaction = 500
     for first in range(0, count, per_transaction):
         async with store.write() as tx:
             await tx.ensure_players(range(1, _PLAYERS + 1), _START)
             for number in range(first, min(count, first + per_transaction)):
                 white, black = rng.sample(range(1, _PLAYERS + 1), 2)
-                moves, final = _random_game(rng)
-                when = _START + timedelta(minutes=number)
-                game = await tx.insert_game(
-                    NewGame(
-                        guild_id=1 + number % 50,
-                        channel_id=1_000_000 + number,
-                        parent_channel_id=None,
-                        challenge_id=None,
-                        white_id=white,
-                        black_id=black,
-                        position=rules.new_game(),
-                        clock_days=None,
-                        deadline_at=None,
-                        created_at=when,
-                    )
-                )
-                outcome = rules.outcome(final)
-                assert outcome is not None
-                finished = dataclasses.replace(
-                    game,
-                    position=final,
-                    status=GameStatus.FINISHED,
-                    result=Result.won_by(outcome.winner),
-                    end_reason=EndReason.SCORE,
-                    score=(outcome.white, outcome.black),
-                    finished_at=when,
-                )
-                colours = [rules.colour_to_act(ply) for ply in range(len(moves))]
-                await tx.save_game(
-                    finished,
-                    game.version,
-                    [
-                        NewMove(ply, c, game.player(c), m, False, when)
-                        for ply, (c, m) in enumerate(zip(colours, moves, strict=True))
-                    ],
-                )
+                yield tx, number, white, black
+
+
+def _stored_game(
+    number: int,
+    white: int,
+    black: int,
+    *,
+    first_channel: int,
+    when: datetime,
+    deadline_at: datetime | None = None,
+    bank: Bank | None = None,
+) -> NewGame:
+    """Game ``number`` of a benchmark's, in a channel of its own: on ``bank`` (both full,
+    White to place by ``deadline_at``), or without a clock."""
+    return NewGame(
+        guild_id=1 + number % 50,
+        channel_id=first_channel + number,
+        parent_channel_id=None,
+        challenge_id=None,
+        white_id=white,
+        black_id=black,
+        position=rules.new_game(),
+        clock_days=None,
+        deadline_at=deadline_at,
+        created_at=when,
+        bank=None if bank is None else bank.to_text(),
+        white_bank=None if bank is None else bank.cap,
+        black_bank=None if bank is None else bank.cap,
+    )
+
+
+async def store_finished_games(store: Store, count: int, rng: random.Random) -> None:
+    """Insert ``count`` finished random games, records included, in a few big transactions."""
+    async for tx, number, white, black in _games_to_store(store, count, rng):
+        moves, final = _random_game(rng)
+        when = _START + timedelta(minutes=number)
+        game = await tx.insert_game(
+            _stored_game(number, white, black, first_channel=1_000_000, when=when)
+        )
+        outcome = rules.outcome(final)
+        assert outcome is not None
+        finished = dataclasses.replace(
+            game,
+            position=final,
+            status=GameStatus.FINISHED,
+            result=Result.won_by(outcome.winner),
+            end_reason=EndReason.SCORE,
+            score=(outcome.white, outcome.black),
+            finished_at=when,
+        )
+        colours = [rules.colour_to_act(ply) for ply in range(len(moves))]
+        await tx.save_game(
+            finished,
+            game.version,
+            [
+                NewMove(ply, c, game.player(c), m, False, when)
+                for ply, (c, m) in enumerate(zip(colours, moves, strict=True))
+            ],
+        )
 
 
 async def _new_game(service: GameService, channel: int, rng: random.Random) -> Game:
@@ -217,32 +246,22 @@ async def store_running_games(
     store: Store, count: int, now: datetime, rng: random.Random, *, spread: timedelta
 ) -> None:
     """Insert ``count`` running games on the bank presets, White to place, each with White's
-    deadline somewhere in the ``spread`` after ``now`` (at most a full bank away)."""
-    per_transaction = 500
-    for first in range(0, count, per_transaction):
-        async with store.write() as tx:
-            await tx.ensure_players(range(1, _PLAYERS + 1), _START)
-            for number in range(first, min(count, first + per_transaction)):
-                white, black = rng.sample(range(1, _PLAYERS + 1), 2)
-                bank = PRESETS[number % len(PRESETS)]
-                left = rng.uniform(0, 1) * min(spread, bank.cap)
-                await tx.insert_game(
-                    NewGame(
-                        guild_id=1 + number % 50,
-                        channel_id=3_000_000 + number,
-                        parent_channel_id=None,
-                        challenge_id=None,
-                        white_id=white,
-                        black_id=black,
-                        position=rules.new_game(),
-                        clock_days=None,
-                        deadline_at=now + left,
-                        created_at=now,
-                        bank=bank.to_text(),
-                        white_bank=bank.cap,  # when White's turn began, some time ago
-                        black_bank=bank.initial,
-                    )
-                )
+    deadline somewhere in the ``spread`` after ``now`` (at most a full bank away: White's turn
+    began some time ago)."""
+    async for tx, number, white, black in _games_to_store(store, count, rng):
+        bank = PRESETS[number % len(PRESETS)]
+        deadline_at = now + rng.uniform(0, 1) * min(spread, bank.cap)
+        await tx.insert_game(
+            _stored_game(
+                number,
+                white,
+                black,
+                first_channel=3_000_000,
+                when=now,
+                deadline_at=deadline_at,
+                bank=bank,
+            )
+        )
 
 
 async def housekeeping(

@@ -18,6 +18,7 @@ from bot.games import (
     InvalidTimeControl,
     Result,
 )
+from bot.games.bench import housekeeping
 from bot.games.timecontrol import LITTLE_GOLEM, Bank, DaysPerMove
 from bot.storage import Store, open_database
 from bot.storage.models import time_to_text
@@ -261,3 +262,9 @@ async def test_a_days_game_running_before_banks_came_goes_on_unchanged(
 
 def _after_e3() -> str:
     return rules.play(rules.new_game(), rules.parse_move("E3")).to_text()
+
+
+async def test_the_housekeeping_benchmark_runs(database_target: str) -> None:
+    lines = await housekeeping(await open_database(database_target), running=300, passes=2, seed=1)
+    assert "300 running games on time banks" in lines[0]
+    assert "after an hour down" in lines[1] and "2 passes" in lines[2]
