@@ -137,11 +137,10 @@ def continued(
     of their bank, plus the increment, up to the cap; the next player's deadline is their
     bank's end (the mover's own, when the opponent had to pass)."""
     bank = bank_of(game)
+    stored = banks(game)
     if bank is None:
         deadline_at = deadline(now, game.clock_days, paused_until)
-        stored = banks(game)
     else:
-        stored = banks(game)
         stored[game.position.turn] = bank.after_move(bank_left(game, now, mover_paused_until))
         deadline_at = turn_start(now, paused_until) + stored[position.turn]
     return dataclasses.replace(
