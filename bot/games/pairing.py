@@ -29,7 +29,8 @@ outweighing everything below it over the whole round):
 7. colour preferences granted: a strong one (a colour difference of one) before a mild one
    (alternating from the last game);
 8. within a score group, the top half against the bottom half (1 against g/2 + 1, as FIDE's
-   Dutch system starts), and a player floating down meets the top of the group below.
+   Dutch system starts; closest to that first, two of the same half last), and a player
+   floating down meets the top of the group below.
 
 So 1 to 4 are avoided whenever any pairing avoids them (FIDE's absolute criteria); the colour
 difference is never above 2 as long as nobody withdrew (a round can always keep it). Colours
@@ -39,11 +40,13 @@ ranked player's preference, else the higher ranked player gets White with an odd
 3rd, ...) and Black with an even one. Ranking is by points, then seed. Every game counts, a
 forfeit included, as a meeting and for colours.
 
-Speed: networkx's matching is plain Python (about 3 s on a complete graph of 200 players), so a
-round is first matched over plausible pairs only, the players near in the ranking and near
-each one's ideal partner in its score group, with no edge that breaks 1 to 4; the window widens
-when that leaves someone unmatched, and only a round with no clean pairing at all is matched
-over every pair (``python -m bot.games.bench_pairing`` prints the times).
+Speed: networkx's matching is plain Python (about 3 s on a complete graph of 200 players), so
+past 40 players a round is first matched over plausible pairs only, with no edge that breaks 1
+to 4: for each player, those near it in the ranking and near its ideal partner in its score
+group, and further along the ranking until it has a few such pairs. Players that leaves
+unmatched get every clean pair of theirs, and only when that still fails is the round matched
+over every clean pair, then over every pair (``python -m bot.games.bench_pairing`` prints the
+times: about 0.15 s a round for 200 players).
 
 **Knockout** (:func:`knockout_first_round`, :func:`knockout_next_round`, :func:`match_winner`):
 single elimination in standard bracket order (1-8, 4-5, 2-7, 3-6 for 8), the top seeds getting
@@ -136,14 +139,13 @@ def histories(results: Iterable[Result]) -> dict[PlayerId, History]:
     points: dict[PlayerId, float] = {}
     byes: dict[PlayerId, int] = {}
     for result in results:
-        players = result.players if isinstance(result, GameResult) else (result.player,)
-        for player in players:
+        for player in result.players:
             opponents.setdefault(player, [])
             colours.setdefault(player, [])
             points.setdefault(player, 0.0)
             byes.setdefault(player, 0)
         if isinstance(result, GameResult):
-            for player in players:
+            for player in result.players:
                 opponents[player].append(result.opponent(player))
                 colours[player].append(result.colour(player))
                 points[player] += result.points(player)
@@ -421,7 +423,10 @@ class _EdgeCost:
 def _pair_cost(a: _Entry, b: _Entry) -> _EdgeCost:
     colours = min((a.white + b.black).key, (b.white + a.black).key)
     if a.group_start == b.group_start:
-        fit = abs(abs(a.place - b.place) - a.group_size // 2)
+        half = a.group_size // 2
+        fit = abs(abs(a.place - b.place) - half)
+        if (a.group_place < half) == (b.group_place < half):
+            fit += a.group_size  # both in the same half: FIDE tries every other pairing first
     else:
         upper, lower = (a, b) if a.place < b.place else (b, a)
         fit = (upper.group_size - 1 - upper.group_place) + lower.group_place
@@ -446,7 +451,7 @@ class _Weights:
         count = len(entries)
         edges = (count + 1) // 2
         spread = max(e.half_points for e in entries) - min(e.half_points for e in entries)
-        most = _EdgeCost(1, 2, 1, 2, count, spread**2, 2 * _Strength.ABSOLUTE, 2 * count)
+        most = _EdgeCost(1, 2, 1, 2, count, spread**2, 2 * _Strength.ABSOLUTE, 3 * count)
         self._places: list[int] = []
         place = 1
         for top in reversed(most.tiers()):
@@ -523,10 +528,10 @@ def _plausible(entries: Sequence[_Entry], window: int) -> dict[tuple[int, int], 
 
 def _match(
     entries: Sequence[_Entry], edges: Mapping[tuple[int, int], _EdgeCost], *, clean: bool
-) -> list[tuple[int, int]] | None:
-    """A maximum-weight perfect matching over ``edges`` (pairs of places), the bye as node
-    ``count``; ``None`` when there is none. ``clean``: no bye edge that breaks an absolute
-    criterion (a second bye) either."""
+) -> tuple[list[tuple[int, int]], set[int]]:
+    """A maximum-weight matching of the most pairs over ``edges`` (pairs of places), the bye
+    as node ``len(entries)``, and the places it leaves out (none: a perfect matching).
+    ``clean``: no bye edge that breaks an absolute criterion (a second bye) either."""
     count = len(entries)
     weights = _Weights(entries)
     graph: nx.Graph[int] = nx.Graph()
@@ -538,30 +543,40 @@ def _match(
             cost = _bye_cost(entry, count)
             if cost.clean or not clean:
                 graph.add_edge(entry.place, count, weight=weights.weight(cost))
-    matching = nx.max_weight_matching(graph, maxcardinality=True)
-    if 2 * len(matching) < graph.number_of_nodes():
-        return None
-    return [(min(a, b), max(a, b)) for a, b in matching]
+    matching = [
+        (min(a, b), max(a, b)) for a, b in nx.max_weight_matching(graph, maxcardinality=True)
+    ]
+    left = set(graph.nodes) - {place for pair in matching for place in pair}
+    return matching, left
 
 
 def _pairs(entries: Sequence[_Entry]) -> list[tuple[int, int]]:
     """The round's pairs of places (the bye's: with ``len(entries)``), as the module says:
-    over the plausible clean pairs, then every clean pair, then every pair."""
+    over the plausible clean pairs, widened by every clean pair of those left out; if some
+    are still left out, over every clean pair; and if that fails, over every pair."""
     count = len(entries)
     if count > _SMALL:
-        matching = _match(entries, _plausible(entries, _WINDOW), clean=True)
-        if matching is not None:
+        plausible = _plausible(entries, _WINDOW)
+        matching, left = _match(entries, plausible, clean=True)
+        if left:
+            widened = {
+                (min(a, b), max(a, b)): cost
+                for a in left - {count}
+                for b in range(count)
+                if b != a and (cost := _pair_cost(entries[a], entries[b])).clean
+            }
+            matching, left = _match(entries, plausible | widened, clean=True)
+        if not left:
             return matching
     every = {
         (a, b): _pair_cost(entries[a], entries[b])
         for a, b in itertools.combinations(range(count), 2)
     }
-    matching = _match(
-        entries, {pair: cost for pair, cost in every.items() if cost.clean}, clean=True
-    )
-    if matching is None:
-        matching = _match(entries, every, clean=False)
-    assert matching is not None, "a complete graph of an even order has a perfect matching"
+    clean = {pair: cost for pair, cost in every.items() if cost.clean}
+    matching, left = _match(entries, clean, clean=True)
+    if left:
+        matching, left = _match(entries, every, clean=False)
+    assert not left, "a complete graph of an even order has a perfect matching"
     return matching
 
 

@@ -72,7 +72,9 @@ class TournamentError(ValueError):
     layer words them); ``str()`` names the fields, for logs."""
 
     def __str__(self) -> str:
-        fields = ", ".join(f"{name}={value!r}" for name, value in vars(self).items())
+        fields = ", ".join(
+            f"{name}={value!r}" for name, value in vars(self).items() if not name.startswith("_")
+        )
         return f"{type(self).__name__}({fields})"
 
 
@@ -191,6 +193,10 @@ class Bye:
 
     player: PlayerId
 
+    @property
+    def players(self) -> tuple[PlayerId]:
+        return (self.player,)
+
 
 Result = GameResult | Bye
 
@@ -269,12 +275,11 @@ def check_players(players: Sequence[PlayerId], needed: int = 2) -> dict[PlayerId
     return seeds
 
 
-def _buchholz(values: Sequence[float], cut: int) -> float:
-    """The values' sum less the lowest, and with ``cut`` 2 the highest too (as many as there
-    are: one value cut-1 is 0)."""
-    ordered = sorted(values)
-    kept = ordered[1:] if cut >= 1 else ordered
-    if cut >= 2:
+def _buchholz(values: Sequence[float], *, median: bool) -> float:
+    """The values' sum less the lowest (cut-1), and for the ``median`` less the highest too;
+    as many as there are (cut-1 of one value is 0)."""
+    kept = sorted(values)[1:]
+    if median:
         kept = kept[:-1]
     return float(sum(kept))
 
@@ -293,7 +298,7 @@ def standings(
     games: dict[PlayerId, list[GameResult]] = {player: [] for player in players}
     byes = dict.fromkeys(players, 0)
     for result in results:
-        for player in result.players if isinstance(result, GameResult) else (result.player,):
+        for player in result.players:
             if player not in seeds:
                 raise UnknownPlayer(player)
         if isinstance(result, GameResult):
@@ -314,7 +319,7 @@ def standings(
             return sum(game.points(player) * points[game.opponent(player)] for game in played)
         met = [points[game.opponent(player)] for game in played]
         met += [points[player]] * byes[player]
-        return _buchholz(met, 1 if kind is TieBreak.BUCHHOLZ_CUT_1 else 2)
+        return _buchholz(met, median=kind is TieBreak.MEDIAN_BUCHHOLZ)
 
     rows = [
         Standing(
@@ -380,19 +385,25 @@ def league_moves(
     return LeagueMoves(promoted, rest[: len(rest) - len(relegated)], relegated)
 
 
+def smallest_division(size: int) -> int:
+    """The fewest players a division of ``size`` opens with: half of it, rounded up, and 2 at
+    least (a round robin needs two)."""
+    return max(2, (size + 1) // 2)
+
+
 def divisions(ladder: Sequence[PlayerId], *, size: int = DIVISION_SIZE) -> tuple[Division, ...]:
     """``ladder`` (every player, best first) cut into divisions of ``size``, top first.
 
     When the count does not divide: the players left after the full divisions open a division
-    of their own if they are at least half a division (``size / 2``, rounded up), and otherwise
-    join the lowest full division, which then has more than ``size`` (up to ``size + size / 2
-    - 1``, rounded up; 14 of 10). A ladder of fewer than half a division is one division.
+    of their own if they are at least half a division (:func:`smallest_division`: ``size / 2``
+    rounded up, and 2 at least), and otherwise join the lowest full division, which then has
+    more than ``size`` (14 of 10 at most). A ladder of fewer is one division.
     """
     if size < 2:
         raise BadLeagueSetting("size", size, 2)
     check_players(ladder, needed=0)
     cut = [tuple(ladder[start : start + size]) for start in range(0, len(ladder), size)]
-    if len(cut) > 1 and len(cut[-1]) < (size + 1) // 2:
+    if len(cut) > 1 and len(cut[-1]) < smallest_division(size):
         rest = cut.pop()
         cut[-1] += rest
     return tuple(cut)
