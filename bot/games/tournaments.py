@@ -436,24 +436,11 @@ class Tournaments:
         entrants = tuple(await self.store.entrants(tournament_id))
         pairings = tuple(await self.store.pairings(tournament_id))
         divisions: tuple[Standing, ...] = ()
-        if tournament.is_league and tournament.season is not None:
-            season = [
-                d
-                for d in await self.store.league_divisions(tournament.id)
-                if d.season == tournament.season
-            ] or [
-                d
-                for d in await self.store.league_divisions(tournament.id)
-                if d.season == tournament.season - 1
-            ]
+        if tournament.is_league:
+            every = await self.store.league_divisions(tournament.id)  # the latest season first
+            season = [d for d in every if d.season == every[0].season] if every else []
             divisions = tuple([await self.standing(d.id) for d in season])
         return Standing(tournament, entrants, pairings, divisions)
-
-    async def tournament_of_game(self, game_id: int) -> Tournament | None:
-        pairing = await self.store.pairing_of_game(game_id)
-        if pairing is None:
-            return None
-        return await self.store.tournament(pairing.tournament_id)
 
     async def set_thread(self, tournament_id: int, thread_id: ChannelId) -> None:
         """Record a tournament's own thread (its divisions post there too)."""

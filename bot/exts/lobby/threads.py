@@ -2,29 +2,16 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import weakref
-from typing import Any, Final
+from typing import Any
 
 import discord
 
 from bot.games import ChannelBusy, GameService
 from bot.interactions.places import answers_only
-from bot.posting.outbox import RATE_LIMITED, retry_after
+from bot.posting.threads import thread_from
 
 log = logging.getLogger(__name__)
-
-THREAD_ARCHIVE_MINUTES: Final = 10080  # a week: correspondence games are slow
-THREAD_TRIES: Final = 4
-"""Tries at a game's thread while Discord says it is rate limited, before playing in the channel."""
-THREAD_WAIT_AT_MOST: Final = 120.0
-"""Seconds one rate-limited try waits at most (the accept's answer lasts 15 minutes)."""
-_STARTING: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-"""One thread start at a time in a channel (while any wait): discord.py learns the channel's
-limit on them from the first answer's headers and paces the next, instead of sending them all
-before it knows (many games starting at once in one channel, a tournament round). A channel
-belongs to one server, whose commands all come to one process."""
 
 
 async def can_open_thread(service: GameService, interaction: discord.Interaction[Any]) -> bool:
@@ -63,33 +50,10 @@ async def game_thread(
     if message is None or not await can_open_thread(service, interaction):
         return None
     assert isinstance(channel, discord.TextChannel)
-    lock = _STARTING.get(channel.id)
-    if lock is None:
-        lock = _STARTING[channel.id] = asyncio.Lock()
-    async with lock:
-        return await _start_thread(channel, message, name)
-
-
-async def _start_thread(
-    channel: discord.TextChannel, message: discord.Message, name: str
-) -> discord.Thread | None:
-    """The thread, tried again while Discord says to wait; ``None`` if it is refused."""
-    for attempt in range(THREAD_TRIES):
-        try:
-            return await message.create_thread(
-                name=name[:100], auto_archive_duration=THREAD_ARCHIVE_MINUTES
-            )
-        except discord.HTTPException as error:
-            if error.status == RATE_LIMITED and attempt + 1 < THREAD_TRIES:
-                # Many games starting in one channel (a tournament round) meet Discord's limit
-                # on new threads, past what discord.py waits out itself: wait as Discord asks
-                # (the accept's answer was deferred), rather than play in the channel.
-                wait = min(retry_after(error), THREAD_WAIT_AT_MOST)
-                log.info("thread creation in channel %s is rate limited: %.0f s", channel.id, wait)
-                await asyncio.sleep(wait)
-                continue
-            log.warning(
-                "could not create a thread in channel %s; playing there", channel.id, exc_info=True
-            )
-            return None
-    return None
+    try:
+        return await thread_from(message, name)
+    except discord.HTTPException:
+        log.warning(
+            "could not create a thread in channel %s; playing there", channel.id, exc_info=True
+        )
+        return None

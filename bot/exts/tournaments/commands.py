@@ -16,7 +16,7 @@ from bot.exts.tournaments.buttons import guild_of, is_organiser, join_tournament
 from bot.exts.tournaments.posts import TournamentPosts
 from bot.exts.tournaments.texts import FORMAT_NAMES, pairings_text, tournament_line
 from bot.games import GameService, TournamentFormat, TournamentStatus, timecontrol
-from bot.i18n import _
+from bot.i18n import Text, _
 from bot.interactions import choices
 from bot.interactions.errors import UserError
 from bot.interactions.feature import Feature
@@ -30,6 +30,9 @@ if TYPE_CHECKING:
 FORMATS: Final = [
     Choice(name=locale_str(FORMAT_NAMES[f].english()), value=f.value) for f in TournamentFormat
 ]
+
+SHOWN: Final = (TournamentStatus.OPEN, TournamentStatus.RUNNING, TournamentStatus.FINISHED)
+"""The tournaments standings and pairings may show (not those called off)."""
 
 
 class TournamentCommands(Feature):
@@ -57,6 +60,11 @@ class TournamentCommands(Feature):
                 await deliverer.deliver_pending()
 
         return start_due
+
+    async def _tell(self, interaction: Interaction, text: Text) -> None:
+        """A private answer, in the user's language."""
+        reader = self.publisher.private_reader(interaction)
+        await interaction.response.send_message(reader(text), ephemeral=True)
 
     async def _post_now(self) -> None:
         """Post the announcements a command just wrote (they are nobody's yet)."""
@@ -141,16 +149,13 @@ class TournamentCommands(Feature):
                 division_size=division_size,
                 moves_down=moves_down,
             )
-            reader = self.publisher.private_reader(interaction)
-            await interaction.response.send_message(
-                reader(
-                    _(
-                        "Made {tournament}. Its post here takes entries; players join with "
-                        "its button or `/dvonn tournament join`.",
-                        tournament=tournament_line(tournament),
-                    )
+            await self._tell(
+                interaction,
+                _(
+                    "Made {tournament}. Its post here takes entries; players join with "
+                    "its button or `/dvonn tournament join`.",
+                    tournament=tournament_line(tournament),
                 ),
-                ephemeral=True,
             )
             await self._post_now()
 
@@ -169,10 +174,8 @@ class TournamentCommands(Feature):
                 guild_of(interaction), tournament, user_id=interaction.user.id
             )
             await self.service.tournaments.leave(found.id, interaction.user.id)
-            reader = self.publisher.private_reader(interaction)
-            await interaction.response.send_message(
-                reader(_("You left {tournament}.", tournament=tournament_line(found))),
-                ephemeral=True,
+            await self._tell(
+                interaction, _("You left {tournament}.", tournament=tournament_line(found))
             )
             await self._post_now()
 
@@ -187,16 +190,13 @@ class TournamentCommands(Feature):
                 guild_of(interaction), tournament, user_id=interaction.user.id
             )
             await self.service.tournaments.withdraw(found.id, interaction.user.id)
-            reader = self.publisher.private_reader(interaction)
-            await interaction.response.send_message(
-                reader(
-                    _(
-                        "You withdrew from {tournament}: your games still to play are lost, "
-                        "those you played count.",
-                        tournament=tournament_line(found),
-                    )
+            await self._tell(
+                interaction,
+                _(
+                    "You withdrew from {tournament}: your games still to play are lost, "
+                    "those you played count.",
+                    tournament=tournament_line(found),
                 ),
-                ephemeral=True,
             )
             await self._post_now()
 
@@ -212,10 +212,8 @@ class TournamentCommands(Feature):
                 interaction.user.id,
                 organiser=await is_organiser(self.service, interaction),
             )
-            reader = self.publisher.private_reader(interaction)
-            await interaction.response.send_message(
-                reader(_("{tournament} has begun.", tournament=tournament_line(started))),
-                ephemeral=True,
+            await self._tell(
+                interaction, _("{tournament} has begun.", tournament=tournament_line(started))
             )
             await self._post_now()
 
@@ -229,15 +227,12 @@ class TournamentCommands(Feature):
                 interaction.user.id,
                 organiser=await is_organiser(self.service, interaction),
             )
-            reader = self.publisher.private_reader(interaction)
-            await interaction.response.send_message(
-                reader(
-                    _(
-                        "{tournament} is called off; its running games are aborted.",
-                        tournament=tournament_line(cancelled),
-                    )
+            await self._tell(
+                interaction,
+                _(
+                    "{tournament} is called off; its running games are aborted.",
+                    tournament=tournament_line(cancelled),
                 ),
-                ephemeral=True,
             )
             await self._post_now()
 
@@ -248,11 +243,7 @@ class TournamentCommands(Feature):
             found = await self.service.tournaments.choose(
                 guild_of(interaction),
                 tournament,
-                statuses=(
-                    TournamentStatus.OPEN,
-                    TournamentStatus.RUNNING,
-                    TournamentStatus.FINISHED,
-                ),
+                statuses=SHOWN,
             )
             await interaction.response.defer(ephemeral=True, thinking=True)
             reader = self.publisher.private_reader(interaction)
@@ -268,11 +259,7 @@ class TournamentCommands(Feature):
             found = await self.service.tournaments.choose(
                 guild_of(interaction),
                 tournament,
-                statuses=(
-                    TournamentStatus.OPEN,
-                    TournamentStatus.RUNNING,
-                    TournamentStatus.FINISHED,
-                ),
+                statuses=SHOWN,
             )
             standing = await self.service.tournaments.standing(found.id)
             reader = self.publisher.private_reader(interaction)

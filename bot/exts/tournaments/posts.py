@@ -22,13 +22,13 @@ from bot.games.announcements import read_tournament_news
 from bot.i18n import Text, _
 from bot.posting.publisher import Publisher, Reader
 from bot.posting.texts import discord_time, mention
+from bot.posting.threads import thread_from
 
 if TYPE_CHECKING:
     from bot.app import DvonnBot
 
 log = logging.getLogger(__name__)
 
-THREAD_ARCHIVE_MINUTES: Final = 10080
 STANDINGS_FILENAME: Final = "standings.png"
 THREAD_EXISTS: Final = 160004
 """Discord's code for a thread asked of a message that has one."""
@@ -52,9 +52,7 @@ class TournamentPosts:
             **kwargs,
         )
         try:
-            thread = await message.create_thread(
-                name=name[:100], auto_archive_duration=THREAD_ARCHIVE_MINUTES
-            )
+            thread = await thread_from(message, name)
         except discord.HTTPException as error:
             if error.code != THREAD_EXISTS:
                 raise

@@ -50,7 +50,7 @@ async def standings_table(standing: Standing, names: Names, reader: Reader) -> S
         if swiss
         else [Column(reader(_("SB")))]
     )
-    columns.append(Column(reader(_("Margin"))))
+    columns.append(Column("±"))  # the piece margin sum: a sign every language reads
     over = tournament.status is TournamentStatus.FINISHED
     moving = _league_marks(standing, ranked) if tournament.is_division else {}
     rows = []
