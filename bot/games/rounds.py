@@ -21,7 +21,7 @@ from datetime import datetime
 from typing import Final
 
 import rules
-from bot.games import announcements, pairing, standings, timecontrol
+from bot.games import announcements, clocks, pairing, standings, timecontrol
 from bot.storage import (
     Claim,
     EndReason,
@@ -275,8 +275,9 @@ async def _make_games(
     thread (announced: the Discord side makes the thread, then the game begins)."""
     await tx.ensure_players({p for m in made for p in m.player_ids}, now)
     await tx.insert_pairings(made)
-    days, _bank = timecontrol.to_columns(
-        timecontrol.parse(tournament.clock or timecontrol.NO_CLOCK)
+    # The clock's terms; it starts when the game's thread exists (Tournaments.begin_game).
+    terms = clocks.GameClock.starting(
+        timecontrol.parse(tournament.clock or timecontrol.NO_CLOCK), now
     )
     for pair in made:
         if pair.black_id is None:
@@ -290,8 +291,11 @@ async def _make_games(
                 white_id=pair.white_id,
                 black_id=pair.black_id,
                 position=rules.new_game(),
-                clock_days=days,
+                clock_days=terms.clock_days,
                 deadline_at=None,
+                bank=terms.bank,
+                white_bank=terms.white_bank,
+                black_bank=terms.black_bank,
                 created_at=now,
                 rated=tournament.rated,
                 status=GameStatus.PENDING,

@@ -27,6 +27,9 @@ class NoTournamentHere(ServiceError):
         "No tournament is taking entries or running on this server: name one with `tournament`."
     )
 
+    def __init__(self) -> None:
+        super().__init__()
+
 
 class WhichTournament(ServiceError):
     key = "tournament.which"

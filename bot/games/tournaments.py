@@ -21,8 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Final
 
-from bot.games import announcements, rounds
-from bot.games.clocks import deadline
+from bot.games import announcements, clocks, rounds, timecontrol
 from bot.games.endings import Ending, ended, finish
 from bot.games.outbox import Outbox
 from bot.games.results import GameStarted
@@ -374,10 +373,11 @@ class Tournaments:
             game = await tx.game(game_id)
             if game is None or game.status is not GameStatus.PENDING:
                 return None
+            control = timecontrol.from_columns(game.clock_days, game.bank)
             paused = None
-            if game.clock_days is not None:
+            if control is not None:
                 paused = (await tx.prefs(game.white_id, lock=False)).vacation_until
-            begins = deadline(now, game.clock_days, paused)
+            begins = clocks.GameClock.starting(control, now, paused).deadline_at
             if not await tx.begin_pending_game(game_id, channel_id, parent_channel_id, begins, now):
                 return None
             begun = await tx.game(game_id)

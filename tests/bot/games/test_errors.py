@@ -156,7 +156,7 @@ def _sample(cls: type[ServiceError]) -> ServiceError:
         "int": 7,
         "Colour": Colour.BLACK,
         "tuple[int, ...]": (1, 2, 3),
-        "str": "bank:1d+1h/2d",
+        "str": "Spring cup",
     }
     annotations = dict(cls.__init__.__annotations__)
     annotations.pop("return", None)

@@ -4,6 +4,8 @@ standings posts, is tested end to end in tests/bot/e2e.)"""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
 from bot.games import GameService, GameStatus, TournamentFormat, TournamentStatus
@@ -191,3 +193,23 @@ async def test_a_full_tournament_refuses_more(service: GameService) -> None:
     await service.tournaments.join(timed.id, 3)
     with pytest.raises((TournamentFull, TournamentStarted)):
         await service.tournaments.join(timed.id, 4)
+
+
+async def test_a_tournament_on_a_time_bank_starts_each_game_with_full_banks_when_it_begins(
+    service: GameService,
+) -> None:
+    tournament = await _made(
+        service, TournamentFormat.ROUND_ROBIN, max_players=2, clock="bank:10d+36h/10d"
+    )
+    for player in (1, 2):
+        await service.tournaments.join(tournament.id, player)
+    (pairing,) = (await service.tournaments.standing(tournament.id)).pairings
+    assert pairing.game_id is not None
+    waiting = await service.get_game(pairing.game_id)
+    assert waiting.status is GameStatus.PENDING and waiting.deadline_at is None
+    assert waiting.bank == "bank:10d+36h/10d" and waiting.clock_days is None
+    started = await service.tournaments.begin_game(pairing.game_id, next(THREADS), CHANNEL)
+    assert started is not None
+    game = started.game
+    assert game.white_bank == game.black_bank == timedelta(days=10)
+    assert game.deadline_at == game.updated_at + timedelta(days=10)
