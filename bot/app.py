@@ -220,7 +220,10 @@ class DvonnBot(commands.AutoShardedBot):
         synced = await self.sync_commands() if self._sync_commands else await self._synced()
         for command in synced:
             if command.name == self.dvonn.name:
-                self.mentions.learn(command.id, (c.name for c in self.dvonn.commands))
+                self.mentions.learn(
+                    command.id,
+                    (c.qualified_name.partition(" ")[2] for c in self.dvonn.walk_commands()),
+                )
         if self.application_id is not None:
             log.info("invite link: %s", invite_url(self.application_id))
             log.info("install link (for players' DMs): %s", user_install_url(self.application_id))

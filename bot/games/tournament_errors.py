@@ -176,3 +176,14 @@ class AbortNeedsOrganiser(ServiceError):
 
     def __init__(self, name: str) -> None:
         super().__init__(name=name)
+
+
+class TournamentNeedsClock(ServiceError):
+    key = "tournament.needs_clock"
+    template = (
+        "A tournament needs a clock, so that a player who is away loses on time instead of "
+        "holding everyone up: choose days per move or a time bank."
+    )
+
+    def __init__(self) -> None:
+        super().__init__()

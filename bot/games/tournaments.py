@@ -37,6 +37,7 @@ from bot.games.tournament_errors import (
     TooManyRounds,
     TooSmallMaximum,
     TournamentFull,
+    TournamentNeedsClock,
     TournamentNotFound,
     TournamentNotStarted,
     TournamentOver,
@@ -114,7 +115,7 @@ class Tournaments:
         organiser: bool,
         name: str,
         format: TournamentFormat,
-        clock: str | None = None,
+        clock: str = timecontrol.LITTLE_GOLEM.to_text(),
         rated: bool = True,
         rounds: int | None = None,
         max_players: int | None = None,
@@ -125,8 +126,12 @@ class Tournaments:
     ) -> Tournament:
         """Make a tournament, open for entries. ``organiser``: the caller may run the server's
         tournaments; a player who may not makes a round robin of their own (at most
-        :data:`PLAYERS_OWN_MOST` players, unrated, :data:`PLAYERS_OWN_PER_DAY` a day)."""
+        :data:`PLAYERS_OWN_MOST` players, unrated, :data:`PLAYERS_OWN_PER_DAY` a day). Its games
+        have a ``clock`` (a time control's spelling, Little Golem's bank unless chosen): without
+        one, a player who went away would hold up the tournament for ever."""
         now = self._now()
+        if timecontrol.parse(clock) is None:
+            raise TournamentNeedsClock()
         players_own = not organiser
         if players_own:
             if format is not TournamentFormat.ROUND_ROBIN or (

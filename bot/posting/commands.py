@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import Final
 
 GROUP: Final = "dvonn"
-_SPELLED: Final = re.compile(rf"`?/{GROUP} ([a-z][a-z-]*)`?")
+_SPELLED: Final = re.compile(rf"`?/{GROUP} ([a-z][a-z-]*)(?: ([a-z][a-z-]*))?`?")
 
 
 class CommandMentions:
@@ -21,7 +21,8 @@ class CommandMentions:
         self._names: frozenset[str] = frozenset()
 
     def learn(self, group_id: int, subcommands: Iterable[str]) -> None:
-        """The id of ``/dvonn`` as synced, and the names of its subcommands."""
+        """The id of ``/dvonn`` as synced, and the names of its subcommands (those in a group
+        as ``group subcommand``, e.g. ``tournament join``)."""
         self._group_id = group_id
         self._names = frozenset(subcommands)
 
@@ -44,5 +45,10 @@ class CommandMentions:
         return _SPELLED.sub(self._replace, text)
 
     def _replace(self, match: re.Match[str]) -> str:
-        name = match[1]
-        return self.mention(name) if name in self._names else match[0]
+        name, then = match[1], match[2]
+        if then is not None and f"{name} {then}" in self._names:
+            return self.mention(f"{name} {then}")
+        if name not in self._names:
+            return match[0]
+        # A one-word subcommand followed by a word of the sentence: keep that word.
+        return self.mention(name) + ("" if then is None else f" {then}")

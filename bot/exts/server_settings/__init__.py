@@ -1,5 +1,6 @@
-"""``/dvonn settings``: a server's default clock, threads, the language of game posts, and the
-channels where games may start (changes need Manage Server)."""
+"""``/dvonn settings``: a server's default clock, threads, the language of game posts, the
+channels where games may start, and the role whose members run tournaments besides Manage
+Server (changes need Manage Server)."""
 
 from __future__ import annotations
 
@@ -43,6 +44,10 @@ class ServerSettings(Feature):
         language=locale_str("Language of game posts (auto: the server's)"),
         allow=locale_str("Add a channel where games may start"),
         disallow=locale_str("Remove a channel from that list"),
+        organiser_role=locale_str(
+            "A role whose members may run tournaments (as Manage Server may)"
+        ),
+        clear_organiser_role=locale_str("Only Manage Server runs tournaments again"),
     )
     @app_commands.choices(clock=choices.CLOCKS)
     @app_commands.choices(language=LANGUAGES)
@@ -54,6 +59,8 @@ class ServerSettings(Feature):
         language: str | None = None,
         allow: discord.TextChannel | None = None,
         disallow: discord.TextChannel | None = None,
+        organiser_role: discord.Role | None = None,
+        clear_organiser_role: bool = False,
     ) -> None:
         async with self.inflight.track():
             guild_id = server_of(interaction)
@@ -75,6 +82,12 @@ class ServerSettings(Feature):
                 channels.discard(disallow.id)
             if channels != current.channels:
                 changes["channels"] = frozenset(channels)
+            if organiser_role is not None and clear_organiser_role:
+                raise UserError(_("Choose a role for organisers, or clear it: not both."))
+            if organiser_role is not None and organiser_role.id != current.organiser_role_id:
+                changes["organiser_role_id"] = organiser_role.id
+            if clear_organiser_role and current.organiser_role_id is not None:
+                changes["organiser_role_id"] = None
             if changes and not interaction.permissions.manage_guild:
                 raise UserError(
                     _("Only members who may manage the server can change its settings.")
@@ -98,6 +111,14 @@ def settings_lines(settings: GuildSettings, changed: bool) -> list[Text]:
         else clock_text(from_columns(settings.default_clock_days, settings.default_bank))
     )
     channels = ", ".join(f"<#{c}>" for c in sorted(settings.channels))
+    role = settings.organiser_role_id
+    organisers: Text
+    if role is None:
+        organisers = _("members who may manage the server")
+    elif role == settings.guild_id:  # the @everyone role
+        organisers = _("everyone")
+    else:
+        organisers = _("members who may manage the server, and <@&{role}>", role=role)
     return [
         _("Settings saved.") if changed else _("This server's settings:"),
         _("Default clock: {clock}", clock=clock),
@@ -109,4 +130,5 @@ def settings_lines(settings: GuildSettings, changed: bool) -> list[Text]:
             else _("automatic"),
         ),
         _("Games may start in: {channels}", channels=channels or _("any channel")),
+        _("Tournaments are run by: {who}", who=organisers),
     ]

@@ -31,6 +31,8 @@ async def is_organiser(service: GameService, interaction: discord.Interaction[An
     if interaction.permissions.manage_guild:
         return True
     role = (await service.guild_settings(interaction.guild_id)).organiser_role_id
+    if role == interaction.guild_id:  # the @everyone role: anyone may
+        return True
     user = interaction.user
     return role is not None and isinstance(user, discord.Member) and user.get_role(role) is not None
 

@@ -121,10 +121,12 @@ class TournamentCommands(Feature):
                 raise UserError(
                     _("I need to create threads here and post in them to run a tournament.")
                 )
-            if clock is None:
+            control: timecontrol.TimeControl | None
+            if clock is None:  # the server's default clock, else Little Golem's bank
                 settings = await self.service.guild_settings(guild_id)
-                control = timecontrol.from_columns(
-                    settings.default_clock_days, settings.default_bank
+                control = (
+                    timecontrol.from_columns(settings.default_clock_days, settings.default_bank)
+                    or timecontrol.LITTLE_GOLEM
                 )
             else:
                 control = choices.clock(clock)
@@ -140,7 +142,7 @@ class TournamentCommands(Feature):
                 organiser=await is_organiser(self.service, interaction),
                 name=name,
                 format=TournamentFormat(format),
-                clock=None if control is None else control.to_text(),
+                clock=timecontrol.to_text(control),
                 rated=rated,
                 rounds=rounds,
                 max_players=max_players,

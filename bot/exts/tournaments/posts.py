@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Final
 import discord
 
 from bot.exts.tournaments.buttons import join_view
-from bot.exts.tournaments.texts import FORMAT_NAMES, standings_table, tournament_line
+from bot.exts.tournaments.texts import FORMAT_NAMES, standings_table, terms_line, tournament_line
 from bot.games import GameService, Notification, TournamentStatus
 from bot.games.announcements import read_tournament_news
 from bot.i18n import Text, _
@@ -72,6 +72,7 @@ class TournamentPosts:
                 organiser=mention(tournament.organiser_id),
             )
         ]
+        lines.append(terms_line(tournament))
         if tournament.max_players is not None:
             lines.append(_("At most {count} players.", count=tournament.max_players))
         if tournament.starts_at is not None:

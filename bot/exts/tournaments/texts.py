@@ -5,12 +5,21 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Final
 
-from bot.games import Result, Tournament, TournamentFormat, TournamentGame, TournamentStatus, rounds
+from bot.games import (
+    Result,
+    Tournament,
+    TournamentFormat,
+    TournamentGame,
+    TournamentStatus,
+    rounds,
+    timecontrol,
+)
+from bot.games.standings import PROMOTED, RELEGATED, league_moves
 from bot.games.standings import Standing as Ranked
-from bot.games.standings import league_moves
 from bot.games.tournaments import Standing
 from bot.i18n import Text, _
 from bot.posting.publisher import Reader
+from bot.posting.texts import clock_text
 from render.standings import Column, Mark, StandingsRow, StandingsTable
 
 FORMAT_NAMES: Final[Mapping[TournamentFormat, Text]] = {
@@ -155,3 +164,28 @@ async def pairings_text(standing: Standing, names: Names, reader: Reader) -> str
     if len(lines) == 1:
         lines.append(reader(_("No games yet: it has not begun.")))
     return "\n".join(lines)
+
+
+def terms_line(tournament: Tournament) -> Text:
+    """What a player agrees to by joining: the clock, whether it is rated, the rounds (Swiss)
+    or the divisions and moves (league)."""
+    clock = clock_text(timecontrol.parse(tournament.clock or timecontrol.NO_CLOCK))
+    rated = _("rated") if tournament.rated else _("not rated")
+    if tournament.format is TournamentFormat.SWISS and tournament.rounds is not None:
+        return _(
+            "Clock: {clock}; {rated}; {rounds} rounds.",
+            clock=clock,
+            rated=rated,
+            rounds=tournament.rounds,
+        )
+    if tournament.format is TournamentFormat.LEAGUE:
+        return _(
+            "Clock: {clock}; {rated}; divisions of {size}, each season the first {up} move up "
+            "and the last {down} move down; newcomers start in the lowest.",
+            clock=clock,
+            rated=rated,
+            size=tournament.division_size or 0,
+            up=PROMOTED,
+            down=RELEGATED if tournament.moves_down is None else tournament.moves_down,
+        )
+    return _("Clock: {clock}; {rated}.", clock=clock, rated=rated)

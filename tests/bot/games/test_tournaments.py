@@ -18,6 +18,7 @@ from bot.games.tournament_errors import (
     TooFewPlayers,
     TooManyRounds,
     TournamentFull,
+    TournamentNeedsClock,
     TournamentStarted,
 )
 from bot.storage import Tournament
@@ -213,3 +214,11 @@ async def test_a_tournament_on_a_time_bank_starts_each_game_with_full_banks_when
     game = started.game
     assert game.white_bank == game.black_bank == timedelta(days=10)
     assert game.deadline_at == game.updated_at + timedelta(days=10)
+
+
+async def test_a_tournament_without_a_clock_is_refused_and_by_default_has_little_golems_bank(
+    service: GameService,
+) -> None:
+    with pytest.raises(TournamentNeedsClock):
+        await _made(service, TournamentFormat.SWISS, clock="none")
+    assert (await _made(service, TournamentFormat.SWISS)).clock == "bank:10d+36h/10d"
