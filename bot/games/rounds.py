@@ -21,7 +21,8 @@ from datetime import datetime
 from typing import Final
 
 import rules
-from bot.games import announcements, clocks, pairing, standings, timecontrol
+from bot.games import announcements, clocks, endings, pairing, standings, timecontrol
+from bot.games.tournament_errors import NotEntered
 from bot.storage import (
     Claim,
     EndReason,
@@ -81,8 +82,78 @@ async def game_over(tx: Writer, game: Game, now: datetime, claim: Claim) -> None
         await _new_legs(
             tx, tournament, [(found, pairing.Pairing(found.white_id, found.black_id))], now
         )
-    await _go_on(tx, tournament, now, claim)
+    absent = await _absent_loser(tx, game)
+    if absent is not None:
+        # Gone (left the server, blocked the bot, or just away): withdrawn, so that nobody
+        # waits for them again. Their other games end here, which may end the round.
+        whole = (
+            tournament
+            if tournament.league_id is None
+            else await tx.tournament(tournament.league_id)
+        )
+        assert whole is not None
+        await withdraw(tx, whole, absent, now, claim)
+        log.info("tournament %s: %s lost on time without a move: withdrawn", whole.id, absent)
+        tournament = await tx.tournament(tournament.id) or tournament
+    if tournament.is_running:
+        await _go_on(tx, tournament, now, claim)
     await tx.enqueue(announcements.tournament_news(tournament, game_id=game.id), now)
+
+
+async def _absent_loser(tx: Writer, game: Game) -> UserId | None:
+    """The player who lost ``game`` on time without having made a move in it."""
+    if game.end_reason is not EndReason.TIME or game.result is None:
+        return None
+    winner = game.winner_id
+    loser = next((p for p in game.player_ids if p != winner), None)
+    if loser is None or any(
+        m.player_id == loser and not m.automatic for m in await tx.moves(game.id)
+    ):
+        return None
+    return loser
+
+
+async def withdraw(
+    tx: Writer, tournament: Tournament, user_id: UserId, now: datetime, claim: Claim
+) -> None:
+    """``user_id`` leaves running ``tournament`` (a league: the whole league): their games
+    still to play are lost (a running game as by resignation, a game not begun as a forfeit),
+    those played count. Raises :class:`NotEntered`."""
+    entrants = await tx.entrants(tournament.id)
+    mine = next((e for e in entrants if e.user_id == user_id and not e.withdrawn), None)
+    if mine is None:
+        raise NotEntered(tournament.id, tournament.name)
+    await tx.save_entrant(dataclasses.replace(mine, withdrawn_at=now))
+    where = [tournament]
+    if tournament.is_league and tournament.season is not None:
+        where = await tx.divisions(tournament.id, tournament.season)
+    for part in where:
+        if part.is_division:
+            theirs = [e for e in await tx.entrants(part.id) if e.user_id == user_id]
+            for entrant in theirs:
+                await tx.save_entrant(dataclasses.replace(entrant, withdrawn_at=now))
+        for paired in await tx.pairings(part.id):
+            if user_id in paired.player_ids and not paired.is_decided:
+                await _forfeit(tx, paired, user_id, now, claim)
+    await tx.enqueue(announcements.tournament_news(tournament, withdrawn=user_id), now)
+
+
+async def _forfeit(
+    tx: Writer, paired: TournamentGame, user_id: UserId, now: datetime, claim: Claim
+) -> None:
+    """``user_id`` loses ``paired``'s game: by resignation if it began, else without play
+    (not rated, nothing posted but the standings)."""
+    assert paired.game_id is not None
+    game = await tx.game(paired.game_id)
+    if game is None or game.status not in (GameStatus.ACTIVE, GameStatus.PENDING):
+        return
+    ending = endings.Ending.resignation(game, user_id)
+    if game.status is GameStatus.ACTIVE:
+        await endings.finish(tx, game, ending, now, claim)
+        return
+    saved = await tx.save_game(endings.ended(game, ending, now), game.version)
+    await tx.save_pairing(dataclasses.replace(paired, forfeit=True))
+    await game_over(tx, saved, now, claim)
 
 
 def _decided(pairing: TournamentGame, game: Game) -> TournamentGame:
@@ -122,7 +193,9 @@ async def _go_on(tx: Writer, tournament: Tournament, now: datetime, claim: Claim
     elif tournament.format is TournamentFormat.SWISS:
         assert tournament.rounds is not None
         active = [e for e in entrants if not e.withdrawn]
-        if tournament.round < tournament.rounds and len(active) > 1:
+        # Withdrawals may leave too few players for the rounds still to come: it ends early
+        # rather than pair the same two again.
+        if tournament.round < min(tournament.rounds, pairing.most_swiss_rounds(len(active))):
             await _next_round(tx, tournament, entrants, pairings, now, claim)
             return
     await _finish(tx, tournament, now, claim)

@@ -230,7 +230,7 @@ class Tournaments:
         async with self.store.write() as tx:
             tournament = await _open_tournament(tx, tournament_id)
             if tournament.is_running and tournament.is_league:
-                await self._withdraw_in(tx, tournament, user_id, now)
+                await rounds.withdraw(tx, tournament, user_id, now, self._outbox.claim())
                 return tournament
             if not tournament.is_open:
                 raise TournamentStarted(tournament.id, tournament.name)
@@ -248,47 +248,9 @@ class Tournaments:
                 raise TournamentNotStarted(tournament.id, tournament.name)
             if tournament.is_over:
                 raise TournamentOver(tournament.id, tournament.name)
-            await self._withdraw_in(tx, tournament, user_id, now)
+            await rounds.withdraw(tx, tournament, user_id, now, self._outbox.claim())
         log.info("tournament %s: %s withdrew", tournament_id, user_id)
         return tournament
-
-    async def _withdraw_in(
-        self, tx: Writer, tournament: Tournament, user_id: UserId, now: datetime
-    ) -> None:
-        entrants = await tx.entrants(tournament.id)
-        mine = next((e for e in entrants if e.user_id == user_id and not e.withdrawn), None)
-        if mine is None:
-            raise NotEntered(tournament.id, tournament.name)
-        await tx.save_entrant(dataclasses.replace(mine, withdrawn_at=now))
-        where = [tournament]
-        if tournament.is_league and tournament.season is not None:
-            where = await tx.divisions(tournament.id, tournament.season)
-        for part in where:
-            if part.is_division:
-                theirs = [e for e in await tx.entrants(part.id) if e.user_id == user_id]
-                for entrant in theirs:
-                    await tx.save_entrant(dataclasses.replace(entrant, withdrawn_at=now))
-            for pairing in await tx.pairings(part.id):
-                if user_id in pairing.player_ids and not pairing.is_decided:
-                    await self._forfeit(tx, pairing, user_id, now)
-        await tx.enqueue(announcements.tournament_news(tournament, withdrawn=user_id), now)
-
-    async def _forfeit(
-        self, tx: Writer, pairing: TournamentGame, user_id: UserId, now: datetime
-    ) -> None:
-        """``user_id`` loses ``pairing``'s game: by resignation if it began, else without
-        play (not rated, nothing posted but the standings)."""
-        assert pairing.game_id is not None
-        game = await tx.game(pairing.game_id)
-        if game is None or game.status not in (GameStatus.ACTIVE, GameStatus.PENDING):
-            return
-        ending = Ending.resignation(game, user_id)
-        if game.status is GameStatus.ACTIVE:
-            await finish(tx, game, ending, now, self._outbox.claim())
-            return
-        saved = await tx.save_game(ended(game, ending, now), game.version)
-        await tx.save_pairing(dataclasses.replace(pairing, forfeit=True))
-        await rounds.game_over(tx, saved, now, self._outbox.claim())
 
     # --- running ---------------------------------------------------------------------------
 

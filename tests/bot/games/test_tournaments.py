@@ -22,6 +22,7 @@ from bot.games.tournament_errors import (
     TournamentStarted,
 )
 from bot.storage import Tournament
+from tests.bot.clock import ManualClock
 
 GUILD, CHANNEL, ORGANISER = 1, 2, 100
 THREADS = iter(range(10_000, 20_000))
@@ -57,6 +58,8 @@ async def _lose_all(service: GameService, loser_of: dict[int, int], game_ids: li
     number wins), so the results are known in advance."""
     for game_id in game_ids:
         game = await service.get_game(game_id)
+        if not game.is_active:  # ended by a withdrawal
+            continue
         loser = max(game.player_ids, key=lambda p: loser_of[p])
         await service.resign(game_id, loser)
 
@@ -222,3 +225,53 @@ async def test_a_tournament_without_a_clock_is_refused_and_by_default_has_little
     with pytest.raises(TournamentNeedsClock):
         await _made(service, TournamentFormat.SWISS, clock="none")
     assert (await _made(service, TournamentFormat.SWISS)).clock == "bank:10d+36h/10d"
+
+
+async def test_a_player_who_loses_on_time_without_a_move_is_withdrawn_and_not_paired_again(
+    service: GameService, clock: ManualClock
+) -> None:
+    tournament = await _made(
+        service, TournamentFormat.SWISS, max_players=6, rounds=3, clock="days:2"
+    )
+    for player in range(1, 7):
+        await service.tournaments.join(tournament.id, player)
+    games = await _begin_pending(service, tournament.id)
+    # Player 6 never comes; in the other games both players move, then all but 6's end.
+    absent_game = None
+    for game_id in games:
+        game = await service.get_game(game_id)
+        if 6 in game.player_ids:
+            absent_game = game_id
+            if game.white_id != 6:
+                await service.play(game_id, game.white_id, "A1")
+            continue
+        await service.play(game_id, game.white_id, "A1")
+        await service.play(game_id, game.black_id, "A2")
+        await service.resign(game_id, game.black_id)
+    assert absent_game is not None
+    clock.advance(days=3)
+    (lost,) = (await service.sweep()).lost_on_time
+    assert lost.game.id == absent_game
+    standing = await service.tournaments.standing(tournament.id)
+    assert {e.user_id for e in standing.entrants if e.withdrawn} == {6}
+    # Round 2 pairs the five others: two games and a bye, nobody plays 6.
+    second = [p for p in standing.pairings if p.round == 2]
+    assert len(second) == 3 and all(6 not in p.player_ids for p in second)
+    assert sum(p.black_id is None for p in second) == 1
+
+
+async def test_a_swiss_whose_withdrawals_leave_too_few_players_ends_early(
+    service: GameService,
+) -> None:
+    tournament = await _made(service, TournamentFormat.SWISS, max_players=4, rounds=3)
+    for player in (1, 2, 3, 4):
+        await service.tournaments.join(tournament.id, player)
+    games = await _begin_pending(service, tournament.id)
+    await service.tournaments.withdraw(tournament.id, 3)
+    await service.tournaments.withdraw(tournament.id, 4)
+    await _lose_all(service, {1: 1, 2: 2, 3: 3, 4: 4}, games)
+    # Two players are left, who could meet once at most: it ends after round 1 (it used to
+    # fail to pair round 2 inside the game-ending transaction, again and again).
+    standing = await service.tournaments.standing(tournament.id)
+    assert standing.tournament.status is TournamentStatus.FINISHED
+    assert {p.round for p in standing.pairings} == {1}
