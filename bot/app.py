@@ -222,7 +222,11 @@ class DvonnBot(commands.AutoShardedBot):
             if command.name == self.dvonn.name:
                 self.mentions.learn(
                     command.id,
-                    (c.qualified_name.partition(" ")[2] for c in self.dvonn.walk_commands()),
+                    (
+                        c.qualified_name.partition(" ")[2]
+                        for c in self.dvonn.walk_commands()
+                        if isinstance(c, app_commands.Command)  # a group is no mention
+                    ),
                 )
         if self.application_id is not None:
             log.info("invite link: %s", invite_url(self.application_id))

@@ -33,7 +33,11 @@ class Help(Feature):
 
     @app_commands.command(name="help", description=locale_str("The bot's commands"))
     async def help(self, interaction: Interaction) -> None:
-        descriptions = {c.name: c.description for c in interaction.client.dvonn.commands}
+        descriptions = {
+            c.qualified_name.partition(" ")[2]: c.description
+            for c in interaction.client.dvonn.walk_commands()
+            if isinstance(c, app_commands.Command)
+        }
         install = user_install_url(interaction.application_id)
         await self._explain(
             interaction, lambda reader: help_paragraphs(reader, descriptions, install)
@@ -127,6 +131,22 @@ HELP_GROUPS: Final[tuple[tuple[Text, tuple[str, ...]], ...]] = (
     (_("Your clocks"), ("vacation", "notify")),
     (_("Ratings"), ("profile", "leaderboard")),
     (_("This server"), ("settings",)),
+    (
+        _("Tournaments and leagues"),
+        tuple(
+            f"tournament {name}"
+            for name in (
+                "create",
+                "join",
+                "leave",
+                "withdraw",
+                "start",
+                "standings",
+                "pairings",
+                "cancel",
+            )
+        ),
+    ),
     (_("Learn"), ("rules", "help")),
 )
 """Every command, by what a player wants to do (a test checks that none is left out)."""

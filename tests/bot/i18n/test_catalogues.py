@@ -114,10 +114,20 @@ def test_rules_and_help_fit_in_an_embed_and_differ_from_english(
     assert all(f"/dvonn {name} ·" in shown for name in descriptions)
 
 
+SUBCOMMAND_GROUP = 2
+
+
 def recorded_descriptions() -> dict[str, str]:
     """Each /dvonn subcommand's English description, as synced."""
     (group,) = json.loads(RECORDED.read_text(encoding="utf-8"))
-    return {option["name"]: option["description"] for option in group["options"]}
+    found = {}
+    for option in group["options"]:
+        if option["type"] == SUBCOMMAND_GROUP:
+            for sub in option["options"]:
+                found[f"{option['name']} {sub['name']}"] = sub["description"]
+        else:
+            found[option["name"]] = option["description"]
+    return found
 
 
 def test_the_help_names_every_command_once() -> None:
