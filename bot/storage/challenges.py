@@ -18,6 +18,7 @@ from bot.storage.models import (
     ChallengeStatus,
     ChannelId,
     GuildId,
+    Setup,
     UserId,
     colour_from_letter,
     optional_time,
@@ -42,11 +43,14 @@ class NewChallenge:
     expires_at: datetime
     bank: str | None = None
     """A time bank instead of days per move (:attr:`Challenge.bank`)."""
+    setup: Setup = Setup.STANDARD
+    rematch_of: int | None = None
+    """The game it offers to play again (:attr:`Challenge.rematch_of`)."""
 
 
 _CHALLENGE_COLUMNS: Final = (
     "id, guild_id, channel_id, challenger_id, opponent_id, challenger_colour, clock_days, "
-    "status, created_at, expires_at, closed_at, closed_by, game_id, bank"
+    "status, created_at, expires_at, closed_at, closed_by, game_id, bank, setup, rematch_of"
 )
 _SELECT_CHALLENGE: Final = f"SELECT {_CHALLENGE_COLUMNS} FROM challenges WHERE id = ?"
 
@@ -67,6 +71,8 @@ def _challenge(row: Row) -> Challenge:
         closed_by=row["closed_by"],
         game_id=row["game_id"],
         bank=row["bank"],
+        setup=Setup(row["setup"]),
+        rematch_of=row["rematch_of"],
     )
 
 
@@ -82,8 +88,8 @@ class ChallengeWrites(WriterPart):
         """Insert an open challenge (its players must exist: :meth:`ensure_players`)."""
         rows = await self._conn.fetch_all(
             "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, "
-            "challenger_colour, clock_days, status, created_at, expires_at, bank) "
-            "VALUES (?, ?, ?, ?, ?, ?, 'open', ?, ?, ?) RETURNING id",
+            "challenger_colour, clock_days, status, created_at, expires_at, bank, setup, "
+            "rematch_of) VALUES (?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?) RETURNING id",
             (
                 new.guild_id,
                 new.channel_id,
@@ -94,11 +100,22 @@ class ChallengeWrites(WriterPart):
                 time_to_text(new.created_at),
                 time_to_text(new.expires_at),
                 new.bank,
+                new.setup.value,
+                new.rematch_of,
             ),
         )
         created = await self.challenge(rows[0][0])
         assert created is not None
         return created
+
+    async def rematch_challenge(self, game_id: int) -> Challenge | None:
+        """The challenge offering a rematch of ``game_id``, whatever became of it, if any."""
+        row = await one_row(
+            self._conn,
+            f"SELECT {_CHALLENGE_COLUMNS} FROM challenges WHERE rematch_of = ? ORDER BY id",
+            (game_id,),
+        )
+        return None if row is None else _challenge(row)
 
     async def close_challenge(
         self,

@@ -73,6 +73,11 @@ class NewGame:
     black_bank: timedelta | None = None
     status: GameStatus = GameStatus.ACTIVE
     """Or :attr:`~GameStatus.PENDING`: a tournament's game waiting for its thread."""
+    setup_seed: int | None = None
+    """A random setup's seed (:attr:`Game.setup_seed`); its placements are appended by the
+    caller, in the same transaction."""
+    rematch_of: int | None = None
+    """The game it plays again (:attr:`Game.rematch_of`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +102,7 @@ GAME_COLUMNS: Final = (
     "result, end_reason, ended_by, score_white, score_black, position, version, clock_days, "
     "deadline_at, abort_requested_by, created_at, updated_at, finished_at, rated, "
     "takeback_requested_by, takeback_ply, computer_id, computer_level, private, channel_lost_at, "
-    "bank, white_bank_seconds, black_bank_seconds"
+    "bank, white_bank_seconds, black_bank_seconds, setup_seed, rematch_of"
 )
 _MOVE_COLUMNS: Final = (
     "game_id, ply, colour, player_id, move, automatic, played_at, white_bank_seconds, "
@@ -169,6 +174,8 @@ def _game(row: Row, positions: PositionCache) -> Game:
         bank=row["bank"],
         white_bank=optional_seconds(row["white_bank_seconds"]),
         black_bank=optional_seconds(row["black_bank_seconds"]),
+        setup_seed=row["setup_seed"],
+        rematch_of=row["rematch_of"],
     )
 
 
@@ -277,9 +284,9 @@ class GameWrites(WriterPart):
             "INSERT INTO games (guild_id, channel_id, parent_channel_id, challenge_id, white_id, "
             "black_id, status, position, ply, version, clock_days, deadline_at, created_at, "
             "updated_at, rated, computer_id, computer_level, private, bank, white_bank_seconds, "
-            "black_bank_seconds) "
+            "black_bank_seconds, setup_seed, rematch_of) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, "
-            "?, ?, ?) RETURNING id",
+            "?, ?, ?, ?, ?) RETURNING id",
             (
                 new.guild_id,
                 new.channel_id,
@@ -301,6 +308,8 @@ class GameWrites(WriterPart):
                 new.bank,
                 seconds(new.white_bank),
                 seconds(new.black_bank),
+                new.setup_seed,
+                new.rematch_of,
             ),
         )
         return int(rows[0][0])
@@ -350,6 +359,15 @@ class GameWrites(WriterPart):
             (user_id, user_id),
         )
         return [_game(row, self._positions) for row in rows]
+
+    async def rematch_game(self, game_id: int) -> Game | None:
+        """The game that plays ``game_id`` again, if one was started."""
+        row = await one_row(
+            self._conn,
+            f"SELECT {GAME_COLUMNS} FROM games WHERE rematch_of = ? ORDER BY id",
+            (game_id,),
+        )
+        return None if row is None else _game(row, self._positions)
 
     async def moves(self, game_id: int) -> list[RecordedMove]:
         """A game's record, read inside this transaction."""

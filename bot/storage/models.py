@@ -34,6 +34,15 @@ class ChallengeStatus(enum.StrEnum):
     EXPIRED = "expired"
 
 
+class Setup(enum.StrEnum):
+    """How a game's 49 pieces are placed."""
+
+    STANDARD = "standard"
+    """By the players, one by one, as the rules say."""
+    RANDOM = "random"
+    """By the bot, at random, when the game begins: the movement starts at once."""
+
+
 class GameStatus(enum.StrEnum):
     """Whether a game is being played."""
 
@@ -105,6 +114,9 @@ class Challenge:
     bank: str | None = None
     """The time bank chosen instead of days per move, as :mod:`bot.games.timecontrol` spells
     it (``bank:10d+36h/10d``); ``None``: none."""
+    setup: Setup = Setup.STANDARD
+    rematch_of: int | None = None
+    """The game this challenge offers to play again (colours swapped), if it is a rematch."""
 
     @property
     def is_open_to_anyone(self) -> bool:
@@ -171,6 +183,14 @@ class Game:
     while White is to move (then :attr:`deadline_at` says when it runs out)."""
     black_bank: timedelta | None = None
     """What is in Black's time bank, as :attr:`white_bank` is White's."""
+    setup_seed: int | None = None
+    """A random setup's seed (:mod:`bot.games.setups`); ``None``: the players placed."""
+    rematch_of: int | None = None
+    """The game this one plays again with colours swapped, if it is a rematch."""
+
+    @property
+    def setup(self) -> Setup:
+        return Setup.STANDARD if self.setup_seed is None else Setup.RANDOM
 
     @property
     def human_ids(self) -> tuple[UserId, ...]:
@@ -245,7 +265,8 @@ class RecordedMove:
     player_id: UserId
     move: Move
     automatic: bool
-    """A PASS the service recorded because the player had no legal move."""
+    """Not the player's own act: a PASS the service recorded because the player had no legal
+    move, or a placement of a random setup."""
     played_at: datetime
     white_bank: timedelta | None = None
     """In a time-bank game: White's bank when this ply's turn began (a takeback to this ply
