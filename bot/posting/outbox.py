@@ -71,6 +71,7 @@ class Deliverer:
         """What became of the rows posted lately that nobody was waiting for (yet)."""
         self._answers: dict[int, Answer] = {}
         """The commands that rows being posted may answer, by row."""
+        self._kicking: set[asyncio.Task[None]] = set()
         self.handle(kinds.TURN, self._turn)
         self.handle(kinds.GAME_STARTED, self._game_started)
         self.handle(kinds.TAKEBACK, self._takeback)
@@ -345,6 +346,8 @@ class Deliverer:
         )
         if kinds.is_placement(notification):
             await self._replace_placement_board(notification, turn.game, message)
+        if turn.over:
+            self._kick_unclaimed()  # as after any ending (see _game_ended)
         return message
 
     async def _replace_placement_board(
@@ -389,9 +392,25 @@ class Deliverer:
     async def _game_ended(self, notification: Notification) -> discord.Message:
         game = await self._game_now(notification)
         over, ratings = GameOver.of(game), kinds.read_ratings(notification)
-        return await self._post(
+        message = await self._post(
             game, notification, lambda players: ended_post(game, players, over, ratings)
         )
+        # What the ending wrote besides (a tournament's standings, its next round's games)
+        # nobody claimed: out now, after this post, rather than at the next poll.
+        self._kick_unclaimed()
+        return message
+
+    def _kick_unclaimed(self) -> None:
+        async def kick() -> None:
+            try:
+                for row in await self._outbox.claimable():
+                    self._kick(row.game_id if row.game_id is not None else ("row", row.id))
+            except Exception:
+                log.exception("could not look for unclaimed posts; the next poll will")
+
+        task = asyncio.create_task(kick(), name="outbox-unclaimed")
+        self._kicking.add(task)
+        task.add_done_callback(self._kicking.discard)
 
 
 UNKNOWN_MESSAGE = 10008

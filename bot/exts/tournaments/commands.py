@@ -15,7 +15,7 @@ from discord.app_commands import Choice, locale_str
 from bot.exts.tournaments.buttons import guild_of, is_organiser, join_tournament
 from bot.exts.tournaments.posts import TournamentPosts
 from bot.exts.tournaments.texts import FORMAT_NAMES, pairings_text, tournament_line
-from bot.games import GameService, TournamentFormat, TournamentStatus, timecontrol
+from bot.games import GameService, GameStatus, TournamentFormat, TournamentStatus, timecontrol
 from bot.i18n import Text, _
 from bot.interactions import choices
 from bot.interactions.errors import UserError
@@ -30,6 +30,20 @@ if TYPE_CHECKING:
 FORMATS: Final = [
     Choice(name=locale_str(FORMAT_NAMES[f].english()), value=f.value) for f in TournamentFormat
 ]
+
+MESSAGE_LENGTH: Final = 2000
+
+
+def fit_message(text: str) -> str:
+    """``text`` within a message's length: its first line, then as many of its last lines as
+    fit after an ellipsis (a long tournament's pairings: its latest rounds)."""
+    if len(text) <= MESSAGE_LENGTH:
+        return text
+    first, _sep, rest = text.partition("\n")
+    room = MESSAGE_LENGTH - len(first) - len("\n…\n")
+    tail = rest[-room:].partition("\n")[2] if room > 0 else ""
+    return f"{first}\n…\n{tail}"[:MESSAGE_LENGTH]
+
 
 SHOWN: Final = (TournamentStatus.OPEN, TournamentStatus.RUNNING, TournamentStatus.FINISHED)
 """The tournaments standings and pairings may show (not those called off)."""
@@ -265,8 +279,16 @@ class TournamentCommands(Feature):
             )
             standing = await self.service.tournaments.standing(found.id)
             reader = self.publisher.private_reader(interaction)
-            text = await pairings_text(standing, self.publisher.names.get, reader)
-            await interaction.response.send_message(text[:2000], ephemeral=True)
+            threads = {}  # the running games' threads, to link
+            for part in standing.divisions or (standing,):
+                for pairing in part.pairings:
+                    if pairing.game_id is None or pairing.is_decided:
+                        continue
+                    game = await self.service.get_game(pairing.game_id)
+                    if game.status is GameStatus.ACTIVE:
+                        threads[game.id] = game.channel_id
+            text = await pairings_text(standing, self.publisher.names.get, reader, threads)
+            await interaction.response.send_message(fit_message(text), ephemeral=True)
 
     for command in (join, leave, withdraw, start, cancel, standings, pairings):
         command.autocomplete("tournament")(_tournament_autocomplete)

@@ -8,6 +8,7 @@ thread (Discord's thread ids are their starting message's)."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import io
 import logging
@@ -17,19 +18,22 @@ import discord
 
 from bot.exts.tournaments.buttons import join_view
 from bot.exts.tournaments.texts import FORMAT_NAMES, standings_table, terms_line, tournament_line
-from bot.games import GameService, Notification, TournamentStatus
-from bot.games.announcements import read_tournament_news
+from bot.games import GameService, Notification, TournamentFormat, TournamentStatus, rounds
+from bot.games.announcements import TournamentNews, read_tournament_news
+from bot.games.tournaments import Standing
 from bot.i18n import Text, _
 from bot.posting.publisher import Publisher, Reader
 from bot.posting.texts import discord_time, mention
 from bot.posting.threads import thread_from
+from render.standings import StandingsTable
 
 if TYPE_CHECKING:
     from bot.app import DvonnBot
 
 log = logging.getLogger(__name__)
 
-STANDINGS_FILENAME: Final = "standings.png"
+ALT_TEXT_LENGTH: Final = 1024
+"""The most an attachment's description (its alt text) may hold."""
 THREAD_EXISTS: Final = 160004
 """Discord's code for a thread asked of a message that has one."""
 
@@ -39,6 +43,7 @@ class TournamentPosts:
         self._bot = bot
         self._service = service
         self._publisher = publisher
+        self._news_locks: dict[int, asyncio.Lock] = {}
 
     async def _thread_from(
         self, channel_id: int, guild_id: int, text: str, nonce: str, name: str, **kwargs: Any
@@ -130,6 +135,19 @@ class TournamentPosts:
     async def news(self, notification: Notification) -> discord.Message | None:
         news = read_tournament_news(notification)
         tournament = await self._service.tournaments.get(news.tournament_id)
+        # One standings post at a time a tournament (this process's): each replaces the one
+        # before, and the newest must be the one left.
+        async with self._news_locks.setdefault(tournament.id, asyncio.Lock()):
+            return await self._post_news(notification, news, tournament.id)
+
+    async def _post_news(
+        self, notification: Notification, news: TournamentNews, tournament_id: int
+    ) -> discord.Message | None:
+        standing = await self._service.tournaments.standing(tournament_id)
+        tournament = standing.tournament
+        over = tournament.status is TournamentStatus.FINISHED
+        if over and news.game_id is not None and not news.final:
+            return None  # its last game: the post that it is over shows the final standings
         reader = await self._publisher.public_reader(tournament.guild_id)
         lines: list[Text] = []
         if news.started:
@@ -142,9 +160,10 @@ class TournamentPosts:
             lines.append(_("{tournament} is called off.", tournament=tournament_line(tournament)))
         if news.season_over is not None:
             lines.append(_("Season {season} is over.", season=news.season_over))
-        if tournament.status is TournamentStatus.FINISHED and (news.final or news.game_id):
+        if over and news.final:
             lines.append(_("{tournament} is over.", tournament=tournament_line(tournament)))
-        kwargs = await self.standings_message(tournament.id, reader, lines)
+            lines.extend(_winners_line(standing))
+        kwargs = await self._standings_kwargs(standing, reader, lines)
         where = tournament.thread_id or tournament.channel_id
         channel = self._bot.get_partial_messageable(where, guild_id=tournament.guild_id)
         message = await channel.send(**kwargs, nonce=notification.nonce)
@@ -159,14 +178,69 @@ class TournamentPosts:
     ) -> dict[str, Any]:
         """The standings as a message: the image (each division's for a league) and a line."""
         standing = await self._service.tournaments.standing(tournament_id)
+        return await self._standings_kwargs(standing, reader, lines)
+
+    async def _standings_kwargs(
+        self, standing: Standing, reader: Reader, lines: list[Text] | None = None
+    ) -> dict[str, Any]:
         parts = standing.divisions or (standing,)
         files = []
         for number, part in enumerate(parts[:10], start=1):
             table = await standings_table(part, self._publisher.names.get, reader)
             png = await self._publisher.renderer.standings_png(table)
-            files.append(discord.File(io.BytesIO(png), filename=f"standings-{number}.png"))
+            files.append(
+                discord.File(
+                    io.BytesIO(png),
+                    filename=f"standings-{number}.png",
+                    description=standings_alt_text(table),
+                )
+            )
         text = "\n".join(reader(line) for line in lines or ())
         text = text or reader(
             _("Standings of {tournament}.", tournament=tournament_line(standing.tournament))
         )
         return {"content": text, "files": files, "allowed_mentions": discord.AllowedMentions.none()}
+
+
+def _winners_line(standing: Standing) -> list[Text]:
+    """Who won a finished tournament (a knockout: its final's winner; else first place, which
+    players level on everything share); nothing for a league, whose seasons go on."""
+    tournament = standing.tournament
+    if tournament.is_league:
+        return []
+    if tournament.format is TournamentFormat.KNOCKOUT:
+        final = max((p.round for p in standing.pairings), default=0)
+        legs = sorted(
+            (p for p in standing.pairings if p.round == final and not p.void),
+            key=lambda p: (p.board, p.leg),
+        )
+        seeds = [e.user_id for e in sorted(standing.entrants, key=lambda e: e.seed)]
+        won = rounds.knockout_winner(legs, seeds)
+        first = [] if won is None else [won]
+    else:
+        ranked = rounds.table(tournament, standing.entrants, standing.pairings)
+        first = [row.player for row in ranked if row.rank == 1]
+    if len(first) == 1:
+        return [_("{player} wins.", player=mention(first[0]))]
+    if first:
+        return [_("{players} share first place.", players=", ".join(map(mention, first)))]
+    return []
+
+
+def standings_alt_text(table: StandingsTable) -> str:
+    """The standings image as words, its alt text (what a screen reader says of it, and what
+    shows where the image does not load): the title, then a line a player with their rank,
+    marks and every column, as many as fit."""
+    lines = [f"{table.title}: {table.subtitle}" if table.subtitle else table.title]
+    for row in table.rows:
+        mark = table.legend.get(row.mark) if row.mark is not None else None
+        name = f"{row.name} ({mark})" if mark else row.name
+        cells = ", ".join(
+            f"{column.header} {cell}"
+            for column, cell in zip(table.columns, row.cells, strict=False)
+        )
+        lines.append(f"{row.rank}. {name}: {cells}")
+    text = "\n".join(lines)
+    if len(text) <= ALT_TEXT_LENGTH:
+        return text
+    return text[: ALT_TEXT_LENGTH - 1].rsplit("\n", 1)[0] + "\n…"

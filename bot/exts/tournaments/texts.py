@@ -142,9 +142,12 @@ def result_symbol(pairing: TournamentGame) -> str:
     return f"{symbol} (forfeit)" if pairing.forfeit else symbol
 
 
-async def pairings_text(standing: Standing, names: Names, reader: Reader) -> str:
+async def pairings_text(
+    standing: Standing, names: Names, reader: Reader, threads: Mapping[int, int] | None = None
+) -> str:
     """Every game of a tournament by round: number, players, result, and a link to its
-    thread while it runs."""
+    thread while it runs (``threads``: the running games' threads, by game id)."""
+    threads = threads or {}
     lines = [f"{tournament_line(standing.tournament)}"]
     parts = standing.divisions or (standing,)
     for part in parts:
@@ -160,7 +163,10 @@ async def pairings_text(standing: Standing, names: Names, reader: Reader) -> str
                 lines.append(f"#{pairing.number} {white}: {reader(_('bye'))}")
                 continue
             black = await names(pairing.black_id)
-            lines.append(f"#{pairing.number} {white} – {black}: {result_symbol(pairing)}")
+            line = f"#{pairing.number} {white} – {black}: {result_symbol(pairing)}"
+            if (thread := threads.get(pairing.game_id or 0)) is not None:
+                line += f" <#{thread}>"
+            lines.append(line)
     if len(lines) == 1:
         lines.append(reader(_("No games yet: it has not begun.")))
     return "\n".join(lines)

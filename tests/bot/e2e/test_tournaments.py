@@ -1,0 +1,323 @@
+"""Tournaments through the fake Discord, on each backend, as their players and organiser see
+them: a round robin played to its end (joined by the button and the command, a game a thread,
+games resigned, one played out move by move, one lost on time; the standings image replaced
+after each game, tie-breaks that decide places, the winner named), a Swiss of nine players over
+four rounds with a withdrawal, the private answers to what makes no sense, and a round of many
+games started at once within Discord's rate limits. The clock is moved by hand; nothing sleeps.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import pytest
+
+import rules
+from tests.bot.clock import ManualClock
+from tests.bot.e2e.conftest import BotRunner, Table
+from tests.bot.e2e.helpers import play_turn
+from tests.fakediscord import (
+    FakeChannel,
+    FakeDiscord,
+    FakeUser,
+    InteractionResult,
+    Permission,
+    RecordedMessage,
+)
+
+NAME = "Spring Cup"
+STARTER = re.compile(r"game #(\d+): <@(\d+)> \(White\) vs <@(\d+)> \(Black\)")
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock()
+
+
+@dataclass(frozen=True)
+class Club:
+    """The table's server with an organiser (Manage Server) and as many players as needed."""
+
+    table: Table
+    organiser: FakeUser
+    players: tuple[FakeUser, ...]
+
+    @property
+    def fake(self) -> FakeDiscord:
+        return self.table.fake
+
+    def user(self, user_id: int) -> FakeUser:
+        return next(p for p in self.players if p.id == user_id)
+
+
+def club(table: Table, count: int) -> Club:
+    guild = table.guild
+    organisers = guild.add_role("organisers", Permission.MANAGE_GUILD)
+    organiser = table.fake.add_user("olga", guild, roles=[organisers])
+    names = ["dave", "erin", "frank", "grace", "heidi", "ivan", "judy", "mallory", "niaj"]
+    others = [table.fake.add_user(n, guild) for n in names[: max(0, count - 3)]]
+    return Club(table, organiser, (table.alice, table.bob, table.carol, *others)[:count])
+
+
+@dataclass(frozen=True)
+class Paired:
+    """A tournament game as the channel shows it: its post, then its thread."""
+
+    number: int
+    white: FakeUser
+    black: FakeUser
+    thread: FakeChannel
+
+    def player(self, colour: rules.Colour) -> FakeUser:
+        return self.white if colour is rules.Colour.WHITE else self.black
+
+    def other(self, user: FakeUser) -> FakeUser:
+        return self.black if user is self.white else self.white
+
+
+def paired_games(the: Club) -> dict[int, Paired]:
+    """Every tournament game posted in the games channel so far, by number, whose thread has
+    its first post (the game has begun there)."""
+    fake = the.fake
+    found = {}
+    for message in fake.messages_in(the.table.games):
+        match = STARTER.search(message.content)
+        if match is None or message.thread_id is None:
+            continue
+        thread = fake.world.channel(message.thread_id)
+        if not fake.messages_in(thread):
+            continue
+        number, white, black = (int(g) for g in match.groups())
+        found[number] = Paired(number, the.user(white), the.user(black), thread)
+    return found
+
+
+async def wait_for_games(the: Club, count: int, *, timeout: float = 20.0) -> dict[int, Paired]:
+    """The first ``count`` games once each has its thread and first post."""
+    await the.fake.wait_until(
+        lambda: len(paired_games(the)) >= count, timeout=timeout, what=f"{count} game threads"
+    )
+    return paired_games(the)
+
+
+async def resign(the: Club, game: Paired, loser: FakeUser) -> RecordedMessage:
+    """``loser`` resigns ``game`` (the command asks first; the button confirms); returns the
+    game's last post."""
+    fake = the.fake
+    asked = await fake.run_command(loser, game.thread, "dvonn resign")
+    assert asked.ephemeral and asked.message is not None, asked.content
+    (button,) = asked.message.buttons()
+    done = await fake.click(loser, asked.message, button["custom_id"])
+    assert "You resigned" in done.content
+    return await fake.wait_for_message(game.thread, lambda m: "resigned" in str(m.embeds))
+
+
+def tournament_thread(the: Club) -> FakeChannel:
+    (thread,) = [t for t in the.fake.threads_in(the.table.games) if t.name == NAME]
+    return thread
+
+
+def standings_posts(the: Club) -> list[RecordedMessage]:
+    """The standings posts still in the tournament's thread (each replaces the one before)."""
+    thread = tournament_thread(the)
+    return [m for m in the.fake.messages_in(thread) if m.files]
+
+
+async def standings_after(the: Club, *, played: int) -> RecordedMessage:
+    """The standings post once it counts ``played`` games, the only one in the thread."""
+
+    def latest() -> RecordedMessage | None:
+        found = standings_posts(the)
+        if len(found) == 1 and f" {played} of " in alt_text(found[0]):
+            return found[0]
+        return None
+
+    post = await the.fake.wait_until(latest, what=f"the standings after {played} games alone")
+    assert post is not None
+    return post
+
+
+def alt_text(message: RecordedMessage) -> str:
+    """The standings image's description: what a screen reader says of it."""
+    (image,) = message.files
+    assert image.image_size() is not None and image.description, image
+    return image.description
+
+
+def random_game_won_by(winner: rules.Colour) -> tuple[list[rules.Move], int]:
+    """The moves of a random game (the first seed whose game ``winner`` wins), passes out
+    (the bot plays those itself), and by how many pieces it is won."""
+    for seed in range(1000):
+        rng = random.Random(seed)
+        pos = rules.new_game()
+        moves = []
+        while not rules.is_over(pos):
+            move = rng.choice(rules.legal_moves(pos))
+            moves.append(move)
+            pos = rules.play(pos, move)
+            while rules.legal_moves(pos) == (rules.PASS,):
+                pos = rules.play(pos, rules.PASS)
+        outcome = rules.outcome(pos)
+        if outcome is not None and outcome.winner is winner:
+            white, black = rules.score(pos)
+            return moves, abs(white - black)
+    raise AssertionError("no random game won by {winner}")
+
+
+async def play_out(the: Club, game: Paired, moves: Sequence[rules.Move]) -> RecordedMessage:
+    """Play ``moves`` in ``game``'s thread; returns the last board post."""
+    pos = rules.new_game()
+    post = None
+    for move in moves:
+        mover = game.player(pos.turn)
+        turn = await play_turn(the.fake, mover, game.thread, move)
+        assert turn.post is not None, f"{move}: {turn.reply.content}"
+        post = turn.post
+        pos = rules.play(pos, move)
+        while rules.legal_moves(pos) == (rules.PASS,):
+            pos = rules.play(pos, rules.PASS)
+    assert post is not None and rules.is_over(pos)
+    return post
+
+
+async def create(the: Club, **options: object) -> InteractionResult:
+    return await the.fake.run_command(
+        the.organiser, the.table.games, "dvonn tournament create", {"name": NAME, **options}
+    )
+
+
+# --- a round robin played to its end --------------------------------------------------------
+
+BEATS = {
+    "alice": {"bob", "carol", "dave", "erin"},
+    "bob": {"carol", "dave", "erin", "frank"},
+    "carol": {"dave", "erin", "frank"},
+    "dave": {"erin", "frank"},
+    "erin": {"frank"},
+    "frank": {"alice"},
+}
+"""Who beats whom. Points: alice 4, bob 4, carol 3, dave 2, erin 1, frank 1. Two ties, each
+settled by Sonneborn-Berger (the points of the opponents beaten):
+
+- alice: bob 4 + carol 3 + dave 2 + erin 1 = 10; bob: carol 3 + dave 2 + erin 1 + frank 1 = 7:
+  alice wins the tournament though bob has as many points;
+- frank: alice 4 = 4; erin: frank 1 = 1: frank is fifth though erin beat him.
+
+carol's SB: dave 2 + erin 1 + frank 1 = 4; dave's: erin 1 + frank 1 = 2."""
+
+
+def loser_of(game: Paired) -> FakeUser:
+    white, black = game.white, game.black
+    return black if black.username in BEATS[white.username] else white
+
+
+async def test_a_round_robin_of_six_played_to_its_end_through_discord(
+    table: Table, bot_runner: BotRunner, clock: ManualClock
+) -> None:
+    fake = table.fake
+    fake.limits.per_channel = False  # fifteen threads at machine speed: see test_limits for them
+    the = club(table, 6)
+    alice, bob, carol, dave, _erin, frank = the.players
+    async with bot_runner.run(clock=clock, housekeeping_interval=0) as bot:
+        made = await create(the, format="round_robin", clock="days:3", max_players=6)
+        assert made.ephemeral and f"Made #1 **{NAME}**" in made.content, made.content
+        post = await fake.wait_for_message(table.games, lambda m: bool(m.buttons()))
+        assert "round robin" in post.content and "At most 6 players" in post.content
+        await fake.wait_until(lambda: post.thread_id, what="the tournament's thread")
+        assert tournament_thread(the).id == post.thread_id
+
+        for count, player in enumerate(the.players[:5], start=1):
+            joined = await fake.click(player, post, label="Join")
+            assert joined.ephemeral and f"({count} players)" in joined.content, joined.content
+        assert paired_games(the) == {}
+        joined = await fake.run_command(frank, table.games, "dvonn tournament join")
+        assert joined.ephemeral and "it is full, and has begun" in joined.content
+
+        # Everyone meets everyone once: fifteen games at once, each in a thread of its own,
+        # whose first post pings White to place a piece.
+        games = await wait_for_games(the, 15)
+        assert sorted(games) == list(range(1, 16))
+        met = {frozenset((g.white.id, g.black.id)) for g in games.values()}
+        assert len(met) == 15
+        for game in games.values():
+            first = fake.messages_in(game.thread)[0]
+            assert first.pinged_user_ids == {game.white.id}, first.content
+            assert game.thread.name == f"#{game.number} {game.white.username} vs " + (
+                game.black.username
+            )
+        begun = await fake.wait_for_message(
+            tournament_thread(the), lambda m: "has begun" in m.content
+        )
+        assert "0 of 15 games played" in alt_text(begun)
+
+        listed = await fake.run_command(carol, table.games, "dvonn tournament pairings")
+        assert listed.ephemeral
+        for game in games.values():
+            assert f"<#{game.thread.id}>" in listed.content, listed.content
+
+        # One game played out move by move, to the rules' end.
+        (real,) = [g for g in games.values() if {g.white, g.black} == {carol, dave}]
+        winner = rules.Colour.WHITE if real.white is carol else rules.Colour.BLACK
+        moves, margin = random_game_won_by(winner)
+        last = await play_out(the, real, moves)
+        assert "carol wins" in str(last.embeds)
+        after_real = await standings_after(the, played=1)
+        assert begun.deleted  # replaced
+
+        # All but one of the others resigned by their loser; each ending replaces the
+        # standings in the tournament's thread.
+        (on_time,) = [g for g in games.values() if {g.white, g.black} == {alice, frank}]
+        previous = after_real
+        others = [g for g in games.values() if g not in (real, on_time)]
+        for played, game in enumerate(others, start=2):
+            await resign(the, game, loser_of(game))
+            newest = await standings_after(the, played=played)
+            assert previous.deleted and newest.content == f"Standings of #1 **{NAME}**."
+            previous = newest
+        assert "14 of 15 games played" in alt_text(previous), alt_text(previous)
+
+        # Alice places a piece, Frank another, then Alice plays no more: three days later
+        # she loses on time (having moved, she is not taken for gone and withdrawn).
+        assert on_time.white is alice
+        for player, cell in ((alice, "E3"), (frank, "F3")):
+            turn = await play_turn(fake, player, on_time.thread, rules.parse_move(cell))
+            assert turn.post is not None, turn.reply.content
+        clock.advance(days=3, seconds=1)
+        await bot.housekeeping()
+        lost = await fake.wait_for_message(on_time.thread, lambda m: "on time" in str(m.embeds))
+        assert "frank wins on time" in str(lost.embeds)
+
+        # The end: one post says so and names the winner, with the final standings.
+        final = await standings_after(the, played=15)
+        assert previous.deleted
+        assert final.content.startswith(f"#1 **{NAME}** is over.\n")
+        assert f"{alice.mention} wins" in final.content and bob.mention not in final.content
+        assert final.pinged_user_ids == frozenset()  # the names only: nobody is pinged
+        assert alt_text(final) == "\n".join(
+            [
+                f"{NAME}: round robin · 15 of 15 games played",
+                "1. alice (winner): Pts 4, Games 5, SB 10, ± 0",
+                "2. bob: Pts 4, Games 5, SB 7, ± 0",
+                f"3. carol: Pts 3, Games 5, SB 4, ± +{margin}",
+                f"4. dave: Pts 2, Games 5, SB 2, ± -{margin}",
+                "5. frank: Pts 1, Games 5, SB 4, ± 0",
+                "6. erin: Pts 1, Games 5, SB 1, ± 0",
+            ]
+        )
+
+        # Anyone may ask for the standings (privately: the same table) and the pairings
+        # (every result, no links: nothing runs any more).
+        asked = await fake.run_command(dave, table.games, "dvonn tournament standings")
+        assert asked.ephemeral and asked.message is not None
+        assert alt_text(asked.message) == alt_text(final)
+        listed = await fake.run_command(dave, table.games, "dvonn tournament pairings")
+        assert f"#{on_time.number} alice – frank: 0–1 (forfeit)" in listed.content
+        assert (
+            f"#{real.number} {real.white.username} – {real.black.username}: "
+            + ("1–0" if winner is rules.Colour.WHITE else "0–1")
+            in listed.content
+        )
+        assert "<#" not in listed.content
