@@ -109,6 +109,7 @@ async def finish(
     game and the rating change), held by ``claim``. Raises
     :class:`~bot.storage.VersionConflict` if the game moved on."""
     saved = await tx.save_game(ended(game, ending, now, position), game.version, moves)
+    await rounds.lock_for_end(tx, saved)  # a tournament's locks before the ratings'
     change = await ratings.rate_in(tx, saved, now)
     notice = await tx.enqueue(announce(saved, change), now, claim)
     await rounds.game_over(tx, saved, now, claim)  # a tournament's game: it goes on

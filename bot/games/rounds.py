@@ -7,6 +7,13 @@ game. A crash rolls both back or keeps both; nothing is done twice. The tourname
 first (:meth:`~bot.storage.Writer.tournament` locks it on PostgreSQL), so two processes ending
 a round's last two games at once take turns, and the second sees the first's result.
 
+On PostgreSQL every transaction that changes a tournament takes its locks in one order, so that
+none waits for another that waits for it (PostgreSQL would end one as a deadlock, failing a
+player's command): the games (by id), then the tournament or league division, then the league,
+and the players' ratings last. A game's end holds its game; :func:`lock_for_end` takes the
+rest before the game is rated. A withdrawal or a cancellation locks the games it may end before
+the tournament (:meth:`~bot.storage.Writer.lock_games_first`).
+
 Round robins (and a league's divisions) pair every round at the start, all games at once (as
 Little Golem's groups); a Swiss tournament pairs each round when the one before has ended; a
 knockout plays each round's matches, a drawn game followed by another with colours swapped.
@@ -63,6 +70,22 @@ async def begin(tx: Writer, tournament: Tournament, now: datetime, claim: Claim)
         await _pair(tx, saved, entrants, [], now, claim)
     await tx.enqueue(announcements.tournament_news(saved, started=True), now)
     return saved
+
+
+async def lock_for_end(tx: Writer, game: Game) -> None:
+    """``game`` is ending (saved in ``tx``, not rated yet): if it is a tournament's, lock what
+    its end goes on to change, in the order above: the other games of a loser on time who never
+    moved (they are withdrawn: :func:`game_over`), then the tournament (a division), all before
+    the players' ratings. A withdrawal's forfeit rates a game while holding the tournament, and
+    the end of another game of the same opponent would otherwise hold that rating and wait for
+    the tournament."""
+    paired = await tx.pairing_of_game(game.id)
+    if paired is None:
+        return
+    absent = await _absent_loser(tx, game)
+    if absent is not None:
+        await tx.lock_games_first(paired.tournament_id, absent)
+    await tx.tournament(paired.tournament_id)
 
 
 async def game_over(tx: Writer, game: Game, now: datetime, claim: Claim) -> None:

@@ -228,6 +228,7 @@ class Tournaments:
         """Leave a tournament before it begins (a league: leave it for good, withdrawing)."""
         now = self._now()
         async with self.store.write() as tx:
+            await tx.lock_games_first(tournament_id, user_id)  # as a game's end takes them
             tournament = await _open_tournament(tx, tournament_id)
             if tournament.is_running and tournament.is_league:
                 await rounds.withdraw(tx, tournament, user_id, now, self._outbox.claim())
@@ -243,6 +244,7 @@ class Tournaments:
         game as by resignation, a game not begun as a forfeit), those played count."""
         now = self._now()
         async with self.store.write() as tx:
+            await tx.lock_games_first(tournament_id, user_id)  # as a game's end takes them
             tournament = await _open_tournament(tx, tournament_id)
             if tournament.is_open:
                 raise TournamentNotStarted(tournament.id, tournament.name)
@@ -295,6 +297,7 @@ class Tournaments:
         """The organiser calls a tournament off: its running games are aborted."""
         now = self._now()
         async with self.store.write() as tx:
+            await tx.lock_games_first(tournament_id)  # as a game's end takes them
             tournament = await _open_tournament(tx, tournament_id)
             _check_organiser(tournament, by, organiser)
             if tournament.is_over:

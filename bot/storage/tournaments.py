@@ -232,6 +232,39 @@ class TournamentWrites(WriterPart):
         )
         return _tournament(rows[0]) if rows else None
 
+    async def lock_games_first(self, tournament_id: int, user_id: UserId | None = None) -> None:
+        """Before a change that ends a tournament's games (a cancellation, a withdrawal) reads
+        the tournament: lock its games still to play (``user_id``'s only, if given; a league's:
+        those of its divisions), by id, then a league's running divisions, by id.
+
+        That is the order a game's end takes them: its game, then its tournament (a division),
+        then its league. A change that took the tournament first and then its games would wait
+        for a game's end that waits for it, and PostgreSQL would end one of the two as a
+        deadlock (a player's command failing). Nothing to do on SQLite, whose write
+        transactions take turns."""
+        if not self._conn.locks_rows:
+            return
+        sql = (
+            "SELECT g.id FROM games g JOIN tournament_games p ON p.game_id = g.id "
+            "WHERE p.tournament_id IN (SELECT id FROM tournaments WHERE id = ? OR league_id = ?) "
+            "AND g.status IN (?, ?)"
+        )
+        params: list[Any] = [
+            tournament_id,
+            tournament_id,
+            GameStatus.ACTIVE.value,
+            GameStatus.PENDING.value,
+        ]
+        if user_id is not None:
+            sql += " AND (p.white_id = ? OR p.black_id = ?)"
+            params += [user_id, user_id]
+        await self._conn.fetch_all(f"{sql} ORDER BY g.id FOR NO KEY UPDATE OF g", tuple(params))
+        await self._conn.fetch_all(
+            "SELECT id FROM tournaments WHERE league_id = ? AND status = ? "
+            "ORDER BY id FOR NO KEY UPDATE",
+            (tournament_id, TournamentStatus.RUNNING.value),
+        )
+
     async def save_tournament(self, tournament: Tournament) -> Tournament:
         """Write a tournament's changeable state, if it is still at the version it was read
         at (else :class:`TournamentChanged`); returns it at its new version."""
