@@ -49,6 +49,16 @@ from bot.games.errors import (
     VacationNotAllowed,
 )
 from bot.games.leases import COMPUTER_TURNS, HOUSEKEEPING, Leases, computer_turn
+from bot.games.rematches import (
+    RematchAlreadyOffered,
+    RematchError,
+    RematchOfAbortedGame,
+    RematchOfferedToYou,
+    RematchOfTournamentGame,
+    RematchPlayed,
+    RematchRefused,
+    RematchTooEarly,
+)
 from bot.games.results import (
     AbortOutcome,
     GameEnded,
@@ -167,6 +177,14 @@ __all__ = [
     "PlyOutOfRange",
     "RatingRow",
     "RecordedMove",
+    "RematchAlreadyOffered",
+    "RematchError",
+    "RematchOfAbortedGame",
+    "RematchOfTournamentGame",
+    "RematchOfferedToYou",
+    "RematchPlayed",
+    "RematchRefused",
+    "RematchTooEarly",
     "Result",
     "RoleRequired",
     "SelfChallenge",

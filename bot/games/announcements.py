@@ -85,11 +85,11 @@ def channel_lost(game: Game, user_id: UserId) -> NewNotification:
 
 
 def started(game: Game) -> NewNotification:
-    return NewNotification(
-        GAME_STARTED,
-        game_id=game.id,
-        payload={"deadline": _time(game.deadline_at), **_banks(game)},
-    )
+    """A game's first post; a random setup's shows the board it begins with."""
+    payload: dict[str, Any] = {"deadline": _time(game.deadline_at), **_banks(game)}
+    if game.setup_seed is not None:
+        payload["position"] = game.position.to_text()
+    return NewNotification(GAME_STARTED, game_id=game.id, payload=payload)
 
 
 def takeback(game: Game, undone: Sequence[str]) -> NewNotification:
@@ -162,13 +162,15 @@ def is_placement(notification: Notification) -> bool:
 
 
 def read_started(notification: Notification, current: Game) -> Game:
-    """The game as it began."""
+    """The game as it began (a random setup's with its pieces placed)."""
+    placed = notification.payload.get("position")
     then = dataclasses.replace(
         current,
         status=GameStatus.ACTIVE,
         deadline_at=optional_time(notification.payload.get("deadline")),
+        position=rules.new_game() if placed is None else Position.from_text(str(placed)),
     )
-    return _with_banks(dataclasses.replace(then, position=rules.new_game()), notification.payload)
+    return _with_banks(then, notification.payload)
 
 
 def read_takeback(notification: Notification, current: Game) -> tuple[Game, tuple[str, ...]]:

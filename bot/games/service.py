@@ -58,6 +58,7 @@ from bot.games.errors import (
 from bot.games.leases import Leases
 from bot.games.outbox import DEFAULT_LEASE, Outbox
 from bot.games.ratings import Ratings
+from bot.games.rematches import check_rematch, rematch_colour
 from bot.games.results import (
     AbortOutcome,
     GameEnded,
@@ -66,6 +67,7 @@ from bot.games.results import (
     MoveOutcome,
     PlayedMove,
 )
+from bot.games.setups import new_seed, random_setup
 from bot.games.takebacks import Takebacks
 from bot.games.timecontrol import (
     Bank,
@@ -89,6 +91,7 @@ from bot.storage import (
     NewGame,
     NewMove,
     PlayerPrefs,
+    Setup,
     Store,
     UserId,
     VersionConflict,
@@ -282,14 +285,17 @@ class GameService:
         colour: Colour | None = None,
         clock: TimeControl | ServerDefault | None = SERVER_DEFAULT,
         parent_channel_id: ChannelId | None = None,
+        setup: Setup = Setup.STANDARD,
     ) -> Challenge:
         """Challenge ``opponent_id``, or anyone in the channel when it is ``None``.
 
         ``colour`` is the challenger's (``None``: drawn at random on acceptance); ``clock``
         one of :data:`bot.games.timecontrol.CHOICES` (days per move or a time bank), ``None``
         for no clock, or :data:`SERVER_DEFAULT`. ``parent_channel_id``: the channel of a
-        thread the challenge is made in. Raises :class:`SelfChallenge`, :class:`InvalidClock`,
-        :class:`InvalidTimeControl`, :class:`ChannelNotAllowed`.
+        thread the challenge is made in. ``setup``: who places the 49 pieces (the players, or
+        the bot at random when the game begins: :mod:`bot.games.setups`). Raises
+        :class:`SelfChallenge`, :class:`InvalidClock`, :class:`InvalidTimeControl`,
+        :class:`ChannelNotAllowed`.
         """
         if guild_id is not None:
             settings = await self.store.guild_settings(guild_id)
@@ -317,10 +323,66 @@ class GameService:
                     bank=bank,
                     created_at=now,
                     expires_at=now + self._challenge_ttl,
+                    setup=setup,
                 )
             )
         log.info("challenge %s: %s challenges %s", challenge.id, challenger_id, opponent_id)
         return challenge
+
+    async def offer_rematch(
+        self,
+        game_id: int,
+        user_id: UserId,
+        *,
+        channel_id: ChannelId,
+        parent_channel_id: ChannelId | None = None,
+    ) -> Challenge:
+        """A player of a finished game challenges the other to play it again: colours
+        swapped, the same clock and setup (see :mod:`bot.games.rematches`), posted in
+        ``channel_id`` (a thread of ``parent_channel_id``, if given). A game against the bot
+        has its rematch at once instead (:meth:`start_computer_game`).
+
+        Raises :class:`GameNotFound`, :class:`NotAPlayer`, the refusals of
+        :func:`bot.games.rematches.check_rematch`, :class:`InvalidClock`,
+        :class:`InvalidTimeControl` (a clock no longer offered), :class:`ChannelNotAllowed`.
+        """
+        now = self.now()
+        found = await self.store.game(game_id)
+        settings = None
+        if found is not None and found.guild_id is not None:
+            settings = await self.store.guild_settings(found.guild_id)
+        async with self.store.write() as tx:
+            game = await check_rematch(tx, game_id, user_id, now)
+            if game.computer_id is not None:
+                raise ValueError(f"game {game_id} is against the bot: its rematch starts at once")
+            control = from_columns(game.clock_days, game.bank)
+            _check_clock(control)
+            clock_days, bank = to_columns(control)
+            if settings is not None and not settings.allows(channel_id, parent_channel_id):
+                raise ChannelNotAllowed(channel_id, tuple(sorted(settings.channels)))
+            challenge = await tx.insert_challenge(
+                NewChallenge(
+                    guild_id=game.guild_id,
+                    channel_id=channel_id,
+                    challenger_id=user_id,
+                    opponent_id=game.opponent_of(user_id),
+                    challenger_colour=rematch_colour(game, user_id),
+                    clock_days=clock_days,
+                    bank=bank,
+                    created_at=now,
+                    expires_at=now + self._challenge_ttl,
+                    setup=game.setup,
+                    rematch_of=game.id,
+                )
+            )
+        log.info("challenge %s: %s offers a rematch of game %s", challenge.id, user_id, game_id)
+        return challenge
+
+    async def check_rematch(self, game_id: int, user_id: UserId) -> Game:
+        """The finished game ``user_id`` may have a rematch of now (to look before a post is
+        made for nothing); raises as :meth:`offer_rematch` does."""
+        async with self.store.write() as tx:
+            return await check_rematch(tx, game_id, user_id, self.now())
 
     async def start_computer_game(
         self,
@@ -333,15 +395,23 @@ class GameService:
         human_colour: Colour | None = None,
         thread_id: ChannelId | None = None,
         private: bool = False,
+        setup: Setup = Setup.STANDARD,
+        rematch_of: int | None = None,
+        parent_channel_id: ChannelId | None = None,
     ) -> GameStarted:
         """Start a game against the bot at once, unrated (the human ladder is for humans).
 
         ``human_colour`` ``None``: drawn at random. Played in ``thread_id`` if given, else in
-        ``channel_id``. Raises :class:`ChannelBusy`, :class:`ChannelNotAllowed`.
+        ``channel_id`` (a thread of ``parent_channel_id``, if given). ``setup``: who places the
+        pieces (:meth:`create_challenge`). ``rematch_of``: the finished game against the bot
+        this one plays again (the caller swaps the colours; the game's rematch is checked and
+        recorded in the same transaction). Raises :class:`ChannelBusy`,
+        :class:`ChannelNotAllowed`, and for a rematch the refusals of
+        :func:`bot.games.rematches.check_rematch`.
         """
         if guild_id is not None:
             settings = await self.store.guild_settings(guild_id)
-            if not settings.allows(channel_id):
+            if not settings.allows(channel_id, parent_channel_id):
                 raise ChannelNotAllowed(channel_id, tuple(sorted(settings.channels)))
         now = self.now()
         colour = human_colour or self._rng.choice(list(Colour))
@@ -349,7 +419,12 @@ class GameService:
             (human_id, computer_id) if colour is Colour.WHITE else (computer_id, human_id)
         )
         place = channel_id if thread_id is None else thread_id
+        seed, opening = _opening(setup)
         async with self._channel_taken(), self.store.write() as tx:
+            if rematch_of is not None:
+                old = await check_rematch(tx, rematch_of, human_id, now)
+                if old.computer_id != computer_id:
+                    raise ValueError(f"game {rematch_of} is not against the bot")
             busy = await tx.active_game_in_channel(place)
             if busy is not None:
                 raise ChannelBusy(busy.id, place)
@@ -362,7 +437,7 @@ class GameService:
                     challenge_id=None,
                     white_id=white,
                     black_id=black,
-                    position=rules.new_game(),
+                    position=opening[-1].after if opening else rules.new_game(),
                     clock_days=None,
                     deadline_at=None,
                     created_at=now,
@@ -370,8 +445,11 @@ class GameService:
                     computer_id=computer_id,
                     computer_level=level,
                     private=private,
+                    setup_seed=seed,
+                    rematch_of=rematch_of,
                 )
             )
+            await _record_opening(tx, game, opening, now)
             notice = await tx.enqueue(announcements.started(game), now, self.outbox.claim())
         log.info("game %s started: %s vs the computer (%s)", game.id, human_id, level)
         return GameStarted(None, game, notice)
@@ -443,10 +521,13 @@ class GameService:
         challenger, accepter = challenge.challenger_id, user_id
         white, black = (challenger, accepter) if colour is Colour.WHITE else (accepter, challenger)
         await tx.ensure_players([user_id], now)
+        seed, opening = _opening(challenge.setup)
+        position = opening[-1].after if opening else rules.new_game()
         control = from_columns(challenge.clock_days, challenge.bank)
         paused_until = None
         if control is not None:
-            paused_until = (await tx.prefs(white, lock=False)).vacation_until
+            first = white if position.turn is Colour.WHITE else black
+            paused_until = (await tx.prefs(first, lock=False)).vacation_until
         clock = GameClock.starting(control, now, paused_until)
         game = await tx.insert_game(
             NewGame(
@@ -456,7 +537,7 @@ class GameService:
                 challenge_id=challenge.id,
                 white_id=white,
                 black_id=black,
-                position=rules.new_game(),
+                position=position,
                 clock_days=clock.clock_days,
                 deadline_at=clock.deadline_at,
                 bank=clock.bank,
@@ -466,8 +547,11 @@ class GameService:
                 # A server without the bot keeps no ladder it could show: not rated.
                 rated=not private,
                 private=private,
+                setup_seed=seed,
+                rematch_of=challenge.rematch_of,
             )
         )
+        await _record_opening(tx, game, opening, now)
         accepted = await tx.close_challenge(
             challenge.id, ChallengeStatus.ACCEPTED, at=now, by=user_id, game_id=game.id
         )
@@ -857,6 +941,23 @@ def _check_open(challenge: Challenge) -> None:
     }
     if challenge.status in closed:
         raise closed[challenge.status](challenge.id)
+
+
+def _opening(setup: Setup) -> tuple[int | None, list[rules.MoveResult]]:
+    """A new game's setup: its seed and what it places (nothing for a standard one)."""
+    if setup is Setup.STANDARD:
+        return None, []
+    seed = new_seed()
+    return seed, random_setup(seed)
+
+
+async def _record_opening(
+    tx: Writer, game: Game, opening: list[rules.MoveResult], now: datetime
+) -> None:
+    """Record a random setup's placements as the game's first moves: automatic, for they are
+    not the players' own acts (a player who never moved after them is still absent)."""
+    played = [_played(game, result, now, automatic=True) for result in opening]
+    await tx.append_moves(game.id, _new_moves(played, game, game))
 
 
 def _new_moves(played: list[PlayedMove], before: Game, after: Game) -> list[NewMove]:

@@ -88,6 +88,10 @@ def move_line(played: PlayedMove, players: Players) -> Text:
     move = played.move
     if isinstance(move, Place):
         cell = CELL_NAMES[move.cell]
+        if played.automatic:  # a random setup's: not the player's own act
+            if played.ply < rules.position.DVONN_PIECES:
+                return _("A DVONN piece was placed at random on {cell}.", cell=cell)
+            return _("{player}'s piece was placed at random on {cell}.", player=name, cell=cell)
         if played.ply < rules.position.DVONN_PIECES:
             return _("{player} placed a DVONN piece on {cell}.", player=name, cell=cell)
         return _("{player} placed a piece on {cell}.", player=name, cell=cell)
@@ -302,18 +306,30 @@ def clock_text(control: TimeControl | None) -> Text:
 
 
 def start_post(game: Game, players: Players) -> GamePost:
-    """The first post of a game: who plays what, and how to play, in two lines."""
+    """The first post of a game: who plays what, and how to play, in two lines (a random
+    setup's says its pieces are placed, a rematch's which game it plays again)."""
     clock = (deadline_line(game),) if game.deadline_at is not None else ()
     call, ping = _call_to_move(game)
+    rematch: tuple[Text, ...] = ()
+    if game.rematch_of is not None:
+        rematch = (_("A rematch of game #{game}, colours swapped.", game=game.rematch_of),)
+    how = _(
+        "Place pieces with /dvonn place (White places first: three DVONN pieces, then "
+        "your own), then move stacks with /dvonn move: a stack moves exactly as far as "
+        "it is high, in a straight line, onto another stack."
+    )
+    if game.setup_seed is not None:
+        how = _(
+            "Random setup: the bot placed all 49 pieces at random, and the movement begins "
+            "now. Move stacks with /dvonn move: a stack moves exactly as far as it is high, in "
+            "a straight line, onto another stack."
+        )
     return GamePost(
         title=game_title(game, players),
         lines=(
+            *rematch,
             *clock,
-            _(
-                "Place pieces with /dvonn place (White places first: three DVONN pieces, then "
-                "your own), then move stacks with /dvonn move: a stack moves exactly as far as "
-                "it is high, in a straight line, onto another stack."
-            ),
+            how,
             _(
                 "Stay connected to a red DVONN piece or lose your pieces; the taller towers win. "
                 "/dvonn rules explains it all."

@@ -1,0 +1,179 @@
+"""Rematches: a finished game played again by its two players, colours swapped, on the same
+clock and setup.
+
+A game's end post carries a Rematch button for either player (:func:`offers_rematch` says
+which ends do). Against a person it makes a challenge to the other player
+(:meth:`bot.games.GameService.offer_rematch`), which they accept or decline like any other;
+against the bot the new game starts at once (:meth:`bot.games.GameService.start_computer_game`
+with ``rematch_of``). A game has one rematch: whoever asks second, or asks again, is told what
+became of the first (:func:`check_rematch`, under the old game's row lock, so two processes
+asking at once take turns and the second is told).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from bot.games.errors import GameNotFound, NotAPlayer, ServiceError
+from bot.storage import ChallengeStatus, EndReason, Game, GameStatus, UserId, Writer
+from rules import PLACEMENT_PLIES, Colour
+
+# --- refusals ----------------------------------------------------------------------------------
+
+
+class RematchError(ServiceError):
+    """Why a game has no (new) rematch."""
+
+    game_id: int
+
+
+class RematchTooEarly(RematchError):
+    key = "rematch.too_early"
+    template = "Game #{game_id} is still being played: a rematch comes after its end."
+
+    def __init__(self, game_id: int) -> None:
+        self.game_id = game_id
+        super().__init__(game_id=game_id)
+
+
+class RematchOfAbortedGame(RematchError):
+    key = "rematch.aborted"
+    template = (
+        "Game #{game_id} was called off, so it has no rematch: challenge again with "
+        "/dvonn challenge."
+    )
+
+    def __init__(self, game_id: int) -> None:
+        self.game_id = game_id
+        super().__init__(game_id=game_id)
+
+
+class RematchOfTournamentGame(RematchError):
+    key = "rematch.tournament"
+    template = (
+        "Game #{game_id} is a tournament's game: its tournament pairs the players, so it has no "
+        "rematch."
+    )
+
+    def __init__(self, game_id: int) -> None:
+        self.game_id = game_id
+        super().__init__(game_id=game_id)
+
+
+class RematchAlreadyOffered(RematchError):
+    """The player who offered the rematch asks again while it waits for an answer."""
+
+    key = "rematch.already_offered"
+    template = (
+        "You have offered a rematch of game #{game_id} already: it waits for your opponent's "
+        "answer."
+    )
+
+    def __init__(self, game_id: int, challenge_id: int) -> None:
+        self.game_id = game_id
+        self.challenge_id = challenge_id
+        super().__init__(game_id=game_id, challenge_id=challenge_id)
+
+
+class RematchOfferedToYou(RematchError):
+    """The other player asks while the rematch offered to them waits for their answer."""
+
+    key = "rematch.offered_to_you"
+    template = (
+        "Your opponent has offered you a rematch of game #{game_id} already: accept or decline "
+        "it under its challenge."
+    )
+
+    def __init__(self, game_id: int, challenge_id: int) -> None:
+        self.game_id = game_id
+        self.challenge_id = challenge_id
+        super().__init__(game_id=game_id, challenge_id=challenge_id)
+
+
+class RematchPlayed(RematchError):
+    """The rematch began already."""
+
+    key = "rematch.played"
+    template = "Game #{game_id} has had its rematch already: game #{rematch_id}, in <#{channel}>."
+
+    def __init__(self, game_id: int, rematch_id: int, channel: int) -> None:
+        self.game_id = game_id
+        self.rematch_id = rematch_id
+        super().__init__(game_id=game_id, rematch_id=rematch_id, channel=channel)
+
+
+class RematchRefused(RematchError):
+    """The rematch offered was declined, cancelled or let expire: a game has one."""
+
+    key = "rematch.refused"
+    template = (
+        "A rematch of game #{game_id} was offered already and not taken up: challenge again "
+        "with /dvonn challenge."
+    )
+
+    def __init__(self, game_id: int) -> None:
+        self.game_id = game_id
+        super().__init__(game_id=game_id)
+
+
+# --- rules of rematches ------------------------------------------------------------------------
+
+
+def offers_rematch(game: Game) -> bool:
+    """Whether ``game``'s end post offers a rematch: it ended with a result (not called off),
+    it was not a tournament's (a challenge's game, or one against the bot), and its loser did
+    not lose on time without a move of their own in it (a player who never came, or went
+    away: Discord does not tell a bot who left, and a rematch would only wait for them).
+
+    Said from the game alone, as its post is drawn: a player to move at the first ply they
+    could have moved at (White at the movement's start, or a standard setup's first ply;
+    Black the ply after) has made no move of their own."""
+    if game.status is not GameStatus.FINISHED:
+        return False
+    if game.challenge_id is None and game.computer_id is None:
+        return False  # a tournament's game (paired, not challenged)
+    winner = None if game.result is None else game.result.winner
+    if game.end_reason is EndReason.TIME and winner is not None:
+        first = PLACEMENT_PLIES if game.setup_seed is not None else 0
+        if game.ply <= first + (winner is Colour.WHITE):  # the loser's first ply, or before
+            return False
+    return True
+
+
+def rematch_colour(game: Game, user_id: UserId) -> Colour:
+    """The colour ``user_id`` plays in ``game``'s rematch: the other one."""
+    colour = game.colour_of(user_id)
+    if colour is None:
+        raise NotAPlayer(game.id, user_id)
+    return colour.opponent
+
+
+async def check_rematch(tx: Writer, game_id: int, user_id: UserId, now: datetime) -> Game:
+    """The game ``user_id`` may have a rematch of now, read (and its row locked) in ``tx``.
+
+    Raises :class:`GameNotFound`, :class:`NotAPlayer`, :class:`RematchTooEarly`,
+    :class:`RematchOfAbortedGame`, :class:`RematchOfTournamentGame`, and, when the game had its
+    rematch: :class:`RematchAlreadyOffered`, :class:`RematchOfferedToYou`,
+    :class:`RematchPlayed` or :class:`RematchRefused`."""
+    game = await tx.game(game_id)
+    if game is None:
+        raise GameNotFound(game_id)
+    if not game.is_player(user_id):
+        raise NotAPlayer(game_id, user_id)
+    if game.status is GameStatus.ABORTED:
+        raise RematchOfAbortedGame(game_id)
+    if game.status is not GameStatus.FINISHED:
+        raise RematchTooEarly(game_id)
+    if await tx.pairing_of_game(game_id) is not None:
+        raise RematchOfTournamentGame(game_id)
+    played = await tx.rematch_game(game_id)
+    if played is not None:
+        raise RematchPlayed(game_id, played.id, played.channel_id)
+    offered = await tx.rematch_challenge(game_id)
+    if offered is None:
+        return game
+    if offered.status is ChallengeStatus.OPEN and not offered.is_expired(now):
+        if offered.challenger_id == user_id:
+            raise RematchAlreadyOffered(game_id, offered.id)
+        raise RematchOfferedToYou(game_id, offered.id)
+    raise RematchRefused(game_id)
