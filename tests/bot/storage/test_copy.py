@@ -22,12 +22,14 @@ import pytest
 from psycopg import sql
 
 import rules
-from bot.games import GameService, GuildSettings
+from bot.games import GameService, GuildSettings, Setup
+from bot.games.setups import random_placements
 from bot.games.timecontrol import LITTLE_GOLEM
 from bot.storage import PostgresDatabase, SQLiteDatabase, StorageError, Store
 from bot.storage.copy import CopyReport, Table, copy_database, plan_tables, read_tables
 from rules import Colour
 from tests.bot.clock import ManualClock
+from tests.bot.games.test_random_setups import random_game
 from tests.bot.games.test_service import start_game
 
 pytestmark = pytest.mark.postgres
@@ -53,6 +55,8 @@ class Source:
     """A game still in its placement phase (fewer than 49 pieces placed)."""
     banked: int
     """A game on a time bank, with moves."""
+    randomly: int
+    """A game of a random setup, resigned, whose rematch is offered (in channel 608)."""
 
 
 async def play_randomly(
@@ -117,6 +121,9 @@ async def make_source(path: Path) -> Source:
         )  # a time bank, whose banks each move and record keep
         clock.advance(hours=5)
         await play_randomly(service, banked.id, 9, rng)
+        randomly = await random_game(service, channel=608)  # a random setup, its seed
+        await service.resign(randomly.id, BOB)
+        await service.offer_rematch(randomly.id, BOB, channel_id=608)  # a rematch offered
         fresh = await start(service, CAROL, DAVE, 606)  # no move yet
         declined = await service.create_challenge(
             guild_id=GUILD, channel_id=605, challenger_id=ALICE, opponent_id=CAROL
@@ -135,8 +142,19 @@ async def make_source(path: Path) -> Source:
         await service.ratings.rate_finished_games()
     finally:
         await service.close()
-    ids = (finished, resigned, aborted, running, placing, computer.game.id, dm, banked.id, fresh)
-    return Source(path, ids, running, placing, banked.id)
+    ids = (
+        finished,
+        resigned,
+        aborted,
+        running,
+        placing,
+        computer.game.id,
+        dm,
+        banked.id,
+        randomly.id,
+        fresh,
+    )
+    return Source(path, ids, running, placing, banked.id, randomly.id)
 
 
 # --- reading both sides, independently of the code under test ---------------------------------
@@ -258,6 +276,13 @@ async def test_a_service_on_the_copy_reads_the_same_games_and_plays_on(
         assert banked.game.bank == LITTLE_GOLEM.to_text() and banked.game.white_bank is not None
         assert all(m.white_bank is not None and m.black_bank is not None for m in banked.moves)
         assert (await pg.guild_settings(OTHER_GUILD)).default_bank == LITTLE_GOLEM.to_text()
+        randomly = await pg.record(source.randomly)  # the seed, and what it placed
+        assert randomly.game.setup_seed is not None
+        assert [m.move for m in randomly.moves[:49]] == [
+            r.move for r in random_placements(randomly.game.setup_seed)
+        ]
+        (rematch,) = await pg.open_challenges(608)  # its setup, and the game it plays again
+        assert rematch.setup is Setup.RANDOM and rematch.rematch_of == source.randomly
 
         # The running game goes on, and its move is kept.
         game = await pg.get_game(source.running)
