@@ -172,11 +172,19 @@ async def _forfeit(
         return
     ending = endings.Ending.resignation(game, user_id)
     if game.status is GameStatus.ACTIVE:
-        await endings.finish(tx, game, ending, now, claim)
+        # Its end is posted by whoever looks at the outbox next (the withdrawal's command,
+        # the housekeeping pass), not held for the caller, who posts only what it knows of.
+        await endings.finish(tx, game, ending, now, unclaimed(claim, now))
         return
     saved = await tx.save_game(endings.ended(game, ending, now), game.version)
     await tx.save_pairing(dataclasses.replace(paired, forfeit=True))
     await game_over(tx, saved, now, claim)
+
+
+def unclaimed(claim: Claim, now: datetime) -> Claim:
+    """``claim`` run out already: an announcement written with it goes to the next deliverer
+    that looks (a game ended as a side effect, whose id the caller never learns)."""
+    return dataclasses.replace(claim, until=now)
 
 
 def _decided(pairing: TournamentGame, game: Game) -> TournamentGame:

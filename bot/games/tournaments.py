@@ -24,6 +24,7 @@ from typing import Final
 from bot.games import announcements, clocks, rounds, timecontrol
 from bot.games.endings import Ending, ended, finish
 from bot.games.outbox import Outbox
+from bot.games.pairing import most_swiss_rounds
 from bot.games.results import GameStarted
 from bot.games.tournament_errors import (
     AlreadyJoined,
@@ -144,8 +145,8 @@ class Tournaments:
             raise TooSmallMaximum(max_players, needed)
         if format is TournamentFormat.SWISS:
             rounds = rounds or 5
-            if max_players is not None and rounds > max_players - 1:
-                raise TooManyRounds(rounds, max_players, max_players - 1)
+            if max_players is not None and rounds > most_swiss_rounds(max_players):
+                raise TooManyRounds(rounds, max_players, most_swiss_rounds(max_players))
         else:
             rounds = None
         if format is TournamentFormat.LEAGUE:
@@ -271,8 +272,9 @@ class Tournaments:
         needed = 3 if tournament.is_league else MIN_PLAYERS
         if len(playing) < needed:
             raise TooFewPlayers(tournament.id, tournament.name, len(playing), needed)
-        if tournament.rounds is not None and tournament.rounds > len(playing) - 1:
-            raise TooManyRounds(tournament.rounds, len(playing), len(playing) - 1)
+        most = most_swiss_rounds(len(playing))  # an odd count: the bye's seat too
+        if tournament.rounds is not None and tournament.rounds > most:
+            raise TooManyRounds(tournament.rounds, len(playing), most)
         started = await rounds.begin(tx, tournament, now, self._outbox.claim())
         log.info("tournament %s began with %d players", tournament.id, len(playing))
         return started
@@ -325,7 +327,8 @@ class Tournaments:
                 if game is None:
                     continue
                 if game.status is GameStatus.ACTIVE:
-                    await finish(tx, game, Ending.abort(by), now, self._outbox.claim())
+                    claim = rounds.unclaimed(self._outbox.claim(), now)  # posted by the caller
+                    await finish(tx, game, Ending.abort(by), now, claim)
                 elif game.status is GameStatus.PENDING:
                     await tx.save_game(ended(game, Ending.abort(by), now), game.version)
         await tx.enqueue(announcements.tournament_news(cancelled, cancelled=True), now)

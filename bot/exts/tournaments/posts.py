@@ -18,7 +18,14 @@ import discord
 
 from bot.exts.tournaments.buttons import join_view
 from bot.exts.tournaments.texts import FORMAT_NAMES, standings_table, terms_line, tournament_line
-from bot.games import GameService, Notification, TournamentFormat, TournamentStatus, rounds
+from bot.games import (
+    GameService,
+    Notification,
+    Tournament,
+    TournamentFormat,
+    TournamentStatus,
+    rounds,
+)
 from bot.games.announcements import TournamentNews, read_tournament_news
 from bot.games.tournaments import Standing
 from bot.i18n import Text, _
@@ -171,7 +178,21 @@ class TournamentPosts:
         if replaced is not None and replaced != message.id:
             with contextlib.suppress(discord.NotFound):  # deleted by hand already
                 await channel.get_partial_message(replaced).delete()
+        if news.cancelled or (not tournament.is_league and (news.started or news.final)):
+            await self._close_entries(tournament)
         return message
+
+    async def _close_entries(self, tournament: Tournament) -> None:
+        """Take the Join button off the tournament's post once entries are closed (a league
+        takes them while it runs): a button that could only be refused is not offered."""
+        if tournament.thread_id is None:
+            return
+        channel = self._bot.get_partial_messageable(
+            tournament.channel_id, guild_id=tournament.guild_id
+        )
+        # The post's id is its thread's (Discord's threads take their starting message's).
+        with contextlib.suppress(discord.NotFound, discord.Forbidden):  # deleted by hand
+            await channel.get_partial_message(tournament.thread_id).edit(view=None)
 
     async def standings_message(
         self, tournament_id: int, reader: Reader, lines: list[Text] | None = None

@@ -115,6 +115,17 @@ async def resign(the: Club, game: Paired, loser: FakeUser) -> RecordedMessage:
     return await fake.wait_for_message(game.thread, lambda m: "resigned" in str(m.embeds))
 
 
+async def withdraw(the: Club, player: FakeUser, running: Paired) -> None:
+    """``player`` withdraws: the game they are playing ends as if they resigned, and the
+    tournament's thread says so."""
+    said = await the.fake.run_command(player, the.table.games, "dvonn tournament withdraw")
+    assert said.ephemeral and "You withdrew from" in said.content, said.content
+    ended = await the.fake.wait_for_message(running.thread, lambda m: "resigned" in str(m.embeds))
+    assert f"{player.username} resigned" in str(ended.embeds)
+    news = f"{player.mention} withdrew from the tournament."
+    await the.fake.wait_for_message(tournament_thread(the), lambda m: news in m.content)
+
+
 def tournament_thread(the: Club) -> FakeChannel:
     (thread,) = [t for t in the.fake.threads_in(the.table.games) if t.name == NAME]
     return thread
@@ -321,3 +332,232 @@ async def test_a_round_robin_of_six_played_to_its_end_through_discord(
             in listed.content
         )
         assert "<#" not in listed.content
+
+
+# --- a Swiss of nine over four rounds ------------------------------------------------------
+
+ROUND_LINE = re.compile(r"^Round (\d+)$")
+GAME_LINE = re.compile(r"^#(\d+) (\w+) – (\w+): ")
+BYE_LINE = re.compile(r"^#(\d+) (\w+): bye$")
+
+
+@dataclass
+class Rounds:
+    """The pairings as ``/dvonn tournament pairings`` lists them: each round's games (white,
+    black) and bye."""
+
+    games: dict[int, list[tuple[str, str]]]
+    byes: dict[int, list[str]]
+
+
+def read_pairings(text: str) -> Rounds:
+    found = Rounds({}, {})
+    number = 0
+    for line in text.splitlines():
+        if match := ROUND_LINE.match(line):
+            number = int(match[1])
+            found.games[number], found.byes[number] = [], []
+        elif match := GAME_LINE.match(line):
+            found.games[number].append((match[2], match[3]))
+        elif match := BYE_LINE.match(line):
+            found.byes[number].append(match[2])
+    return found
+
+
+def swiss_table(
+    seeds: Sequence[str],
+    wins: Sequence[tuple[str, str]],
+    byes: Sequence[str],
+    withdrawn: str,
+) -> list[str]:
+    """The standings' lines worked out here, apart from the bot's: a win or a bye 1 point;
+    Buchholz cut-1 the opponents' points less the lowest (a bye counts as an opponent with the
+    player's own points), median Buchholz less the highest too; every margin 0 (no game ended
+    on the board); level on all of these, the better rank shared, seed order."""
+    points = {p: float(sum(w == p for w, _ in wins) + byes.count(p)) for p in seeds}
+    met: dict[str, list[float]] = {p: [] for p in seeds}
+    for winner, loser in wins:
+        met[winner].append(points[loser])
+        met[loser].append(points[winner])
+    for player in byes:
+        met[player].append(points[player])
+    games = {p: sum(p in pair for pair in wins) for p in seeds}
+
+    def key(player: str) -> tuple[float, float, float]:
+        kept = sorted(met[player])[1:]
+        return (points[player], sum(kept), sum(kept[:-1]))
+
+    order = sorted(seeds, key=lambda p: tuple(-v for v in key(p)))
+    lines = []
+    for player in order:
+        rank = 1 + sum(key(other) > key(player) for other in seeds)
+        pts, cut, median = (f"{v:g}" for v in key(player))
+        mark = " (withdrew)" if player == withdrawn else " (winner)" if rank == 1 else ""
+        lines.append(
+            f"{rank}. {player}{mark}: Pts {pts}, Games {games[player]}, BH-1 {cut}, "
+            f"BH-m {median}, ± 0"
+        )
+    return lines
+
+
+async def test_a_swiss_of_nine_over_four_rounds_with_a_withdrawal(
+    table: Table, bot_runner: BotRunner, clock: ManualClock
+) -> None:
+    """Each round is paired when the last game of the one before ends; nine players: a bye
+    a round, never to the same player twice; nobody meets anyone twice; a player who
+    withdraws in round 3 loses the game they were playing, is not paired again, and keeps
+    what they played."""
+    fake = table.fake
+    fake.limits.per_channel = False  # a standings post a game in one thread, at machine speed
+    the = club(table, 9)
+    names = [p.username for p in the.players]
+    wins: list[tuple[str, str]] = []
+    async with bot_runner.run(clock=clock, housekeeping_interval=0):
+        made = await create(the, format="swiss", rounds=4, clock="days:3")
+        assert made.ephemeral and "Made #1" in made.content, made.content
+        post = await fake.wait_for_message(table.games, lambda m: bool(m.buttons()))
+        for count, player in enumerate(the.players, start=1):
+            joined = await fake.click(player, post, label="Join")
+            assert f"({count} players)" in joined.content  # no most: the organiser starts it
+        started = await fake.run_command(the.organiser, table.games, "dvonn tournament start")
+        assert started.ephemeral and f"#1 **{NAME}** has begun." in started.content
+
+        quitter: FakeUser | None = None
+        seen: dict[int, Paired] = {}
+        for number in range(1, 5):
+            games = await wait_for_games(the, len(seen) + 4)
+            this_round = [g for n, g in sorted(games.items()) if n not in seen]
+            assert len(this_round) == 4, sorted(games)  # four games (and a bye till round 4)
+            seen.update((g.number, g) for g in this_round)
+            listed = await fake.run_command(
+                the.players[0], table.games, "dvonn tournament pairings"
+            )
+            assert len(read_pairings(listed.content).games[number]) == 4
+            for game in this_round:
+                assert f"<#{game.thread.id}>" in listed.content  # a link to each running game
+            if number == 3:
+                # Erin (or whoever plays the first game, if Erin has the bye) withdraws: the
+                # game she is playing is lost at once, and said in the tournament's thread.
+                leaving = next(
+                    (g for g in this_round if "erin" in (g.white.username, g.black.username)),
+                    this_round[0],
+                )
+                quitter = leaving.white if leaving.white.username == "erin" else leaving.black
+                await withdraw(the, quitter, leaving)
+                wins.append((leaving.other(quitter).username, quitter.username))
+                this_round.remove(leaving)
+            for index, game in enumerate(this_round):
+                if index == len(this_round) - 1 and number < 4:
+                    # Every game but this round's last has ended: no new round yet.
+                    await standings_after(the, played=len(wins))
+                    assert sorted(paired_games(the)) == sorted(seen)
+                white, black = game.white.username, game.black.username
+                loser = game.black if names.index(white) < names.index(black) else game.white
+                await resign(the, game, loser)  # the better seed always wins
+                wins.append((game.other(loser).username, loser.username))
+
+        final = await standings_after(the, played=16)
+        assert quitter is not None
+        assert f"#1 **{NAME}** is over." in final.content and "alice wins" not in final.content
+        assert f"{the.players[0].mention} wins" in final.content
+        listed = await fake.run_command(the.organiser, table.games, "dvonn tournament pairings")
+        rounds = read_pairings(listed.content)
+        assert [len(rounds.byes[n]) for n in (1, 2, 3, 4)] == [1, 1, 1, 0], listed.content
+        byes = [player for n in (1, 2, 3) for player in rounds.byes[n]]
+        assert len(set(byes)) == 3  # a different player each round
+        met = [frozenset(pair) for n in rounds.games for pair in rounds.games[n]]
+        assert len(met) == 16 and len(set(met)) == 16  # nobody met twice
+        assert all(quitter.username not in pair for pair in rounds.games[4])
+        assert alt_text(final).splitlines()[1:] == swiss_table(
+            names, wins, byes, quitter.username
+        ), alt_text(final)
+
+
+# --- what makes no sense, answered privately -------------------------------------------------
+
+
+async def refused(result: InteractionResult, *words: str) -> str:
+    """The private answer to a refused command or click, which says ``words``."""
+    assert result.ephemeral, result.content
+    for said in words:
+        assert said in result.content, result.content
+    return result.content
+
+
+async def test_what_makes_no_sense_is_answered_privately(
+    table: Table, bot_runner: BotRunner, clock: ManualClock
+) -> None:
+    fake = table.fake
+    fake.limits.per_channel = False  # five threads in a channel: the limits' own test waits
+    the = club(table, 4)
+    alice, bob, carol, dave = the.players
+    games = table.games
+    async with bot_runner.run(clock=clock, housekeeping_interval=0):
+        # Players make only small round robins of their own; more rounds than players allow.
+        own = await fake.run_command(
+            alice, games, "dvonn tournament create", {"name": "Mine", "format": "swiss"}
+        )
+        await refused(own, "Players may make a small round robin of their own")
+        too_long = await create(the, format="swiss", rounds=8, max_players=4)
+        await refused(too_long, "A Swiss tournament of 4 players can have at most 3 rounds")
+
+        # A knockout with one player cannot begin; only its organiser may start it.
+        made = await create(the, format="knockout")
+        assert made.ephemeral and "Made #1" in made.content, made.content
+        post = await fake.wait_for_message(games, lambda m: bool(m.buttons()))
+        joined = await fake.click(alice, post, label="Join")
+        assert "You are in #1" in joined.content
+        twice = await fake.click(alice, post, label="Join")
+        await refused(twice, f"You are already in {NAME}.")
+        not_theirs = await fake.run_command(bob, games, "dvonn tournament start")
+        await refused(not_theirs, "Only the tournament's organiser")
+        alone = await fake.run_command(the.organiser, games, "dvonn tournament start")
+        await refused(alone, f"{NAME} needs at least 2 players to begin; 1 have joined.")
+        not_in = await fake.run_command(bob, games, "dvonn tournament withdraw")
+        await refused(not_in, f"{NAME} has not begun yet")
+        called_off = await fake.run_command(the.organiser, games, "dvonn tournament cancel")
+        assert called_off.ephemeral and "is called off" in called_off.content
+        await fake.wait_until(lambda: not post.buttons(), what="the Join button gone")
+
+        # Full: two places taken, and it waits for its start time.
+        made = await create(the, format="round_robin", max_players=2, start_in_hours=2)
+        assert "Made #2" in made.content, made.content
+        for player in (alice, bob):
+            await fake.run_command(player, games, "dvonn tournament join", {"tournament": 2})
+        full = await fake.run_command(carol, games, "dvonn tournament join", {"tournament": 2})
+        await refused(full, f"{NAME} is full (2 players).")
+
+        # Begun: entries are closed (its post no longer offers to join), and someone who is
+        # not in it cannot withdraw.
+        made = await create(the, format="swiss", rounds=1, max_players=2)
+        assert "Made #3" in made.content, made.content
+        post = await fake.wait_for_message(games, lambda m: "#3" in m.content and bool(m.buttons()))
+        for player in (carol, dave):
+            await fake.click(player, post, label="Join")
+        await fake.wait_until(lambda: not post.buttons(), what="the Join button gone")
+        late = await fake.run_command(bob, games, "dvonn tournament join", {"tournament": 3})
+        await refused(late, f"{NAME} has already begun: entries are closed.")
+        stranger = await fake.run_command(
+            bob, games, "dvonn tournament withdraw", {"tournament": 3}
+        )
+        await refused(stranger, f"You are not in {NAME}.")
+        not_theirs = await fake.run_command(
+            bob, games, "dvonn tournament cancel", {"tournament": 3}
+        )
+        await refused(not_theirs, "Only the tournament's organiser")
+
+        # A Swiss of five rounds with three players in (a bye's seat makes four: three
+        # rounds at most) cannot begin either.
+        made = await create(the, format="swiss", rounds=5)
+        assert "Made #4" in made.content, made.content
+        for player in (alice, bob, carol):
+            await fake.run_command(player, games, "dvonn tournament join", {"tournament": 4})
+        early = await fake.run_command(
+            the.organiser, games, "dvonn tournament start", {"tournament": 4}
+        )
+        await refused(early, "A Swiss tournament of 3 players can have at most 3 rounds")
+        # Nothing refused was posted: the games channel holds the four tournaments' posts
+        # and the one game of #3.
+        await fake.wait_for_message(games, lambda m: m.content.startswith("🏆 #4"))
+        posts = [m for m in fake.messages_in(games) if m.author_id == fake.bot.id]
+        assert len(posts) == 5, [m.content for m in posts]
