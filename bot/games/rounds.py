@@ -201,23 +201,27 @@ def _decided(pairing: TournamentGame, game: Game) -> TournamentGame:
 
 
 async def _go_on(tx: Writer, tournament: Tournament, now: datetime, claim: Claim) -> None:
-    """Pair the next round (or the next games of drawn knockout matches), or end the
+    """Pair a drawn knockout match's next game at once; the next round, or end the
     tournament, once every game of its round is decided."""
     pairings = await tx.pairings(tournament.id)
     current = [p for p in pairings if tournament.format.all_at_once or p.round == tournament.round]
-    if not all(p.is_decided for p in current):
-        return
     entrants = await tx.entrants(tournament.id)
     if tournament.format is TournamentFormat.KNOCKOUT:
+        # A drawn match's second game begins at once, not when the round's other matches end.
         seeds = [e.user_id for e in sorted(entrants, key=lambda e: e.seed)]
         second_games = [
             (board[-1], decided.pairing)
             for board in _boards(current)
-            if isinstance(decided := _match(board, seeds), pairing.SecondGame)
+            if board
+            and all(p.is_decided for p in board)
+            and isinstance(decided := _match(board, seeds), pairing.SecondGame)
         ]
         if second_games:
             await _new_legs(tx, tournament, second_games, now)
             return
+    if not all(p.is_decided for p in current):
+        return
+    if tournament.format is TournamentFormat.KNOCKOUT:
         if len(_boards(current)) > 1:
             await _next_round(tx, tournament, entrants, pairings, now, claim)
             return
