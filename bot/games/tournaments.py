@@ -401,8 +401,9 @@ class Tournaments:
     ) -> list[Tournament]:
         return await self.store.tournaments_in(guild_id, statuses)
 
-    async def standing(self, tournament_id: int) -> Standing:
-        """Everything a tournament's standings and pairings show."""
+    async def standing(self, tournament_id: int, season: int | None = None) -> Standing:
+        """Everything a tournament's standings and pairings show (a league: the divisions of
+        ``season``, by default its latest)."""
         tournament = await self.store.tournament(tournament_id)
         if tournament is None:
             raise TournamentNotFound(tournament_id)
@@ -411,8 +412,8 @@ class Tournaments:
         divisions: tuple[Standing, ...] = ()
         if tournament.is_league:
             every = await self.store.league_divisions(tournament.id)  # the latest season first
-            season = [d for d in every if d.season == every[0].season] if every else []
-            divisions = tuple([await self.standing(d.id) for d in season])
+            wanted = every[0].season if season is None and every else season
+            divisions = tuple([await self.standing(d.id) for d in every if d.season == wanted])
         return Standing(tournament, entrants, pairings, divisions)
 
     async def set_thread(self, tournament_id: int, thread_id: ChannelId) -> None:

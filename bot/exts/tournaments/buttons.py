@@ -68,6 +68,11 @@ async def join_tournament(
             "here.",
             tournament=tournament_line(joined.tournament),
         )
+    elif joined.tournament.is_league and joined.tournament.is_running:
+        text = _(
+            "You are in {tournament}: you play from its next season, in the lowest division.",
+            tournament=tournament_line(joined.tournament),
+        )
     await interaction.response.send_message(reader(text), ephemeral=True)
 
 

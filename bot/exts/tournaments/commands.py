@@ -263,7 +263,9 @@ class TournamentCommands(Feature):
             )
             await interaction.response.defer(ephemeral=True, thinking=True)
             reader = self.publisher.private_reader(interaction)
-            kwargs = await self.posts.standings_message(found.id, reader)
+            kwargs = await self.posts.standings_message(
+                found.id, reader, viewer=interaction.user.id
+            )
             await interaction.followup.send(**kwargs, ephemeral=True)
 
     @tournament.command(

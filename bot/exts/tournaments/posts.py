@@ -12,12 +12,21 @@ import asyncio
 import contextlib
 import io
 import logging
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 import discord
 
 from bot.exts.tournaments.buttons import join_view
-from bot.exts.tournaments.texts import FORMAT_NAMES, standings_table, terms_line, tournament_line
+from bot.exts.tournaments.texts import (
+    FORMAT_NAMES,
+    match_lines,
+    season_over_lines,
+    standings_lines,
+    standings_tables,
+    terms_line,
+    tournament_line,
+)
 from bot.games import (
     GameService,
     Notification,
@@ -41,6 +50,7 @@ log = logging.getLogger(__name__)
 
 ALT_TEXT_LENGTH: Final = 1024
 """The most an attachment's description (its alt text) may hold."""
+MESSAGE_LENGTH: Final = 2000
 THREAD_EXISTS: Final = 160004
 """Discord's code for a thread asked of a message that has one."""
 
@@ -156,6 +166,8 @@ class TournamentPosts:
         if over and news.game_id is not None and not news.final:
             return None  # its last game: the post that it is over shows the final standings
         reader = await self._publisher.public_reader(tournament.guild_id)
+        if news.season_over is not None:
+            return await self._season_over(notification, standing, news.season_over, reader)
         lines: list[Text] = []
         if news.started:
             lines.append(_("{tournament} has begun.", tournament=tournament_line(tournament)))
@@ -165,8 +177,8 @@ class TournamentPosts:
             )
         if news.cancelled:
             lines.append(_("{tournament} is called off.", tournament=tournament_line(tournament)))
-        if news.season_over is not None:
-            lines.append(_("Season {season} is over.", season=news.season_over))
+        if news.game_id is not None:
+            lines.extend(match_lines(standing, news.game_id))
         if over and news.final:
             lines.append(_("{tournament} is over.", tournament=tournament_line(tournament)))
             lines.extend(_winners_line(standing))
@@ -194,20 +206,51 @@ class TournamentPosts:
         with contextlib.suppress(discord.NotFound, discord.Forbidden):  # deleted by hand
             await channel.get_partial_message(tournament.thread_id).edit(view=None)
 
+    async def _season_over(
+        self, notification: Notification, league: Standing, season: int, reader: Reader
+    ) -> discord.Message:
+        """A league's season ended: the final tables of its divisions with who moves up and
+        down, and where everyone plays next, in a post of its own that stays (the standings
+        posts replace only each other)."""
+        ended = await self._service.tournaments.standing(league.tournament.id, season=season)
+        latest = league.divisions[0].tournament.season if league.divisions else None
+        following = league.divisions if latest != season else ()
+        lines = season_over_lines(league.tournament, ended, following)
+        kwargs = await self._standings_kwargs(ended, reader, lines, following=following)
+        if len(kwargs["content"]) > MESSAGE_LENGTH:  # a big league's moves: as many as fit
+            kwargs["content"] = kwargs["content"][: MESSAGE_LENGTH - 2].rsplit("\n", 1)[0] + "\n…"
+        tournament = league.tournament
+        where = tournament.thread_id or tournament.channel_id
+        channel = self._bot.get_partial_messageable(where, guild_id=tournament.guild_id)
+        return await channel.send(**kwargs, nonce=notification.nonce)
+
     async def standings_message(
-        self, tournament_id: int, reader: Reader, lines: list[Text] | None = None
+        self,
+        tournament_id: int,
+        reader: Reader,
+        lines: list[Text] | None = None,
+        *,
+        viewer: int | None = None,
     ) -> dict[str, Any]:
-        """The standings as a message: the image (each division's for a league) and a line."""
+        """The standings as a message: the image (each division's for a league, the
+        ``viewer``'s among them) and a line; the ``viewer``'s row outlined."""
         standing = await self._service.tournaments.standing(tournament_id)
-        return await self._standings_kwargs(standing, reader, lines)
+        return await self._standings_kwargs(standing, reader, lines, viewer=viewer)
 
     async def _standings_kwargs(
-        self, standing: Standing, reader: Reader, lines: list[Text] | None = None
+        self,
+        standing: Standing,
+        reader: Reader,
+        lines: list[Text] | None = None,
+        *,
+        following: Sequence[Standing] = (),
+        viewer: int | None = None,
     ) -> dict[str, Any]:
-        parts = standing.divisions or (standing,)
+        tables = await standings_tables(
+            standing, self._publisher.names.get, reader, following=following, viewer=viewer
+        )
         files = []
-        for number, part in enumerate(parts[:10], start=1):
-            table = await standings_table(part, self._publisher.names.get, reader)
+        for number, table in enumerate(tables, start=1):
             png = await self._publisher.renderer.standings_png(table)
             files.append(
                 discord.File(
@@ -216,10 +259,8 @@ class TournamentPosts:
                     description=standings_alt_text(table),
                 )
             )
-        text = "\n".join(reader(line) for line in lines or ())
-        text = text or reader(
-            _("Standings of {tournament}.", tournament=tournament_line(standing.tournament))
-        )
+        shown = lines or standings_lines(standing, viewer)
+        text = "\n".join(reader(line) for line in shown)
         return {"content": text, "files": files, "allowed_mentions": discord.AllowedMentions.none()}
 
 
