@@ -33,11 +33,7 @@ class Help(Feature):
 
     @app_commands.command(name="help", description=locale_str("The bot's commands"))
     async def help(self, interaction: Interaction) -> None:
-        descriptions = {
-            c.qualified_name.partition(" ")[2]: c.description
-            for c in interaction.client.dvonn.walk_commands()
-            if isinstance(c, app_commands.Command)
-        }
+        descriptions = command_descriptions(interaction.client.dvonn)
         install = user_install_url(interaction.application_id)
         await self._explain(
             interaction, lambda reader: help_paragraphs(reader, descriptions, install)
@@ -150,6 +146,16 @@ HELP_GROUPS: Final[tuple[tuple[Text, tuple[str, ...]], ...]] = (
     (_("Learn"), ("rules", "help")),
 )
 """Every command, by what a player wants to do (a test checks that none is left out)."""
+
+
+def command_descriptions(group: app_commands.Group) -> dict[str, str]:
+    """Each command of ``group`` by its name under it (``tournament join``), with its English
+    description (a subcommand group stands for nothing itself)."""
+    return {
+        c.qualified_name.partition(" ")[2]: c.description
+        for c in group.walk_commands()
+        if isinstance(c, app_commands.Command)
+    }
 
 
 def help_paragraphs(reader: Reader, descriptions: Mapping[str, str], install: str) -> list[str]:

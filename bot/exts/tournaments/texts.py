@@ -402,7 +402,8 @@ async def pairings_text(
                 lines.append(reader(_("Round {round}", round=round_number)))
             white = await names(pairing.white_id)
             if pairing.black_id is None:
-                lines.append(f"#{pairing.number} {white}: {reader(_('bye'))}")
+                bye = reader(_("bye"))
+                lines.append(f"#{pairing.number} {white}: {bye}")
                 continue
             black = await names(pairing.black_id)
             line = f"#{pairing.number} {white} – {black}: {result_symbol(pairing)}"

@@ -21,7 +21,7 @@ from PIL import Image, ImageDraw
 
 import rules
 from bot.config import user_install_url
-from bot.exts.help import RULES_TEXT, help_paragraphs
+from bot.exts.help import RULES_TEXT, command_descriptions, help_paragraphs
 from bot.i18n import ENGLISH, Catalogues, Text, rules_error_text
 from bot.i18n.tools import LANGUAGES
 from bot.posting.publisher import Reader
@@ -148,7 +148,7 @@ async def test_each_player_reads_their_language_and_the_thread_the_servers(
             assert again.content == "내 차례가 아닙니다. 지금은 하양 차례입니다(내 색: 까망)."
 
         # The rules and the help, each in the reader's language, with the cell picture.
-        descriptions = {c.name: c.description for c in bot.dvonn.commands}
+        descriptions = command_descriptions(bot.dvonn)
         assert bot.application_id is not None
         install = user_install_url(bot.application_id)
         for user, command, paragraphs in (
