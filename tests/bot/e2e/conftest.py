@@ -59,6 +59,13 @@ MACHINE_SPEED: Final[Mapping[str, frozenset[str]]] = {
     "test_languages.py": frozenset(
         {"test_each_player_reads_their_language_and_the_thread_the_servers"}
     ),
+    "test_tournament_formats.py": frozenset(
+        {
+            "test_a_knockout_of_eight_with_drawn_matches_played_to_its_winner",
+            "test_a_league_season_ends_moves_players_and_the_next_begins_by_itself",
+            "test_a_league_standings_show_its_divisions_and_the_readers_own",
+        }
+    ),
     "test_tapping.py": frozenset(
         {
             "test_a_whole_game_only_by_tapping",
