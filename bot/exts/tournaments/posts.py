@@ -61,18 +61,22 @@ class TournamentPosts:
         self._service = service
         self._publisher = publisher
         self._news_locks: dict[int, asyncio.Lock] = {}
+        self._posting: dict[int, asyncio.Lock] = {}
 
     async def _thread_from(
         self, channel_id: int, guild_id: int, text: str, nonce: str, name: str, **kwargs: Any
     ) -> tuple[discord.Message, int]:
         """Post ``text`` in the channel and start a thread from it (once, whatever the tries)."""
         channel = self._bot.get_partial_messageable(channel_id, guild_id=guild_id)
-        message = await channel.send(
-            text,
-            nonce=nonce,
-            allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
-            **kwargs,
-        )
+        # A round's posts one at a time in a channel: sent together, discord.py learns of the
+        # channel's limit from answers that cross the next requests, and runs into it.
+        async with self._posting.setdefault(channel_id, asyncio.Lock()):
+            message = await channel.send(
+                text,
+                nonce=nonce,
+                allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
+                **kwargs,
+            )
         try:
             thread = await thread_from(message, name)
         except discord.HTTPException as error:

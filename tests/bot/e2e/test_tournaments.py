@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import re
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -561,3 +562,43 @@ async def test_what_makes_no_sense_is_answered_privately(
         await fake.wait_for_message(games, lambda m: m.content.startswith("🏆 #4"))
         posts = [m for m in fake.messages_in(games) if m.author_id == fake.bot.id]
         assert len(posts) == 5, [m.content for m in posts]
+
+
+# --- a round of many games at once, within Discord's limits ---------------------------------
+
+
+@pytest.mark.slow
+async def test_twenty_eight_games_begin_at_once_within_the_rate_limits(
+    table: Table, bot_runner: BotRunner
+) -> None:
+    """A round robin of eight begins all its 28 games when the eighth player joins: each gets
+    its post in the channel, its thread and its first post, with Discord's limits on (five
+    threads per 10 s in a channel, five posts per 5 s: about a minute), and the bot waits
+    them out instead of running into them."""
+    fake = table.fake
+    assert fake.limits.enabled and fake.limits.per_channel and fake.limits.global_per_second
+    the = club(table, 8)
+    async with bot_runner.run():
+        made = await create(the, format="round_robin", max_players=8)
+        assert made.ephemeral and "Made #1" in made.content, made.content
+        before = fake.traffic.snapshot()
+        for player in the.players:
+            joined = await fake.run_command(player, table.games, "dvonn tournament join")
+            assert joined.ephemeral and "You are in #1" in joined.content, joined.content
+        started = time.monotonic()
+        games = await wait_for_games(the, 28, timeout=120)
+        took = time.monotonic() - started
+        assert sorted(games) == list(range(1, 29))
+        for game in games.values():
+            (first,) = fake.messages_in(game.thread)
+            assert first.pinged_user_ids == {game.white.id}, first.content
+        met = {frozenset((g.white.id, g.black.id)) for g in games.values()}
+        assert len(met) == 28
+        begun = await fake.wait_for_message(
+            tournament_thread(the), lambda m: "has begun" in m.content
+        )
+        assert "0 of 28 games played" in alt_text(begun)
+        traffic = fake.traffic.snapshot() - before
+        print(f"28 games began in {took:.1f} s; {traffic.total} calls; 429s {traffic.rate_limited}")
+        assert not traffic.rate_limited, traffic.rate_limited
+        assert traffic.invalid == 0 and traffic.banned == 0
