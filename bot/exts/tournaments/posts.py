@@ -190,10 +190,20 @@ class TournamentPosts:
         where = tournament.thread_id or tournament.channel_id
         channel = self._bot.get_partial_messageable(where, guild_id=tournament.guild_id)
         message = await channel.send(**kwargs, nonce=notification.nonce)
-        replaced = await self._service.tournaments.set_standings_message(tournament.id, message.id)
-        if replaced is not None and replaced != message.id:
-            with contextlib.suppress(discord.NotFound):  # deleted by hand already
-                await channel.get_partial_message(replaced).delete()
+
+        deleted = {message.id}
+
+        async def delete(replaced: int | None) -> None:
+            if replaced is not None and replaced not in deleted:
+                deleted.add(replaced)
+                with contextlib.suppress(discord.NotFound):  # deleted by hand already
+                    await channel.get_partial_message(replaced).delete()
+
+        # The post this one replaces is deleted before this one is recorded: recorded first, a
+        # crash before the delete left it for good (the next try found this one the last).
+        await delete(tournament.standings_message_id)
+        recorded = self._service.tournaments.set_standings_message
+        await delete(await recorded(tournament.id, message.id))  # another process's, meanwhile
         if news.cancelled or (not tournament.is_league and (news.started or news.final)):
             await self._close_entries(tournament)
         return message

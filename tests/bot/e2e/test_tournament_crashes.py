@@ -1,5 +1,11 @@
 """A tournament moves on once, whatever happens while it does.
 
+* ``python -m bot`` runs a Swiss of six players over five rounds through the fake Discord and
+  is killed (SIGKILL) at the end of each round's last game, each time at another moment (see
+  :data:`KILLS`), then started again on the same database with the default settings: the next
+  round is paired once, each of its games gets one post, one thread and one first post and
+  begins once, each standings post is made once and only the newest is left, and the
+  tournament ends as it would have; the restart is posting what was owed within seconds.
 * Two processes on one PostgreSQL database end a round's last two games at the same moment
   (two :class:`GameService` instances, each with its own connections; a barrier holds each
   transaction, its game saved, until the other's is there too): the tournament's row lock
@@ -16,10 +22,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import functools
 import json
 import random
+import re
+import sqlite3
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
@@ -35,6 +48,9 @@ from bot.games import (
 )
 from bot.games.announcements import TOURNAMENT_GAME, TOURNAMENT_NEWS
 from bot.storage import Claim, Game, Store, Tournament, UserId, Writer, open_database
+from tests.bot.e2e.conftest import Table
+from tests.bot.e2e.test_crashes import bot_process
+from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser, Permission, RecordedMessage
 
 GUILD, CHANNEL, ORGANISER = 1, 2, 100
 RACES = 10
@@ -342,3 +358,261 @@ async def test_a_withdrawal_or_a_cancellation_while_a_game_ends_waits_and_never_
             entrants = (await first.tournaments.standing(made.id)).entrants
             assert any(e.user_id == quitter and e.withdrawn for e in entrants)
     print(outcomes)
+
+
+# --- the bot killed (SIGKILL) as a Swiss round ends, through the fake Discord ------------------
+
+ROUNDS = 5
+KILLS = ("ack", "pairing post", "thread", "first post", "standings")
+"""Where the process dies at the end of each round's last game (the fifth: the tournament's):
+
+* ``ack``: right after the player's resignation was acknowledged (the ending, the next round's
+  pairings and their announcements committed; their posts just begun, or not yet);
+* ``pairing post``: Discord made a new game's post in the channel, the bot never heard;
+* ``thread``: Discord made a new game's thread from that post, the bot never heard (the game
+  has not begun);
+* ``first post``: a new game began in its thread, and its first post waits out a rate limit;
+* ``standings``: the final standings are posted, and the one they replace waits out a rate
+  limit before it is deleted."""
+RESTART_GOAL = 5.0
+"""Seconds from a restart (the process started again) to its first post of those the killed
+run owed. (All of a round's take longer: Discord's limit on new threads in a channel, 5 per
+10 s in the fake, and discord.py sleeps out an emptied bucket before it returns the request
+that emptied it.)"""
+STARTS_GAME = re.compile(r"game #(\d+): <@(\d+)> \(White\) vs <@(\d+)> \(Black\)")
+FIRST_POST = "Place pieces with"
+"""Words of a game's first post (how to play), in no other post."""
+
+
+@dataclass(frozen=True)
+class Round:
+    """A round's games as the database holds them: (number, game id, white, black)."""
+
+    games: tuple[tuple[int, int, int, int], ...]
+
+
+def _query(database: Path, sql: str, params: tuple[object, ...] = ()) -> list[tuple[Any, ...]]:
+    with contextlib.closing(sqlite3.connect(database, timeout=10)) as db:
+        return list(db.execute(sql, params).fetchall())
+
+
+def _started(fake: FakeDiscord, database: Path, round_number: int) -> Round | None:
+    """Round ``round_number``'s games, once each has begun in its thread and has its first
+    post there; ``None`` before."""
+    rows = _query(
+        database,
+        "SELECT p.number, p.game_id, p.white_id, p.black_id, g.status, g.channel_id "
+        "FROM tournament_games p JOIN games g ON g.id = p.game_id "
+        "WHERE p.round = ? ORDER BY p.number",
+        (round_number,),
+    )
+    if not rows:
+        return None
+    for _number, _game, _white, _black, status, channel_id in rows:
+        if status == "pending" or channel_id not in fake.world.channels:
+            return None
+        thread = fake.world.channel(channel_id)
+        if not any(FIRST_POST in str(m.embeds) for m in fake.messages_in(thread)):
+            return None
+    return Round(tuple((n, g, w, b) for n, g, w, b, _, _ in rows))
+
+
+def _refused_since(fake: FakeDiscord, seen: int) -> bool:
+    """Whether a request after the first ``seen`` was refused with a 429."""
+    return any(r.status == 429 for r in fake.world.requests[seen:])
+
+
+def _posting_since(fake: FakeDiscord, seen: int) -> bool:
+    """Whether the bot posted, started a thread or deleted a post after the first ``seen``
+    requests (an answer to a command aside)."""
+    return any(
+        r.method in ("POST", "DELETE") and "/channels/" in r.path
+        for r in fake.world.requests[seen:]
+    )
+
+
+def _unsent(database: Path) -> int:
+    return int(_query(database, "SELECT count(*) FROM notifications WHERE sent_at IS NULL")[0][0])
+
+
+def _standings(fake: FakeDiscord, thread: FakeChannel) -> list[RecordedMessage]:
+    """Every standings post the bot made in the tournament's thread, deleted ones too."""
+    world = fake.world
+    found = (world.messages[m] for m in world.channel_messages.get(thread.id, []))
+    return [m for m in found if m.author_id == world.bot.id and m.files]
+
+
+async def _resign(fake: FakeDiscord, user: FakeUser, thread: FakeChannel) -> None:
+    """``user`` resigns the game of ``thread``: the command asks, the button confirms (the
+    answer to the click is the acknowledgement: the game has ended, in the database)."""
+    asked = await fake.run_command(user, thread, "dvonn resign")
+    assert asked.ephemeral and asked.message is not None, asked.content
+    (button,) = asked.message.buttons()
+    done = await fake.click(user, asked.message, button["custom_id"])
+    assert "You resigned" in done.content, done.content
+
+
+@pytest.mark.slow
+async def test_a_swiss_goes_on_once_however_the_bot_is_killed_as_its_rounds_end(
+    table: Table, tmp_path: Path
+) -> None:
+    fake = table.fake
+    guild = table.guild
+    organiser = fake.add_user("olga", guild, roles=[guild.add_role("org", Permission.MANAGE_GUILD)])
+    players = [
+        table.alice,
+        table.bob,
+        table.carol,
+        *(fake.add_user(name, guild) for name in ("dave", "erin", "frank")),
+    ]
+    rank = {p.id: i for i, p in enumerate(players)}  # the later in the list loses each game
+    by_id = {p.id: p for p in players}
+    games_channel = table.games
+    first: dict[str, float] = {}
+    done: dict[str, float] = {}
+    async with bot_process(table, tmp_path) as bot:
+        made = await fake.run_command(
+            organiser,
+            games_channel,
+            "dvonn tournament create",
+            {"name": "Crash Cup", "format": "swiss", "rounds": ROUNDS, "max_players": 6},
+        )
+        assert made.ephemeral and "Made #1" in made.content, made.content
+        post = await fake.wait_for_message(games_channel, lambda m: bool(m.buttons()))
+        await fake.wait_until(lambda: post.thread_id, what="the tournament's thread")
+        assert post.thread_id is not None
+        standings_thread = fake.world.channel(post.thread_id)
+        for player in players:
+            joined = await fake.run_command(player, games_channel, "dvonn tournament join")
+            assert joined.ephemeral, joined.content
+
+        for round_number, kill in enumerate(KILLS, start=1):
+            current = await fake.wait_until(
+                functools.partial(_started, fake, bot.database, round_number),
+                timeout=30,
+                what=f"round {round_number}'s games begun",
+            )
+            assert current is not None and len(current.games) == 3
+            threads = {
+                game: fake.world.channel(
+                    _query(bot.database, "SELECT channel_id FROM games WHERE id = ?", (game,))[0][0]
+                )
+                for _, game, _, _ in current.games
+            }
+            *first_games, last = current.games
+            for _number, game, white, black in first_games:
+                loser = max(white, black, key=rank.__getitem__)
+                await _resign(fake, by_id[loser], threads[game])
+            # Everything the earlier endings owed is out before the last one.
+            await fake.wait_until(lambda: _unsent(bot.database) == 0, timeout=20, what="posts")
+            _number, game, white, black = last
+            loser = max(white, black, key=rank.__getitem__)
+            hold = None
+            known = "|".join(
+                str(c.id)
+                for c in (games_channel, standings_thread, *fake.threads_in(games_channel))
+            )
+            if kill == "pairing post":
+                hold = fake.world.hold_response("POST", rf"/channels/{games_channel.id}/messages$")
+            elif kill == "thread":
+                hold = fake.world.hold_response(
+                    "POST", rf"/channels/{games_channel.id}/messages/\d+/threads$"
+                )
+            elif kill == "first post":
+                # A new thread's first post (not the channel's, nor the old threads').
+                fake.world.rate_limit(
+                    "POST", rf"/channels/(?!(?:{known})/)\d+/messages$", retry_after=5.0
+                )
+            elif kill == "standings":
+                fake.world.rate_limit(
+                    "DELETE", rf"/channels/{standings_thread.id}/messages/\d+$", retry_after=5.0
+                )
+            seen = len(fake.world.requests)
+            await _resign(fake, by_id[loser], threads[game])
+            if hold is not None:
+                await asyncio.wait_for(hold.entered.wait(), 20)
+            elif kill != "ack":
+                await fake.wait_until(
+                    functools.partial(_refused_since, fake, seen),
+                    timeout=20,
+                    what=f"the rate-limited {kill}",
+                )
+            await bot.kill()
+            if hold is not None:
+                hold.release()
+            restarted, before = time.monotonic(), len(fake.world.requests)
+            await bot.start()
+            await fake.wait_until(
+                functools.partial(_posting_since, fake, before), timeout=30, what="a post"
+            )
+            first[kill] = time.monotonic() - restarted
+            if round_number < ROUNDS:
+                await fake.wait_until(
+                    functools.partial(_started, fake, bot.database, round_number + 1),
+                    timeout=30,
+                    what=f"round {round_number + 1} after the restart",
+                )
+            else:
+                await fake.wait_until(
+                    lambda: any("is over" in m.content for m in _standings(fake, standings_thread)),
+                    timeout=30,
+                    what="the final standings after the restart",
+                )
+            done[kill] = time.monotonic() - restarted
+
+        await fake.wait_until(lambda: _unsent(bot.database) == 0, timeout=30, what="the outbox")
+        await asyncio.sleep(1.0)  # nothing more comes
+        _check_once(fake, bot.database, games_channel, standings_thread)
+    print(
+        "after each restart, the first owed post, then all: "
+        + ", ".join(f"{k} {first[k]:.1f} s, {done[k]:.1f} s" for k in KILLS)
+    )
+    for kill, seconds in first.items():
+        assert seconds <= RESTART_GOAL, f"{kill}: the first owed post {seconds:.1f} s after"
+
+
+def _check_once(
+    fake: FakeDiscord, database: Path, channel: FakeChannel, standings_thread: FakeChannel
+) -> None:
+    """Every round paired once, every game posted, threaded, begun and first posted once, each
+    standings post once, one left."""
+    ((status, round_number),) = _query(database, "SELECT status, round FROM tournaments")
+    assert (status, round_number) == ("finished", ROUNDS)
+    pairings = _query(
+        database, "SELECT round, number, game_id FROM tournament_games ORDER BY number"
+    )
+    assert [r for r, _, _ in pairings] == [r for r in range(1, ROUNDS + 1) for _ in range(3)]
+    assert [n for _, n, _ in pairings] == list(range(1, 3 * ROUNDS + 1))
+    games = {g: n for _, n, g in pairings}
+    rows = _query(database, "SELECT id, status, channel_id FROM games")
+    assert {(g, s) for g, s, _ in rows} == {(g, "finished") for g in games}
+    # One post in the channel a game, each with its thread, where the game was played.
+    posted: dict[int, list[RecordedMessage]] = {}
+    for message in fake.messages_in(channel):
+        found = STARTS_GAME.search(message.content)
+        if found is not None:
+            posted.setdefault(int(found[1]), []).append(message)
+    assert sorted(posted) == sorted(games.values())
+    assert all(len(posts) == 1 for posts in posted.values()), posted
+    threads = {t.id: t for t in fake.threads_in(channel)}
+    assert len(threads) == len(games) + 1  # and the tournament's own
+    for game_id, _status, channel_id in rows:
+        (message,) = posted[games[game_id]]
+        assert message.thread_id == channel_id, f"game {game_id} is not in its post's thread"
+        firsts = [m for m in fake.messages_in(threads[channel_id]) if FIRST_POST in str(m.embeds)]
+        assert len(firsts) == 1, f"game {game_id}: {len(firsts)} first posts"
+    begun = _query(
+        database,
+        "SELECT game_id, count(*) FROM notifications WHERE kind = 'game_started' GROUP BY game_id",
+    )
+    assert sorted(begun) == sorted((g, 1) for g in games)
+    # Each standings post once (its row's message), the newest alone left.
+    made = _standings(fake, standings_thread)
+    news = _query(
+        database,
+        "SELECT message_id FROM notifications WHERE kind = 'tournament_news' "
+        "AND message_id IS NOT NULL",
+    )
+    assert sorted(m.id for m in made) == sorted(m for (m,) in news)
+    left = [m for m in made if not m.deleted]
+    assert len(left) == 1 and "is over" in left[0].content, [m.content for m in left]
