@@ -130,6 +130,9 @@ class Publisher:
         self.board_view: BoardView | None = None
         """What goes under a board the game's players may act on (the play feature's "Your
         move" button); set by that feature, which the posting layer does not know."""
+        self.end_view: BoardView | None = None
+        """What goes under a finished game's last post (the lobby's "Rematch" button); set by
+        that feature. Its buttons join :attr:`board_view`'s, if both make some."""
 
     async def game(self, game_id: int) -> Game:
         """A game by id, as stored now."""
@@ -251,8 +254,15 @@ class Publisher:
 
     def _with_view(self, game: Game, reader: Reader, kwargs: dict[str, Any]) -> dict[str, Any]:
         """``kwargs`` with the buttons under a board of ``game`` as it is, if any."""
-        view = None if self.board_view is None else self.board_view(game, reader)
-        return kwargs if view is None else {**kwargs, "view": view}
+        made = [make(game, reader) for make in (self.board_view, self.end_view) if make]
+        views = [view for view in made if view is not None]
+        if not views:
+            return kwargs
+        view = views[0]
+        for other in views[1:]:
+            for item in other.children:
+                view.add_item(item)
+        return {**kwargs, "view": view}
 
     async def _answer(
         self,

@@ -39,6 +39,7 @@ BUTTON_IDS = {
     "dvonn:review:g12:20:E3",
     "dvonn:review:t0123456789abcdef:60:E3F4",
     "dvonn:tournament:12:join",
+    "dvonn:rematch:12",
 }
 
 

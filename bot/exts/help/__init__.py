@@ -72,6 +72,11 @@ RULES_TEXT: Final = (
         "board is full (`/dvonn place`)."
     ),
     _(
+        "**Random setup.** A challenge (or `/dvonn play-bot`) may choose the setup Random: the "
+        "bot then places all 49 pieces at random, in this order, and the game begins with the "
+        "moves. After a game, its last post's Rematch button plays it again, colours swapped."
+    ),
+    _(
         "**2. Moving.** White moves first. Move a piece or stack you control (your colour on "
         "top) in a straight line exactly as many cells as it is high, onto another piece or "
         "stack (`/dvonn move`). Empty cells may be jumped. A stack surrounded on all six sides "

@@ -2,27 +2,44 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str
 
 import ai
-import rules
 from bot.exts.lobby.buttons import challenge_view
-from bot.exts.lobby.texts import LEVEL_NAMES, challenge_text
-from bot.exts.lobby.threads import check_room_for_a_game, game_thread
-from bot.games import SERVER_DEFAULT
+from bot.exts.lobby.starts import start_computer_game
+from bot.exts.lobby.texts import challenge_text
+from bot.exts.lobby.threads import check_room_for_a_game
+from bot.games import SERVER_DEFAULT, Setup
 from bot.i18n import _
-from bot.interactions import choices, events
+from bot.interactions import choices
 from bot.interactions.errors import UserError
 from bot.interactions.feature import Feature
-from bot.interactions.places import answers_only, remember_reply_route
-from bot.posting.outbox import REPLY_WAIT
 
 if TYPE_CHECKING:
     from bot.app import Interaction
+
+
+SETUPS: Final = [
+    app_commands.Choice(
+        name=locale_str("Standard: the players place the 49 pieces"), value=Setup.STANDARD.value
+    ),
+    app_commands.Choice(
+        name=locale_str("Random: the bot places them, the movement starts at once"),
+        value=Setup.RANDOM.value,
+    ),
+]
+"""Who places the pieces: the players, as the rules say, or the bot at random (issue 24)."""
+SETUP_DESCRIPTION: Final = locale_str(
+    "Who places the 49 pieces (default: the players, as the rules say)"
+)
+
+
+def _setup(value: str | None) -> Setup:
+    return Setup.STANDARD if value is None else Setup(value)
 
 
 class Lobby(Feature):
@@ -35,15 +52,18 @@ class Lobby(Feature):
         clock=locale_str(
             "Days per move, or a time bank, before a player loses on time (default: the server's)"
         ),
+        setup=SETUP_DESCRIPTION,
     )
     @app_commands.choices(colour=choices.COLOURS)
     @app_commands.choices(clock=choices.CLOCKS)
+    @app_commands.choices(setup=SETUPS)
     async def challenge(
         self,
         interaction: Interaction,
         opponent: discord.User | None = None,
         colour: str | None = None,
         clock: str | None = None,
+        setup: str | None = None,
     ) -> None:
         async with self.inflight.track():
             me = interaction.client.user
@@ -53,8 +73,8 @@ class Lobby(Feature):
                     raise UserError(
                         _("Games against the bot have no clock: challenge it without one.")
                     )
-                await self._start_computer_game(
-                    interaction, ai.Level.MEDIUM, choices.colour(colour)
+                await start_computer_game(
+                    interaction, ai.Level.MEDIUM, choices.colour(colour), _setup(setup)
                 )
                 return
             if opponent is not None and opponent.bot:
@@ -68,6 +88,7 @@ class Lobby(Feature):
                 opponent_id=None if opponent is None else opponent.id,
                 colour=choices.colour(colour),
                 clock=chosen,
+                setup=_setup(setup),
             )
             if opponent is not None:
                 self.publisher.names.remember(opponent)
@@ -84,8 +105,10 @@ class Lobby(Feature):
     @app_commands.describe(
         level=locale_str("How strongly the bot plays"),
         colour=locale_str("Your colour (default: drawn at random)"),
+        setup=SETUP_DESCRIPTION,
     )
     @app_commands.choices(
+        setup=SETUPS,
         level=[
             app_commands.Choice(name=locale_str("Beginner"), value=ai.Level.BEGINNER.value),
             app_commands.Choice(name=locale_str("Easy"), value=ai.Level.EASY.value),
@@ -100,49 +123,9 @@ class Lobby(Feature):
         interaction: Interaction,
         level: str = ai.Level.MEDIUM.value,
         colour: str | None = None,
+        setup: str | None = None,
     ) -> None:
         async with self.inflight.track():
-            await self._start_computer_game(
-                interaction, ai.Level.parse(level), choices.colour(colour)
+            await start_computer_game(
+                interaction, ai.Level.parse(level), choices.colour(colour), _setup(setup)
             )
-
-    async def _start_computer_game(
-        self, interaction: Interaction, level: ai.Level, colour: rules.Colour | None
-    ) -> None:
-        me = interaction.client.user
-        assert me is not None and interaction.channel_id is not None
-        await check_room_for_a_game(self.service, interaction)
-        reader = await self.publisher.public_reader(interaction.guild_id, interaction)
-        await interaction.response.send_message(
-            reader(
-                _(
-                    "{player} starts a game against the bot ({level}).",
-                    player=interaction.user.display_name,
-                    level=LEVEL_NAMES[level],
-                )
-            )
-        )
-        message = await interaction.original_response()
-        name = reader(_("DVONN: {player} vs the bot", player=interaction.user.display_name))
-        thread = await game_thread(self.service, interaction, message, name)
-        try:
-            started = await self.service.start_computer_game(
-                guild_id=interaction.guild_id,
-                channel_id=interaction.channel_id,
-                human_id=interaction.user.id,
-                computer_id=me.id,
-                level=level.value,
-                human_colour=colour,
-                thread_id=None if thread is None else thread.id,
-                private=answers_only(interaction),
-            )
-        except Exception:
-            if thread is not None:
-                await thread.delete()
-            raise
-        self.publisher.names.remember(me)
-        await remember_reply_route(self.service, interaction, started.game)
-        await self.deliverer.announce(
-            started.announcement, game_id=started.game.id, timeout=REPLY_WAIT
-        )
-        interaction.client.dispatch(events.TURN, started.game)

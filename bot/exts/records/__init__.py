@@ -46,8 +46,16 @@ class Records(Feature):
             players = await self.publisher.players(found)
             reader = self.publisher.private_reader(interaction)
             body = record.text or reader(_("(no moves yet)"))
+            heading = reader(_("Record of game #{game}:", game=found.id))
+            if found.setup_seed is not None:  # placements nobody chose: say so
+                heading += "\n" + reader(
+                    _(
+                        "Random setup (seed {seed}): the bot made the 49 placements, at random.",
+                        seed=found.setup_seed,
+                    )
+                )
             await interaction.response.send_message(
-                reader(_("Record of game #{game}:", game=found.id)) + f"\n```\n{body}\n```"[:1900],
+                heading + f"\n```\n{body}\n```"[:1900],
                 file=self.publisher.transcript_file(record, players),
                 ephemeral=True,
             )

@@ -108,6 +108,8 @@ class ReviewFeature(Feature, name=COG_NAME):
                 raise UserError(
                     _("The bot is restarting and stopped this review: ask again in a minute.")
                 ) from None
+            if stored is not None and stored.setup_seed is not None:
+                review = _placed_at_random(review)
             # The answer to the player who asked, in their language (also where others see it).
             reader = self.publisher.reader(interaction.locale)
             await interaction.followup.send(**await self._message(subject, review, reader))
@@ -253,6 +255,16 @@ def _still_played(game_id: int) -> Text:
         "players. Ask again when it is over.",
         game=game_id,
     )
+
+
+def _placed_at_random(review: Review) -> Review:
+    """A random setup's review: the bot made its placements, so none is a player's mistake
+    (the lead after them still shows who the setup favoured)."""
+    plies = tuple(
+        dataclasses.replace(p, judged=False) if p.ply < rules.PLACEMENT_PLIES else p
+        for p in review.plies
+    )
+    return dataclasses.replace(review, plies=plies)
 
 
 def _cost(reviewed: Reviewed | None, ply: int) -> float | None:
