@@ -26,15 +26,9 @@ from bot.exts.tournaments.texts import (
     standings_tables,
     terms_line,
     tournament_line,
+    tournament_winners,
 )
-from bot.games import (
-    GameService,
-    Notification,
-    Tournament,
-    TournamentFormat,
-    TournamentStatus,
-    rounds,
-)
+from bot.games import GameService, Notification, Tournament, TournamentStatus
 from bot.games.announcements import TournamentNews, read_tournament_news
 from bot.games.tournaments import Standing
 from bot.i18n import Text, _
@@ -279,23 +273,9 @@ class TournamentPosts:
 
 
 def _winners_line(standing: Standing) -> list[Text]:
-    """Who won a finished tournament (a knockout: its final's winner; else first place, which
-    players level on everything share); nothing for a league, whose seasons go on."""
-    tournament = standing.tournament
-    if tournament.is_league:
-        return []
-    if tournament.format is TournamentFormat.KNOCKOUT:
-        final = max((p.round for p in standing.pairings), default=0)
-        legs = sorted(
-            (p for p in standing.pairings if p.round == final and not p.void),
-            key=lambda p: (p.board, p.leg),
-        )
-        seeds = [e.user_id for e in sorted(standing.entrants, key=lambda e: e.seed)]
-        won = rounds.knockout_winner(legs, seeds)
-        first = [] if won is None else [won]
-    else:
-        ranked = rounds.table(tournament, standing.entrants, standing.pairings)
-        first = [row.player for row in ranked if row.rank == 1]
+    """Who won a finished tournament: those its standings star (a knockout's last match's
+    winner, else first place, shared when level on everything); nobody for a league."""
+    first = tournament_winners(standing)
     if len(first) == 1:
         return [_("{player} wins.", player=mention(first[0]))]
     if first:
