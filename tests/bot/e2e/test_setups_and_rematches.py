@@ -173,3 +173,26 @@ async def test_against_the_bot_a_rematch_starts_at_once(
                 await asyncio.sleep(0.01)
         twice = await fake.click(alice, last, label="Rematch")
         assert twice.ephemeral and f"its rematch already: game #{rematch.id}" in twice.content
+
+
+async def test_a_challenge_to_the_bot_takes_the_setup_too(
+    table: Table, bot_runner: BotRunner
+) -> None:
+    fake = table.fake
+    async with bot_runner.run(ai_budget=QUICK) as bot:
+        reply = await fake.run_command(
+            table.alice,
+            table.games,
+            "dvonn challenge",
+            {"opponent": fake.bot, "colour": "B", "setup": "random"},
+        )
+        assert "against the bot" in reply.content, reply.content
+        thread = await fake.wait_until(lambda: next(iter(fake.threads_in(table.games)), None))
+        assert thread is not None
+        first = await fake.wait_for_message(thread, lambda m: m.embed_image() is not None)
+        assert "placed all 49 pieces at random" in str(first.embeds)
+        assert first.pinged_user_ids == frozenset()  # the bot (White) is to move: nobody
+        await computer_player(bot).wait_idle()
+        game = await bot.service.game_in_channel(thread.id)
+        assert game is not None and game.setup_seed is not None
+        assert game.ply > rules.PLACEMENT_PLIES or game.computer_to_move

@@ -4,11 +4,13 @@ the bot), one rematch a game, and the refusals a player can cause."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 
 import pytest
 
 from bot.games import (
+    Challenge,
     ChallengeStatus,
     ChannelNotAllowed,
     Game,
@@ -208,3 +210,15 @@ async def test_a_tournament_game_has_no_rematch(service: GameService) -> None:
     assert not offers_rematch(game)
     with pytest.raises(RematchOfTournamentGame):
         await service.offer_rematch(game.id, ALICE, channel_id=THREAD)
+
+
+async def test_both_players_asking_at_once_make_one_rematch(service: GameService) -> None:
+    game = await finished(service)
+    asked = await asyncio.gather(
+        *(service.offer_rematch(game.id, player, channel_id=CHANNEL) for player in (ALICE, BOB)),
+        return_exceptions=True,
+    )
+    made = [a for a in asked if isinstance(a, Challenge)]
+    refused = [a for a in asked if isinstance(a, RematchAlreadyOffered | RematchOfferedToYou)]
+    assert len(made) == 1 and len(refused) == 1, asked
+    assert (await service.get_challenge(made[0].id)).rematch_of == game.id
