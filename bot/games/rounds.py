@@ -327,7 +327,8 @@ async def _pair(  # noqa: PLR0917 - the transaction's state, passed along
                 else standings.Bye(b[0].white_id)
                 for b in legs
             )
-            boards = pairing.knockout_next_round(first_legs, winners, seeds)
+            past = pairing.histories(results_of(history))  # colours alternate, as in a Swiss
+            boards = pairing.knockout_next_round(first_legs, winners, seeds, past)
         schedule = [(tournament.round, boards)]
     number = max((p.number for p in history), default=0)
     made: list[TournamentGame] = []

@@ -24,7 +24,14 @@ from PIL import Image
 import rules
 from bot.app import DvonnBot
 from bot.exts.tournaments.texts import knockout_places, league_marks, standings_table
-from bot.games import Result, Tournament, TournamentFormat, TournamentGame, TournamentStatus
+from bot.games import (
+    GameService,
+    Result,
+    Tournament,
+    TournamentFormat,
+    TournamentGame,
+    TournamentStatus,
+)
 from bot.games.tournaments import Standing
 from bot.i18n import Catalogues
 from bot.posting.publisher import Reader
@@ -576,3 +583,30 @@ async def test_a_knockout_table_stars_its_winner_even_with_fewer_points() -> Non
         ("3", "p4", "1", None),
         ("3", "p2", "½", None),
     ]
+
+
+async def test_a_knockout_round_gives_colours_by_the_players_past_games(
+    service: GameService,
+) -> None:
+    """Round 1 of four: seed 1 has White against 4, seed 2 Black against 3. In the final, 2
+    gets White: each player's colours alternate (a Swiss's rules on their past games), rather
+    than the better seed having the same colour every round."""
+    cup = await service.tournaments.create(
+        guild_id=1,
+        channel_id=2,
+        by=100,
+        organiser=True,
+        name="Cup",
+        format=TournamentFormat.KNOCKOUT,
+    )
+    for player in (1, 2, 3, 4):
+        await service.tournaments.join(cup.id, player)
+    await service.tournaments.start(cup.id, 100, organiser=True)
+    first = (await service.tournaments.standing(cup.id)).pairings
+    assert [(p.white_id, p.black_id) for p in first] == [(1, 4), (3, 2)]
+    for pairing, loser in zip(first, (4, 3), strict=True):
+        assert pairing.game_id is not None
+        await service.tournaments.begin_game(pairing.game_id, 1000 + pairing.number, 2)
+        await service.resign(pairing.game_id, loser)
+    final = (await service.tournaments.standing(cup.id)).pairings[-1]
+    assert (final.round, final.white_id, final.black_id) == (2, 2, 1)
