@@ -7,7 +7,8 @@ which ends do). Against a person it makes a challenge to the other player
 against the bot the new game starts at once (:meth:`bot.games.GameService.start_computer_game`
 with ``rematch_of``). A game has one rematch: whoever asks second, or asks again, is told what
 became of the first (:func:`check_rematch`, under the old game's row lock, so two processes
-asking at once take turns and the second is told).
+asking at once take turns and the second is told); only an offer its own player cancelled
+(or whose post could not be made) may be made again.
 """
 
 from __future__ import annotations
@@ -103,7 +104,7 @@ class RematchPlayed(RematchError):
 
 
 class RematchRefused(RematchError):
-    """The rematch offered was declined, cancelled or let expire: a game has one."""
+    """The rematch offered was declined or let expire: a game has one."""
 
     key = "rematch.refused"
     template = (

@@ -109,10 +109,12 @@ class ChallengeWrites(WriterPart):
         return created
 
     async def rematch_challenge(self, game_id: int) -> Challenge | None:
-        """The challenge offering a rematch of ``game_id``, whatever became of it, if any."""
+        """The last challenge offering a rematch of ``game_id`` that its challenger did not
+        cancel (open, accepted, declined or expired), if any."""
         row = await one_row(
             self._conn,
-            f"SELECT {_CHALLENGE_COLUMNS} FROM challenges WHERE rematch_of = ? ORDER BY id",
+            f"SELECT {_CHALLENGE_COLUMNS} FROM challenges "
+            "WHERE rematch_of = ? AND status <> 'cancelled' ORDER BY id DESC",
             (game_id,),
         )
         return None if row is None else _challenge(row)

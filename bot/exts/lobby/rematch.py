@@ -6,6 +6,7 @@ third person, a second click, a rematch made already) is answered privately."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -69,11 +70,17 @@ class RematchButton(BotButton, template=r"dvonn:rematch:(?P<id>\d+)"):
         )
         opponent = game.opponent_of(user.id)
         reader = await publisher.public_reader(interaction.guild_id, interaction)
-        await interaction.response.send_message(
-            reader(challenge_text(challenge, user.display_name)),
-            view=challenge_view(challenge, reader),
-            allowed_mentions=discord.AllowedMentions(users=[discord.Object(opponent)]),
-        )
+        try:
+            await interaction.response.send_message(
+                reader(challenge_text(challenge, user.display_name)),
+                view=challenge_view(challenge, reader),
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(opponent)]),
+            )
+        except Exception:
+            # Nobody can see it: take it back, so that a click later may offer it again.
+            with contextlib.suppress(Exception):
+                await service.cancel_challenge(challenge.id, user.id)
+            raise
 
 
 def rematch_view(game: Game, reader: Reader) -> discord.ui.View | None:

@@ -222,3 +222,13 @@ async def test_both_players_asking_at_once_make_one_rematch(service: GameService
     refused = [a for a in asked if isinstance(a, RematchAlreadyOffered | RematchOfferedToYou)]
     assert len(made) == 1 and len(refused) == 1, asked
     assert (await service.get_challenge(made[0].id)).rematch_of == game.id
+
+
+async def test_an_offer_its_player_cancelled_may_be_made_again(service: GameService) -> None:
+    game = await finished(service)
+    offered = await service.offer_rematch(game.id, ALICE, channel_id=CHANNEL)
+    await service.cancel_challenge(offered.id, ALICE)
+    again = await service.offer_rematch(game.id, BOB, channel_id=CHANNEL)
+    assert again.id != offered.id and again.challenger_id == BOB
+    with pytest.raises(RematchOfferedToYou):  # the new offer is the one that counts
+        await service.check_rematch(game.id, ALICE)
