@@ -9,7 +9,8 @@ Open it over a database file and call its use cases (the tests do exactly this):
 
 Its parts: :mod:`~bot.games.clocks` (deadlines, reminders, vacations),
 :mod:`~bot.games.takebacks`, :mod:`~bot.games.ratings`, :mod:`~bot.games.outbox`,
-:mod:`~bot.games.leases` (background work shared by several processes); every game
+:mod:`~bot.games.leases` (background work shared by several processes),
+:mod:`~bot.games.planning` (conditional moves, whose rules are :mod:`~bot.games.plans`); every game
 ends through :mod:`~bot.games.endings`. Errors a player can cause are in
 :mod:`~bot.games.errors`, results in :mod:`~bot.games.results`.
 """
@@ -49,6 +50,21 @@ from bot.games.errors import (
     VacationNotAllowed,
 )
 from bot.games.leases import COMPUTER_TURNS, HOUSEKEEPING, Leases, computer_turn
+from bot.games.planning import Planned
+from bot.games.plans import (
+    EmptyLine,
+    Line,
+    PlanConflict,
+    PlanEndsOnTheirMove,
+    PlanError,
+    PlanIllegalMove,
+    PlanNotAMove,
+    PlanNotHere,
+    PlanPastTheEnd,
+    PlansAgainstTheBot,
+    PlanTooLong,
+    TooManyLines,
+)
 from bot.games.rematches import (
     RematchAlreadyOffered,
     RematchError,
@@ -141,6 +157,7 @@ __all__ = [
     "ChannelBusy",
     "ChannelNotAllowed",
     "Clock",
+    "EmptyLine",
     "EndReason",
     "Game",
     "GameChanged",
@@ -157,6 +174,7 @@ __all__ = [
     "InvalidClock",
     "InvalidTimeControl",
     "Leases",
+    "Line",
     "MoveOutcome",
     "NoGameHere",
     "NoTakebackRequested",
@@ -172,6 +190,16 @@ __all__ = [
     "OrganisersOnly",
     "OwnChallenge",
     "OwnTakeback",
+    "PlanConflict",
+    "PlanEndsOnTheirMove",
+    "PlanError",
+    "PlanIllegalMove",
+    "PlanNotAMove",
+    "PlanNotHere",
+    "PlanPastTheEnd",
+    "PlanTooLong",
+    "Planned",
+    "PlansAgainstTheBot",
     "PlayedMove",
     "PlayerPrefs",
     "PlyOutOfRange",
@@ -194,6 +222,7 @@ __all__ = [
     "Sweep",
     "TakebackPending",
     "TooFewPlayers",
+    "TooManyLines",
     "TooManyOwnTournaments",
     "TooManyRounds",
     "TooSmallMaximum",

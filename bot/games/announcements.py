@@ -52,6 +52,9 @@ class TurnPost:
     """The game as it was right after the turn."""
     moves: tuple[PlayedMove, ...]
     over: bool
+    followed: bool = False
+    """A planned reply was played at once after this turn (its own post follows): nobody is
+    called to move by this one."""
 
 
 def turn(
@@ -61,9 +64,11 @@ def turn(
     over: bool = False,
     change: RatingChange | None = None,
     answer: str | None = None,
+    followed: bool = False,
 ) -> NewNotification:
     """The announcement of a turn: ``game`` as saved after ``moves`` (and, for the last turn,
-    the rating change it made); ``answer``: the command whose answer its post may be."""
+    the rating change it made); ``answer``: the command whose answer its post may be;
+    ``followed``: a planned reply was played right after it (see :class:`TurnPost`)."""
     payload: dict[str, Any] = {
         "position": game.position.to_text(),
         "deadline": _time(game.deadline_at),
@@ -71,6 +76,8 @@ def turn(
         "moves": [_played(m) for m in moves],
         "over": over,
     }
+    if followed:
+        payload["followed"] = True
     if change is not None:
         payload["ratings"] = _ratings(change)
     return NewNotification(TURN, game_id=game.id, payload=payload, answer=answer)
@@ -150,7 +157,7 @@ def read_turn(notification: Notification, current: Game) -> TurnPost:
     over = bool(payload.get("over"))
     game = current if over else _as_then(current, payload)
     moves = tuple(_read_played(m, game) for m in payload.get("moves", ()))
-    return TurnPost(game, moves, over)
+    return TurnPost(game, moves, over, followed=bool(payload.get("followed")))
 
 
 def is_placement(notification: Notification) -> bool:
@@ -217,6 +224,7 @@ def _played(move: PlayedMove) -> dict[str, Any]:
         "auto": move.automatic,
         "removed": {CELL_NAMES[cell]: stack for cell, stack in move.removed.items()},
         "at": move.played_at.isoformat(),
+        **({"planned": True} if move.planned else {}),
     }
 
 
@@ -236,6 +244,7 @@ def _read_played(data: Mapping[str, Any], game: Game) -> PlayedMove:
         automatic=bool(data.get("auto")),
         removed=removed,
         played_at=datetime.fromisoformat(str(data["at"])),
+        planned=bool(data.get("planned")),
     )
 
 

@@ -5,7 +5,7 @@ time, or by an abort (by agreement or by a moderator); games against the bot end
 Whatever the reason, :func:`finish` writes the same things in the caller's transaction:
 
 * the game's final row: status, result, reason, who ended it, the score, and nothing left
-  pending (no deadline, no takeback or abort request);
+  pending (no deadline, no takeback or abort request, no planned line: :mod:`bot.games.plans`);
 * the server's ratings, for a rated game with a result (claimed in the same transaction, so a
   game is rated exactly once);
 * for a tournament's game, its result, and whatever that moves on (the next round, the end:
@@ -109,6 +109,7 @@ async def finish(
     game and the rating change), held by ``claim``. Raises
     :class:`~bot.storage.VersionConflict` if the game moved on."""
     saved = await tx.save_game(ended(game, ending, now, position), game.version, moves)
+    await tx.drop_plans(game.id)  # nothing is left to answer
     await rounds.lock_for_end(tx, saved)  # a tournament's locks before the ratings'
     change = await ratings.rate_in(tx, saved, now)
     notice = await tx.enqueue(announce(saved, change), now, claim)

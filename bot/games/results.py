@@ -38,6 +38,9 @@ class PlayedMove:
     removed: Mapping[Cell, Stack]
     """The stacks cut off and removed by this action, by cell (bottom to top)."""
     played_at: datetime
+    planned: bool = False
+    """``True`` for a reply the player planned in advance (:mod:`bot.games.plans`), played
+    for them as soon as the move it answered was."""
 
     @property
     def text(self) -> str:
@@ -102,14 +105,17 @@ class MoveOutcome:
     """The result of :meth:`GameService.play`: what happened, as recorded."""
 
     game: Game
-    """The game as saved after the move (and any automatic pass)."""
+    """The game as saved after the move (and any automatic pass, and any planned reply)."""
     before: Position
     moves: tuple[PlayedMove, ...]
     """The player's move, then any PASS recorded automatically for the next player."""
     ended: GameEnded | None
-    """How the game ended, if this move ended it."""
+    """How the game ended, if this move (or a planned reply after it) ended it."""
     announcement: int
     """The outbox row of the turn's post (which shows the ending, if the move ended the game)."""
+    replies: tuple[PlayedMove, ...] = ()
+    """What was played after the move as planned (:mod:`bot.games.plans`): each planned
+    reply, with the passes it forced; each has its own post, after the move's."""
 
     @property
     def game_over(self) -> GameOver | None:

@@ -28,7 +28,7 @@ from typing import Final
 import rules
 from bot.games import announcements
 from bot.games.checks import check_running, game_for_action
-from bot.games.clocks import CLOCK_CHOICES, Clocks, GameClock, Reminder, banks, continued
+from bot.games.clocks import CLOCK_CHOICES, Clocks, GameClock, Reminder, continued
 from bot.games.endings import Ending, finish
 from bot.games.errors import (
     AbortTooLate,
@@ -57,6 +57,9 @@ from bot.games.errors import (
 )
 from bot.games.leases import Leases
 from bot.games.outbox import DEFAULT_LEASE, Outbox
+from bot.games.planning import Planning
+from bot.games.planning import new_moves as _new_moves
+from bot.games.planning import played_move as _played
 from bot.games.ratings import Ratings
 from bot.games.rematches import check_rematch, rematch_colour
 from bot.games.results import (
@@ -89,7 +92,6 @@ from bot.storage import (
     GuildSettings,
     NewChallenge,
     NewGame,
-    NewMove,
     PlayerPrefs,
     Setup,
     Store,
@@ -98,6 +100,7 @@ from bot.storage import (
     Writer,
     open_database,
 )
+from bot.storage.plans import PlansWaiting
 from rules import Colour, Move, Position
 from rules.position import DVONN_PIECES
 
@@ -172,6 +175,7 @@ class GameService:
         self.takebacks = Takebacks(store, self.now, self.outbox)
         self.ratings = Ratings(store, self.now)
         self.tournaments = Tournaments(store, self.now, self.outbox)
+        self.plans = Planning(store, self.now, self.outbox)
 
     @classmethod
     async def open(
@@ -651,9 +655,11 @@ class GameService:
         ``expected_version`` if given (:class:`GameChanged`), it is the user's turn
         (:class:`NotYourTurn`), the text is a move (:class:`rules.InvalidMoveError`), the move
         is legal (:class:`rules.IllegalMoveError`). Then records it, with a PASS for the next
-        player if they have no legal move, and ends the game if the rules say it is over; all
-        of it is committed (and synced) before this returns. If another action was recorded
-        in the meantime, nothing is and :class:`GameChanged` is raised.
+        player if they have no legal move, and ends the game if the rules say it is over; every
+        reply planned for it is played at once, in the same transaction (see
+        :mod:`bot.games.planning`: :attr:`MoveOutcome.replies`); all of it is committed (and
+        synced) before this returns. If another action was recorded in the meantime, nothing
+        is and :class:`GameChanged` is raised.
 
         If the call is cancelled while its move is being committed, the move may still be
         recorded: the next read of the game says.
@@ -673,6 +679,10 @@ class GameService:
             raise NotYourTurn(game_id, user_id, colour, before.turn)
         parsed = rules.parse_move(move) if isinstance(move, str) else move
         now = self.now()
+        planning = game.computer_id is None  # a game against the bot has no planned lines
+        if planning and await self.store.has_plans(game_id):
+            # With the planned replies it brings, in one transaction (bot.games.planning).
+            return await self.plans.play(game, parsed, now, answer)
         first = rules.apply(before, parsed)
         played = [_played(game, first, now, automatic=False)]
         position = first.after
@@ -701,9 +711,12 @@ class GameService:
                 _new_moves(played, game, updated),
                 announcements.turn(updated, played, answer=answer),
                 self.outbox.claim(),
+                unplanned=planning,
             )
         except VersionConflict:
             raise GameChanged(game_id, game.version) from None
+        except PlansWaiting:  # a line was planned while this move was on its way
+            return await self.plans.play(game, parsed, now, answer)
         assert saved.notice_id is not None
         return MoveOutcome(saved.game, before, tuple(played), None, saved.notice_id)
 
@@ -958,37 +971,3 @@ async def _record_opening(
     not the players' own acts (a player who never moved after them is still absent)."""
     played = [_played(game, result, now, automatic=True) for result in opening]
     await tx.append_moves(game.id, _new_moves(played, game, game))
-
-
-def _new_moves(played: list[PlayedMove], before: Game, after: Game) -> list[NewMove]:
-    """The records of ``played``, with the banks as they were when each ply's turn began:
-    ``before``'s for the first, ``after``'s for the passes recorded after it."""
-    return [
-        NewMove(
-            m.ply,
-            m.colour,
-            m.player_id,
-            m.move,
-            m.automatic,
-            m.played_at,
-            *_banks_at(before if index == 0 else after),
-        )
-        for index, m in enumerate(played)
-    ]
-
-
-def _banks_at(game: Game) -> tuple[timedelta | None, timedelta | None]:
-    stored = banks(game)
-    return stored.get(Colour.WHITE), stored.get(Colour.BLACK)
-
-
-def _played(game: Game, result: rules.MoveResult, now: datetime, *, automatic: bool) -> PlayedMove:
-    return PlayedMove(
-        ply=result.before.ply,
-        colour=result.mover,
-        player_id=game.player(result.mover),
-        move=result.move,
-        automatic=automatic,
-        removed=dict(result.removed),
-        played_at=now,
-    )

@@ -106,6 +106,7 @@ class Takebacks:
         prefs = await tx.prefs(requester, lock=False)  # only looked at
         restored = taken_back(game, position, now, back_to, prefs.vacation_until)
         await tx.delete_moves_from(game.id, ply)
+        await tx.drop_plans(game.id)  # planned against moves no longer played: all dropped
         saved = await tx.save_game(restored, game.version)
         notice = await tx.enqueue(announcements.takeback(saved, undone), now, self._outbox.claim())
         return TakebackAnswer(saved, True, undone, notice)

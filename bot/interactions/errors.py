@@ -50,7 +50,14 @@ def error_text(error: BaseException) -> Text | None:
             choices=error.params["choices"],
         )
     if isinstance(error, ServiceError):
-        return Text(error.template, dict(error.params))
+        # A rules error it carries (why a planned move cannot be played) in the reader's words.
+        return Text(
+            error.template,
+            {
+                name: rules_error_text(value) if isinstance(value, RulesError) else value
+                for name, value in error.params.items()
+            },
+        )
     if isinstance(error, RulesError):
         return rules_error_text(error)
     if isinstance(error, app_commands.NoPrivateMessage):

@@ -342,7 +342,9 @@ class Deliverer:
         message = await self._post(
             turn.game,
             notification,
-            lambda players: turn_post(turn.game, players, turn.moves, over, ratings),
+            lambda players: turn_post(
+                turn.game, players, turn.moves, over, ratings, followed=turn.followed
+            ),
         )
         if kinds.is_placement(notification):
             await self._replace_placement_board(notification, turn.game, message)

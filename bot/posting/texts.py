@@ -200,10 +200,17 @@ def turn_post(
     moves: Sequence[PlayedMove],
     over: GameOver | None,
     ratings: tuple[RatingShift, RatingShift] | None = None,
+    *,
+    followed: bool = False,
 ) -> GamePost:
     """The post after a turn: what was played, and who is to move (pinged) or how it ended
-    (with the rating changes, and how to see the game again)."""
+    (with the rating changes, and how to see the game again). A reply the player had planned
+    says so; ``followed``: the next player's planned reply was played at once (its own post
+    comes next and pings), so this one pings nobody."""
     played = [move_line(m, players) for m in moves]
+    if moves and moves[0].planned:
+        name = players.name(moves[0].colour)
+        played.insert(0, _("{player} had planned this reply:", player=name))
     lines = list(played)
     last = moves[-1] if moves else None
     removed = dict(moves[0].removed) if moves else {}
@@ -219,6 +226,17 @@ def turn_post(
             last_move=moves[0].move if moves else None,
             removed=removed,
             ending=_image_ending(game, players, over),
+        )
+    if followed:
+        replier = players.name(game.position.turn)
+        call = _("{player} had planned a reply: it follows.", player=replier)
+        return GamePost(
+            title=game_title(game, players),
+            lines=(*lines, call),
+            content=(*played, call),
+            footer=move_footer(game),
+            last_move=last.move if last is not None else None,
+            removed=removed,
         )
     if game.deadline_at is not None:
         lines.append(deadline_line(game))

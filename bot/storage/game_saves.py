@@ -28,6 +28,7 @@ from bot.storage.games import (
 from bot.storage.interface import Connection
 from bot.storage.models import Claim, Game
 from bot.storage.outbox import INSERT_NOTIFICATION, NewNotification, notification_params
+from bot.storage.plans import PlansWaiting, planned_games
 from bot.storage.sql_helpers import StorePart, locking
 
 log = logging.getLogger(__name__)
@@ -44,6 +45,8 @@ class _SaveJob:
     future: asyncio.Future[Saved]
     notice: NewNotification | None = None
     claim: Claim | None = None
+    unplanned: bool = False
+    """Saved only if the game has no planned lines (:class:`PlansWaiting` otherwise)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,10 +81,18 @@ class GameSaves(StorePart):
         moves: Sequence[NewMove] = (),
         notice: NewNotification | None = None,
         claim: Claim | None = None,
+        *,
+        unplanned: bool = False,
     ) -> Saved:
-        """:meth:`save_game`, writing ``notice`` to the outbox (held by ``claim``) with it."""
+        """:meth:`save_game`, writing ``notice`` to the outbox (held by ``claim``) with it.
+
+        ``unplanned``: a move played without looking at the game's planned lines, saved only if
+        it has none when its transaction holds its row; else :class:`PlansWaiting`, and
+        nothing is saved (see :mod:`bot.storage.plans`)."""
         loop = asyncio.get_running_loop()
-        job = _SaveJob(game, expected_version, tuple(moves), loop.create_future(), notice, claim)
+        job = _SaveJob(
+            game, expected_version, tuple(moves), loop.create_future(), notice, claim, unplanned
+        )
         self._queue.append(job)
         if self._flusher is None or self._flusher.done():
             self._flusher = asyncio.create_task(self._flush())
@@ -131,8 +142,17 @@ class GameSaves(StorePart):
 
     async def _save_batch(self, batch: list[_SaveJob]) -> list[Saved | BaseException]:
         notices: dict[_SaveJob, int] = {}
+        planned: set[_SaveJob] = set()
         async with self.db.transaction() as conn:
             accepted = set(await self._apply_updates(conn, batch))
+            while found := await self._planned(conn, accepted):
+                # A line was planned in one of these games before its row was ours: its move
+                # goes back to be played with it. Begin again without it (rare: a race).
+                planned |= found
+                await conn.restart()
+                accepted = set(
+                    await self._apply_updates(conn, [j for j in batch if j not in planned])
+                )
             await conn.execute_many(
                 INSERT_MOVE,
                 [move_params(j.game.id, move) for j in batch if j in accepted for move in j.moves],
@@ -145,9 +165,18 @@ class GameSaves(StorePart):
         return [
             Saved(dataclasses.replace(j.game, version=j.expected_version + 1), notices.get(j))
             if j in accepted
+            else PlansWaiting(j.game.id)
+            if j in planned
             else VersionConflict(j.game.id, j.expected_version)
             for j in batch
         ]
+
+    @staticmethod
+    async def _planned(conn: Connection, accepted: set[_SaveJob]) -> set[_SaveJob]:
+        """The saves of ``accepted`` that must not be made without their games' plans."""
+        guarded = [job for job in accepted if job.unplanned]
+        games = await planned_games(conn, [job.game.id for job in guarded])
+        return {job for job in guarded if job.game.id in games}
 
     def _update_rows(self, jobs: list[_SaveJob]) -> list[tuple[Any, ...]]:
         # In the order of the games' ids (a stable sort keeps two saves of one game in order):

@@ -14,6 +14,7 @@ parts below; every SQL statement lives in the module of the aggregate it is abou
   work, reply routes, lost channels;
 * :mod:`bot.storage.settings`: servers' settings and languages;
 * :mod:`bot.storage.tournaments`: tournaments and leagues, their players and pairings;
+* :mod:`bot.storage.plans`: the lines of moves players plan while waiting (conditional moves);
 * :mod:`bot.storage.sql_helpers`: what they share.
 
 A new aggregate is a new module with its ``...Writes`` and ``...Reads`` parts, and a line for
@@ -34,6 +35,7 @@ from bot.storage.game_saves import GameSaves, Saved
 from bot.storage.games import GameReads, GameWrites, NewGame, NewMove, PositionCache
 from bot.storage.interface import Connection, Database
 from bot.storage.outbox import NewNotification, OutboxReads, OutboxWrites
+from bot.storage.plans import PlanReads, PlanWrites
 from bot.storage.players import PlayerReads, PlayerWrites
 from bot.storage.settings import SettingsReads, SettingsWrites
 from bot.storage.tournaments import TournamentReads, TournamentWrites
@@ -56,6 +58,7 @@ class Writer(
     OutboxWrites,
     SettingsWrites,
     TournamentWrites,
+    PlanWrites,
 ):
     """The writes (and consistent reads) of one write transaction.
 
@@ -79,6 +82,7 @@ class Store(
     OutboxReads,
     SettingsReads,
     TournamentReads,
+    PlanReads,
 ):
     """All reads and writes of the bot's data, over one :class:`Database`."""
 

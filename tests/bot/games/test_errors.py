@@ -157,6 +157,7 @@ def _sample(cls: type[ServiceError]) -> ServiceError:
         "Colour": Colour.BLACK,
         "tuple[int, ...]": (1, 2, 3),
         "str": "Spring cup",
+        "rules.RulesError": rules.IllegalMoveError(rules.IllegalReason.GAME_OVER),
     }
     annotations = dict(cls.__init__.__annotations__)
     annotations.pop("return", None)

@@ -57,6 +57,8 @@ class Source:
     """A game on a time bank, with moves."""
     randomly: int
     """A game of a random setup, resigned, whose rematch is offered (in channel 608)."""
+    planned: tuple[str, ...] = ()
+    """A line the waiting player planned in :attr:`placing`: the move expected, the reply..."""
 
 
 async def play_randomly(
@@ -105,6 +107,12 @@ async def make_source(path: Path) -> Source:
         await play_randomly(service, running, 60, rng)
         placing = await start(service, BOB, CAROL, 603)
         await play_randomly(service, placing, 20, rng)
+        waiting = await service.get_game(placing)  # its waiting player plans a line
+        planned = tuple(rules.cell_name(c) for c in rules.empty_cells(waiting.position)[:4])
+        assert waiting.to_move_id is not None
+        await service.plans.plan(
+            placing, waiting.opponent_of(waiting.to_move_id), " ".join(planned)
+        )
         computer = await service.start_computer_game(
             guild_id=GUILD,
             channel_id=604,
@@ -154,7 +162,7 @@ async def make_source(path: Path) -> Source:
         randomly.id,
         fresh,
     )
-    return Source(path, ids, running, placing, banked.id, randomly.id)
+    return Source(path, ids, running, placing, banked.id, randomly.id, planned)
 
 
 # --- reading both sides, independently of the code under test ---------------------------------
@@ -235,6 +243,7 @@ async def test_the_copy_holds_every_row_of_every_table(tmp_path: Path, postgres_
     for name in ("players", "guild_settings", "challenges", "games", "moves", "ratings"):
         assert report.rows[name] > 0, name
     assert report.rows["notifications"] > 0 and report.rows["guild_channels"] == 2
+    assert report.rows["plans"] == 1  # a line planned, and kept private
     assert report.games_replayed == len(source.game_ids) == report.rows["games"]
     assert f"moves: {report.rows['moves']} rows" in lines
     assert f"players: {report.rows['players']} rows" in lines
@@ -283,6 +292,17 @@ async def test_a_service_on_the_copy_reads_the_same_games_and_plays_on(
         ]
         (rematch,) = await pg.open_challenges(608)  # its setup, and the game it plays again
         assert rematch.setup is Setup.RANDOM and rematch.rematch_of == source.randomly
+
+        # The line planned on the file answers its move on the copy.
+        placing = await pg.get_game(source.placing)
+        assert placing.to_move_id is not None
+        expected, reply, *rest = source.planned
+        outcome = await pg.play(placing.id, placing.to_move_id, expected)
+        assert [m.text for m in outcome.replies] == [reply]
+        planner = placing.opponent_of(placing.to_move_id)
+        assert [line.text for line in (await pg.plans.lines(placing.id, planner))[1]] == [
+            " ".join(rest)
+        ]
 
         # The running game goes on, and its move is kept.
         game = await pg.get_game(source.running)

@@ -1,0 +1,428 @@
+"""Conditional moves: the lines a player plans while waiting for their opponent. Pure.
+
+A *line* is what one player (its *owner*) plans: the move they expect from their opponent, their
+reply, the next move they expect, their next reply... ("if they play E3, I play F4; if they then
+play D2, I play D3"). It is kept with the ply at which its first move is to be played. Passes
+the rules force are never written in a line: they are recorded by themselves, as in a game.
+
+* :func:`read` turns what a player typed into moves (``E3 F4 D2 D3``; while moving ``E3F4``, or
+  ``E3-F4``, or two cells in a row: ``E3 F4``).
+* :func:`check` says whether a new line may be kept beside its owner's others: every move legal
+  in the position it would be played in, the line ending on its owner's reply, no other line of
+  theirs answering the same moves with another reply, not too long, not too many. A line whose
+  first move is its owner's own (written on their own turn) is played at once, and the rest kept.
+* :func:`play` plays a move and whatever was planned to follow it: every line whose next move
+  it was goes on, every other one is dropped; when a line's owner is then to move, their reply
+  is played at once (checked legal again) and the lines go on from it in turn, so that both
+  players' lines may answer each other (a chain, at most :data:`MOST_PLANNED` moves long).
+
+The refusals carry their data (:class:`PlanError` and its kinds), as the service's errors do.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+import rules
+from bot.games.errors import GameError, ServiceError
+from rules import Colour, Move, MoveResult, Place, Position
+
+MOST_LINE_MOVES: Final = 50
+"""The most moves a line may hold (enough for both sides' placements, 46 after the DVONN
+pieces)."""
+MOST_LINES: Final = 10
+"""The most lines a player may keep in a game at once."""
+MOST_PLANNED: Final = 2 * MOST_LINE_MOVES
+"""The most planned moves played after one move. Each planned move uses up a move of a line of
+its owner's, and the two players' lines take turns, so no chain of lines within the limits is
+longer; this bound only keeps a fault from running on."""
+
+_SEPARATORS: Final = re.compile(r"[\s,;]+")
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """A line of planned moves, as it stands now: its next move is to be played at ``ply``."""
+
+    owner: Colour
+    ply: int
+    moves: tuple[Move, ...]
+    key: int | None = None
+    """The stored line's id (``None`` for a line not stored yet)."""
+
+    @property
+    def text(self) -> str:
+        """The moves in the record's notation: ``E3 F4 D2 D3``."""
+        return rules.format_record(self.moves)
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One move played (a player's own, or a planned one) and the passes forced after it."""
+
+    played: MoveResult
+    passes: tuple[MoveResult, ...] = ()
+    planned: bool = False
+
+    @property
+    def after(self) -> Position:
+        """The position once the move and its passes are recorded."""
+        return (self.passes[-1] if self.passes else self.played).after
+
+    @property
+    def results(self) -> tuple[MoveResult, ...]:
+        """The move, then its passes."""
+        return (self.played, *self.passes)
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """What :func:`play` played: the move, the planned moves after it, and the lines left."""
+
+    turns: tuple[Turn, ...]
+    """The move itself first, then each planned move (with the passes after each)."""
+    kept: tuple[Line, ...]
+    """The lines that go on, each at its next move."""
+    gone: tuple[Line, ...]
+    """The lines used up (their last reply played) or dropped (they no longer match)."""
+
+    @property
+    def position(self) -> Position:
+        return self.turns[-1].after
+
+    @property
+    def planned(self) -> tuple[Turn, ...]:
+        return self.turns[1:]
+
+
+@dataclass(frozen=True, slots=True)
+class Checked:
+    """A new line :func:`check` found fit to keep."""
+
+    line: Line
+    replaces: tuple[Line, ...] = ()
+    """The owner's lines it continues (each a beginning of it): it takes their place."""
+    planned_already: Line | None = None
+    """An owner's line that holds all of it already (nothing new to keep)."""
+
+    @property
+    def own_first(self) -> bool:
+        """Whether its first move is its owner's own, to play now."""
+        return rules.colour_to_act(self.line.ply) is self.line.owner
+
+
+# --- refusals ----------------------------------------------------------------------------------
+
+
+class PlanError(GameError):
+    """A line that cannot be planned."""
+
+
+class EmptyLine(PlanError):
+    key = "plan.empty"
+    template = (
+        "Write a line of moves, such as E3 F4 D2 D3: the move you expect, your reply, the next "
+        "move you expect, your next reply."
+    )
+
+    def __init__(self, game_id: int) -> None:
+        self.game_id = game_id
+        super().__init__(game_id=game_id)
+
+
+class PlanNotAMove(PlanError):
+    key = "plan.not_a_move"
+    template = "Move {number} of your line is not a move: {reason}"
+
+    def __init__(self, game_id: int, number: int, error: rules.RulesError) -> None:
+        self.game_id = game_id
+        self.number = number
+        self.error = error
+        super().__init__(game_id=game_id, number=number, reason=error)
+
+
+class PlanIllegalMove(PlanError):
+    """A move of the line cannot be played in the position it would be played in."""
+
+    key = "plan.illegal"
+    template = "Move {number} of your line, {move}, could not be played there: {reason}"
+
+    def __init__(self, game_id: int, number: int, move: str, error: rules.RulesError) -> None:
+        self.game_id = game_id
+        self.number = number
+        self.move = move
+        self.error = error
+        super().__init__(game_id=game_id, number=number, move=move, reason=error)
+
+
+class PlanPastTheEnd(PlanError):
+    key = "plan.past_the_end"
+    template = "The game would be over before move {number} of your line ({move}): end it sooner."
+
+    def __init__(self, game_id: int, number: int, move: str) -> None:
+        self.game_id = game_id
+        self.number = number
+        self.move = move
+        super().__init__(game_id=game_id, number=number, move=move)
+
+
+class PlanEndsOnTheirMove(PlanError):
+    key = "plan.ends_on_their_move"
+    template = (
+        "Your line ends with {move}, a move of your opponent's: end it with your reply to it."
+    )
+
+    def __init__(self, game_id: int, move: str) -> None:
+        self.game_id = game_id
+        self.move = move
+        super().__init__(game_id=game_id, move=move)
+
+
+class PlanTooLong(PlanError):
+    key = "plan.too_long"
+    template = "A line holds at most {most} moves; yours has {count}."
+
+    def __init__(self, game_id: int, count: int, most: int) -> None:
+        self.game_id = game_id
+        self.count = count
+        self.most = most
+        super().__init__(game_id=game_id, count=count, most=most)
+
+
+class TooManyLines(PlanError):
+    key = "plan.too_many"
+    template = (
+        "You have {most} lines planned in this game, the most there may be: clear them "
+        "(/dvonn plan clear:True) to plan others."
+    )
+
+    def __init__(self, game_id: int, most: int) -> None:
+        self.game_id = game_id
+        self.most = most
+        super().__init__(game_id=game_id, most=most)
+
+
+class PlanConflict(PlanError):
+    """Another line of the player's answers the same moves with another reply."""
+
+    key = "plan.conflict"
+    template = (
+        "Move {number} of your line answers with {move}, but your line {planned} answers the "
+        "same moves with {other}: plan the same reply, or clear your lines first "
+        "(/dvonn plan clear:True)."
+    )
+
+    def __init__(self, game_id: int, number: int, move: str, other: str, planned: str) -> None:
+        self.game_id = game_id
+        self.number = number
+        self.move = move
+        self.other = other
+        self.planned = planned
+        super().__init__(game_id=game_id, number=number, move=move, other=other, planned=planned)
+
+
+class PlansAgainstTheBot(PlanError):
+    key = "plan.against_the_bot"
+    template = (
+        "The bot answers your moves at once, so there is nothing to plan in a game against it: "
+        "play your moves as they come."
+    )
+
+    def __init__(self, game_id: int) -> None:
+        self.game_id = game_id
+        super().__init__(game_id=game_id)
+
+
+class PlanNotHere(ServiceError):
+    """A line beginning with the player's own move where the bot can only answer (a private
+    game): playing it would post the board as the answer to the plan, for the opponent to see."""
+
+    key = "plan.own_move_private"
+    template = (
+        "It is your turn: play your move with /dvonn play first, then plan your replies "
+        "while you wait."
+    )
+
+    def __init__(self, game_id: int) -> None:
+        self.game_id = game_id
+        super().__init__(game_id=game_id)
+
+
+# --- reading and checking ----------------------------------------------------------------------
+
+
+def read(text: str, position: Position, *, game_id: int = 0) -> tuple[Move, ...]:
+    """The moves of a line as typed, to be played from ``position``: moves in notation
+    separated by spaces or commas. Where a move is a jump (after the placements), two cells in
+    a row are read as one jump (``E3 F4``: E3F4). Raises :class:`PlanNotAMove`; legality is
+    :func:`check`'s."""
+    tokens = [token for token in _SEPARATORS.split(text.strip()) if token]
+    moves: list[Move] = []
+    at: Position | None = position
+    index = 0
+    while index < len(tokens):
+        move = _parse(tokens[index], len(moves) + 1, game_id)
+        index += 1
+        jumping = at is not None and not at.is_placement
+        if isinstance(move, Place) and jumping and index < len(tokens):
+            target = _parse(tokens[index], len(moves) + 1, game_id)
+            if isinstance(target, Place):
+                move = rules.jump(move.cell, target.cell)
+                index += 1
+        moves.append(move)
+        at = _after(at, move)
+    return tuple(moves)
+
+
+def _parse(token: str, number: int, game_id: int) -> Move:
+    try:
+        return rules.parse_move(token)
+    except rules.InvalidMoveError as error:
+        raise PlanNotAMove(game_id, number, error) from error
+
+
+def _after(position: Position | None, move: Move) -> Position | None:
+    """The position after ``move`` and its forced passes; ``None`` if it cannot be played."""
+    if position is None or rules.is_over(position):
+        return None
+    try:
+        return turn(position, move).after
+    except rules.RulesError:
+        return None
+
+
+def check(
+    position: Position,
+    owner: Colour,
+    moves: Sequence[Move],
+    lines: Sequence[Line] = (),
+    *,
+    game_id: int = 0,
+) -> Checked:
+    """Whether ``owner`` may plan ``moves`` from ``position`` (where its first move is to be
+    played), beside their ``lines`` (those of other owners, or of other plies, are ignored).
+
+    Raises :class:`EmptyLine`, :class:`PlanTooLong`, :class:`PlanPastTheEnd`,
+    :class:`PlanIllegalMove`, :class:`PlanEndsOnTheirMove`, :class:`PlanConflict`,
+    :class:`TooManyLines`."""
+    if not moves:
+        raise EmptyLine(game_id)
+    if len(moves) > MOST_LINE_MOVES:
+        raise PlanTooLong(game_id, len(moves), MOST_LINE_MOVES)
+    movers = _movers(position, moves, game_id)
+    if movers[-1] is not owner:
+        raise PlanEndsOnTheirMove(game_id, str(moves[-1]))
+    new = Line(owner, position.ply, tuple(moves))
+    own = [line for line in lines if line.owner is owner and line.ply == position.ply]
+    replaces: list[Line] = []
+    for line in own:
+        shared = _shared(new, line, movers, game_id)
+        if shared == len(new.moves):
+            return Checked(new, planned_already=line)  # it holds all of the new one
+        if shared == len(line.moves):
+            replaces.append(line)  # the new one goes on from it
+    if len(own) - len(replaces) >= MOST_LINES:
+        raise TooManyLines(game_id, MOST_LINES)
+    return Checked(new, tuple(replaces))
+
+
+def _movers(position: Position, moves: Sequence[Move], game_id: int) -> list[Colour]:
+    """Who plays each of ``moves``, played in turn from ``position`` (each checked legal)."""
+    movers: list[Colour] = []
+    at = position
+    for number, move in enumerate(moves, start=1):
+        if rules.is_over(at):
+            raise PlanPastTheEnd(game_id, number, str(move))
+        movers.append(at.turn)
+        try:
+            at = turn(at, move).after
+        except rules.RulesError as error:
+            raise PlanIllegalMove(game_id, number, str(move), error) from error
+    return movers
+
+
+def _shared(new: Line, old: Line, movers: Sequence[Colour], game_id: int) -> int:
+    """How many first moves ``new`` and ``old`` (lines of one owner, from one ply) have in
+    common; :class:`PlanConflict` where they part on a reply of the owner's, not on a move
+    expected of the opponent."""
+    for index, (mine, theirs) in enumerate(zip(new.moves, old.moves, strict=False)):
+        if mine != theirs:
+            if movers[index] is new.owner:
+                raise PlanConflict(game_id, index + 1, str(mine), str(theirs), old.text)
+            return index
+    return min(len(new.moves), len(old.moves))
+
+
+# --- playing -----------------------------------------------------------------------------------
+
+
+def turn(position: Position, move: Move, *, planned: bool = False) -> Turn:
+    """Play ``move`` and record the passes it forces (a player with no legal move passes, so
+    the turn goes to the one who can move, possibly the mover again). Raises the rules' errors
+    for a move that cannot be played."""
+    played = rules.apply(position, move)
+    passes: list[MoveResult] = []
+    at = played.after
+    while rules.legal_moves(at) == (rules.PASS,):
+        forced = rules.apply(at, rules.PASS)
+        passes.append(forced)
+        at = forced.after
+    return Turn(played, tuple(passes), planned)
+
+
+def advance(lines: Sequence[Line], done: Turn) -> tuple[list[Line], list[Line]]:
+    """The lines after ``done`` was played: those whose next move it was go on to their next
+    one (or are used up, if it was their last); every other line is dropped. Returns the lines
+    kept and those gone."""
+    ply, move = done.played.before.ply, done.played.move
+    kept: list[Line] = []
+    gone: list[Line] = []
+    for line in lines:
+        if line.ply > ply:
+            kept.append(line)  # begins later (not made by the service, but harmless)
+        elif line.ply == ply and line.moves[0] == move and len(line.moves) > 1:
+            kept.append(dataclasses.replace(line, ply=done.after.ply, moves=line.moves[1:]))
+        else:
+            gone.append(line)
+    return kept, gone
+
+
+def due(lines: Sequence[Line], position: Position) -> Line | None:
+    """The first line whose owner is to move in ``position`` at its ply: its reply is due."""
+    if rules.is_over(position):
+        return None
+    for line in lines:
+        if line.ply == position.ply and line.owner is position.turn:
+            return line
+    return None
+
+
+def play(
+    position: Position, move: Move, lines: Sequence[Line] = (), *, most: int = MOST_PLANNED
+) -> Played:
+    """Play ``move`` in ``position``, then every reply ``lines`` plan after it (see the
+    module's docstring), at most ``most`` of them. Raises the rules' errors if ``move`` cannot
+    be played. A planned reply that cannot be played (a line made against other rules) drops
+    its owner's lines of that ply and ends the chain."""
+    done = turn(position, move)
+    turns = [done]
+    kept, gone = advance(lines, done)
+    while len(turns) <= most:
+        line = due(kept, done.after)
+        if line is None:
+            break
+        try:
+            done = turn(done.after, line.moves[0], planned=True)
+        except rules.RulesError:
+            stale = [other for other in kept if other.owner is line.owner and other.ply == line.ply]
+            gone.extend(stale)
+            kept = [other for other in kept if other not in stale]
+            break
+        turns.append(done)
+        kept, more = advance(kept, done)
+        gone.extend(more)
+    return Played(tuple(turns), tuple(kept), tuple(gone))
