@@ -15,6 +15,8 @@
   game of the tournament ends: both take their locks in one order (games, then the
   tournament, then the players' ratings), so one waits for the other; in opposite orders
   PostgreSQL ended one of them as a deadlock, failing a player's command.
+* A tournament whose start time passes while the bot is down begins once after the restart
+  (and once only, when the restarted process is killed as it posts the first game).
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ import sqlite3
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +50,7 @@ from bot.games import (
 )
 from bot.games.announcements import TOURNAMENT_GAME, TOURNAMENT_NEWS
 from bot.storage import Claim, Game, Store, Tournament, UserId, Writer, open_database
+from bot.storage.models import text_to_time, time_to_text
 from tests.bot.e2e.conftest import Table
 from tests.bot.e2e.test_crashes import bot_process
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser, Permission, RecordedMessage
@@ -616,3 +619,61 @@ def _check_once(
     assert sorted(m.id for m in made) == sorted(m for (m,) in news)
     left = [m for m in made if not m.deleted]
     assert len(left) == 1 and "is over" in left[0].content, [m.content for m in left]
+
+
+# --- a tournament whose start time passes while the bot is down -------------------------------
+
+
+@pytest.mark.slow
+async def test_a_tournament_due_while_the_bot_was_down_starts_once_after_the_restart(
+    table: Table, tmp_path: Path
+) -> None:
+    """Its start time passes while no process runs (the database's clock moved on: its start
+    time moved back); the restart's first housekeeping pass begins it. Killed again as its
+    first game's post is made (Discord made it, the bot never heard), the next restart begins
+    nothing again and posts the rest once."""
+    fake = table.fake
+    guild = table.guild
+    organiser = fake.add_user("olga", guild, roles=[guild.add_role("org", Permission.MANAGE_GUILD)])
+    players = [table.alice, table.bob, table.carol, fake.add_user("dave", guild)]
+    async with bot_process(table, tmp_path) as bot:
+        made = await fake.run_command(
+            organiser,
+            table.games,
+            "dvonn tournament create",
+            {"name": "Night Cup", "format": "swiss", "rounds": 2, "start_in_hours": 1},
+        )
+        assert made.ephemeral and "Made #1" in made.content, made.content
+        for player in players:
+            joined = await fake.run_command(player, table.games, "dvonn tournament join")
+            assert joined.ephemeral and "You are in" in joined.content, joined.content
+        await fake.wait_until(lambda: _unsent(bot.database) == 0, timeout=10, what="the posts")
+        await bot.kill()
+        ((starts_at,),) = _query(bot.database, "SELECT starts_at FROM tournaments")
+        overdue = text_to_time(starts_at) - timedelta(hours=2)
+        with contextlib.closing(sqlite3.connect(bot.database)) as db, db:
+            db.execute("UPDATE tournaments SET starts_at = ?", (time_to_text(overdue),))
+        hold = fake.world.hold_response("POST", rf"/channels/{table.games.id}/messages$")
+        await bot.start()
+        await asyncio.wait_for(hold.entered.wait(), 20)  # begun, and its first game posted
+        await bot.kill()
+        hold.release()
+        ((status,),) = _query(bot.database, "SELECT status FROM tournaments")
+        assert status == "running"
+        await bot.start()
+        begun = await fake.wait_until(
+            functools.partial(_started, fake, bot.database, 1), timeout=30, what="round 1"
+        )
+        assert begun is not None and len(begun.games) == 2
+        await fake.wait_until(lambda: _unsent(bot.database) == 0, timeout=20, what="the posts")
+        await asyncio.sleep(1.0)  # nothing more comes
+    assert _query(bot.database, "SELECT count(*) FROM tournament_games") == [(2,)]
+    news = _query(bot.database, "SELECT payload FROM notifications WHERE kind = 'tournament_news'")
+    assert sum(bool(json.loads(payload).get("started")) for (payload,) in news) == 1
+    numbers = [
+        found[1] for m in fake.messages_in(table.games) if (found := STARTS_GAME.search(m.content))
+    ]
+    assert sorted(numbers) == ["1", "2"]
+    assert len(fake.threads_in(table.games)) == 3  # the tournament's and its two games'
+    thread = fake.world.channel(_query(bot.database, "SELECT thread_id FROM tournaments")[0][0])
+    assert sum("has begun" in m.content for m in _standings(fake, thread)) == 1
