@@ -9,7 +9,7 @@ import discord
 
 from bot.exts.tournaments.texts import tournament_line
 from bot.games import GameService, TournamentStatus
-from bot.i18n import _
+from bot.i18n import _, n_
 from bot.interactions.buttons import BotButton, label
 from bot.interactions.errors import UserError
 from bot.posting.publisher import Publisher, Reader
@@ -57,10 +57,11 @@ async def join_tournament(
     joined = await service.tournaments.join(found.id, interaction.user.id, roles_of(interaction))
     publisher.names.remember(interaction.user)
     reader = publisher.private_reader(interaction)
-    text = _(
+    text = n_(
+        "You are in {tournament} ({count} player).",
         "You are in {tournament} ({count} players).",
+        joined.players,
         tournament=tournament_line(joined.tournament),
-        count=joined.players,
     )
     if joined.started:
         text = _(

@@ -195,6 +195,11 @@ async def play_out(the: Club, game: Paired, moves: Sequence[rules.Move]) -> Reco
     return post
 
 
+def in_now(count: int) -> str:
+    """How a join's answer counts the players in."""
+    return f"({count} player)." if count == 1 else f"({count} players)."
+
+
 async def create(the: Club, **options: object) -> InteractionResult:
     return await the.fake.run_command(
         the.organiser, the.table.games, "dvonn tournament create", {"name": NAME, **options}
@@ -243,7 +248,7 @@ async def test_a_round_robin_of_six_played_to_its_end_through_discord(
 
         for count, player in enumerate(the.players[:5], start=1):
             joined = await fake.click(player, post, label="Join")
-            assert joined.ephemeral and f"({count} players)" in joined.content, joined.content
+            assert joined.ephemeral and in_now(count) in joined.content, joined.content
         assert paired_games(the) == {}
         joined = await fake.run_command(frank, table.games, "dvonn tournament join")
         assert joined.ephemeral and "it is full, and has begun" in joined.content
@@ -419,7 +424,7 @@ async def test_a_swiss_of_nine_over_four_rounds_with_a_withdrawal(
         post = await fake.wait_for_message(table.games, lambda m: bool(m.buttons()))
         for count, player in enumerate(the.players, start=1):
             joined = await fake.click(player, post, label="Join")
-            assert f"({count} players)" in joined.content  # no most: the organiser starts it
+            assert in_now(count) in joined.content  # no most: the organiser starts it
         started = await fake.run_command(the.organiser, table.games, "dvonn tournament start")
         assert started.ephemeral and f"#1 **{NAME}** has begun." in started.content
 
