@@ -126,9 +126,10 @@ def offers_rematch(game: Game) -> bool:
     not lose on time without a move of their own in it (a player who never came, or went
     away: Discord does not tell a bot who left, and a rematch would only wait for them).
 
-    Said from the game alone, as its post is drawn: a player to move at the first ply they
-    could have moved at (White at the movement's start, or a standard setup's first ply;
-    Black the ply after) has made no move of their own."""
+    Said from the game alone, as its post is drawn: a loser whose time ran out at their own
+    first ply (White's is a standard game's first, or a random setup's first move; Black's the
+    ply after) made no move of their own, as :func:`bot.games.rounds` counts them (a random
+    setup's placements are not the players' own)."""
     if game.status is not GameStatus.FINISHED:
         return False
     if game.challenge_id is None and game.computer_id is None:
