@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Final
 
-from bot.games import announcements
+from bot.games import announcements, withdrawals
 from bot.games.endings import Ending, finish
 from bot.games.errors import VacationNotAllowed
 from bot.games.outbox import Outbox
@@ -237,6 +237,7 @@ class Clocks:
                     continue  # moved or ended in the meantime
                 ending = Ending.on_time(current)
                 lost = await finish(tx, current, ending, now, self._outbox.claim())
+                await withdrawals.after_loss_on_time(tx, lost.game, now, self._outbox.claim())
             log.info("game %s: %s lost on time", game.id, lost.game.ended_by)
             ended.append(lost)
         return ended

@@ -28,7 +28,7 @@ from datetime import datetime
 from typing import Final
 
 import rules
-from bot.games import announcements, clocks, endings, pairing, standings, timecontrol
+from bot.games import announcements, pairing, standings, timecontrol
 from bot.games.tournament_errors import NotEntered
 from bot.storage import (
     Claim,
@@ -75,14 +75,14 @@ async def begin(tx: Writer, tournament: Tournament, now: datetime, claim: Claim)
 async def lock_for_end(tx: Writer, game: Game) -> None:
     """``game`` is ending (saved in ``tx``, not rated yet): if it is a tournament's, lock what
     its end goes on to change, in the order above: the other games of a loser on time who never
-    moved (they are withdrawn: :func:`game_over`), then the tournament (a division), all before
-    the players' ratings. A withdrawal's forfeit rates a game while holding the tournament, and
-    the end of another game of the same opponent would otherwise hold that rating and wait for
-    the tournament."""
+    moved (withdrawn by :func:`game_over`, they lose them in :mod:`bot.games.withdrawals`),
+    then the tournament (a division), all before the players' ratings. A withdrawal's forfeit
+    rates a game while holding the tournament, and the end of another game of the same
+    opponent would otherwise hold that rating and wait for the tournament."""
     paired = await tx.pairing_of_game(game.id)
     if paired is None:
         return
-    absent = await _absent_loser(tx, game)
+    absent = await absent_loser(tx, game)
     if absent is not None:
         await tx.lock_games_first(paired.tournament_id, absent)
     await tx.tournament(paired.tournament_id)
@@ -105,25 +105,19 @@ async def game_over(tx: Writer, game: Game, now: datetime, claim: Claim) -> None
         await _new_legs(
             tx, tournament, [(found, pairing.Pairing(found.white_id, found.black_id))], now
         )
-    absent = await _absent_loser(tx, game)
+    absent = await absent_loser(tx, game)
     if absent is not None:
-        # Gone (left the server, blocked the bot, or just away): withdrawn, so that nobody
-        # waits for them again. Their other games end here, which may end the round.
-        whole = (
-            tournament
-            if tournament.league_id is None
-            else await tx.tournament(tournament.league_id)
-        )
-        assert whole is not None
-        await withdraw(tx, whole, absent, now, claim)
+        # Gone (left the server, blocked the bot, or just away): withdrawn before the next
+        # round is paired, so that nobody waits for them again. Their other games are lost
+        # right after this game's end (bot.games.withdrawals.after_loss_on_time).
+        whole = await whole_of(tx, tournament)
+        await mark_withdrawn(tx, whole, absent, now)
         log.info("tournament %s: %s lost on time without a move: withdrawn", whole.id, absent)
-        tournament = await tx.tournament(tournament.id) or tournament
-    if tournament.is_running:
-        await _go_on(tx, tournament, now, claim)
+    await _go_on(tx, tournament, now, claim)
     await tx.enqueue(announcements.tournament_news(tournament, game_id=game.id), now)
 
 
-async def _absent_loser(tx: Writer, game: Game) -> UserId | None:
+async def absent_loser(tx: Writer, game: Game) -> UserId | None:
     """The player who lost ``game`` on time without having made a move in it."""
     if game.end_reason is not EndReason.TIME or game.result is None:
         return None
@@ -136,49 +130,39 @@ async def _absent_loser(tx: Writer, game: Game) -> UserId | None:
     return loser
 
 
-async def withdraw(
-    tx: Writer, tournament: Tournament, user_id: UserId, now: datetime, claim: Claim
+async def whole_of(tx: Writer, tournament: Tournament) -> Tournament:
+    """The tournament a player enters: a division's league, else itself."""
+    if tournament.league_id is None:
+        return tournament
+    league = await tx.tournament(tournament.league_id)
+    assert league is not None, "a division names its league"
+    return league
+
+
+async def mark_withdrawn(
+    tx: Writer, tournament: Tournament, user_id: UserId, now: datetime
 ) -> None:
-    """``user_id`` leaves running ``tournament`` (a league: the whole league): their games
-    still to play are lost (a running game as by resignation, a game not begun as a forfeit),
-    those played count. Raises :class:`NotEntered`."""
+    """``user_id`` is out of running ``tournament`` (a league: the whole league, and this
+    season's division): not paired again, and said so in the tournament's thread. Their games
+    still to play are lost by :mod:`bot.games.withdrawals`. Raises :class:`NotEntered`."""
     entrants = await tx.entrants(tournament.id)
     mine = next((e for e in entrants if e.user_id == user_id and not e.withdrawn), None)
     if mine is None:
         raise NotEntered(tournament.id, tournament.name)
     await tx.save_entrant(dataclasses.replace(mine, withdrawn_at=now))
-    where = [tournament]
-    if tournament.is_league and tournament.season is not None:
-        where = await tx.divisions(tournament.id, tournament.season)
-    for part in where:
+    for part in await parts_of(tx, tournament):
         if part.is_division:
             theirs = [e for e in await tx.entrants(part.id) if e.user_id == user_id]
             for entrant in theirs:
                 await tx.save_entrant(dataclasses.replace(entrant, withdrawn_at=now))
-        for paired in await tx.pairings(part.id):
-            if user_id in paired.player_ids and not paired.is_decided:
-                await _forfeit(tx, paired, user_id, now, claim)
     await tx.enqueue(announcements.tournament_news(tournament, withdrawn=user_id), now)
 
 
-async def _forfeit(
-    tx: Writer, paired: TournamentGame, user_id: UserId, now: datetime, claim: Claim
-) -> None:
-    """``user_id`` loses ``paired``'s game: by resignation if it began, else without play
-    (not rated, nothing posted but the standings)."""
-    assert paired.game_id is not None
-    game = await tx.game(paired.game_id)
-    if game is None or game.status not in (GameStatus.ACTIVE, GameStatus.PENDING):
-        return
-    ending = endings.Ending.resignation(game, user_id)
-    if game.status is GameStatus.ACTIVE:
-        # Its end is posted by whoever looks at the outbox next (the withdrawal's command,
-        # the housekeeping pass), not held for the caller, who posts only what it knows of.
-        await endings.finish(tx, game, ending, now, unclaimed(claim, now))
-        return
-    saved = await tx.save_game(endings.ended(game, ending, now), game.version)
-    await tx.save_pairing(dataclasses.replace(paired, forfeit=True))
-    await game_over(tx, saved, now, claim)
+async def parts_of(tx: Writer, tournament: Tournament) -> list[Tournament]:
+    """Where ``tournament``'s games are paired: itself, or a league's current divisions."""
+    if tournament.is_league and tournament.season is not None:
+        return await tx.divisions(tournament.id, tournament.season)
+    return [tournament]
 
 
 def unclaimed(claim: Claim, now: datetime) -> Claim:
@@ -385,9 +369,9 @@ async def _make_games(
     await tx.ensure_players({p for m in made for p in m.player_ids}, now)
     await tx.insert_pairings(made)
     # The clock's terms; it starts when the game's thread exists (Tournaments.begin_game).
-    terms = clocks.GameClock.starting(
-        timecontrol.parse(tournament.clock or timecontrol.NO_CLOCK), now
-    )
+    control = timecontrol.parse(tournament.clock or timecontrol.NO_CLOCK)
+    days, bank = timecontrol.to_columns(control)
+    full = control.initial if isinstance(control, timecontrol.Bank) else None
     for pair in made:
         if pair.black_id is None:
             continue
@@ -400,11 +384,11 @@ async def _make_games(
                 white_id=pair.white_id,
                 black_id=pair.black_id,
                 position=rules.new_game(),
-                clock_days=terms.clock_days,
+                clock_days=days,
                 deadline_at=None,
-                bank=terms.bank,
-                white_bank=terms.white_bank,
-                black_bank=terms.black_bank,
+                bank=bank,
+                white_bank=full,
+                black_bank=full,
                 created_at=now,
                 rated=tournament.rated,
                 status=GameStatus.PENDING,

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Final
 
-from bot.games import announcements, clocks, rounds, timecontrol
+from bot.games import announcements, clocks, rounds, timecontrol, withdrawals
 from bot.games.endings import Ending, ended, finish
 from bot.games.outbox import Outbox
 from bot.games.pairing import most_swiss_rounds
@@ -232,7 +232,7 @@ class Tournaments:
             await tx.lock_games_first(tournament_id, user_id)  # as a game's end takes them
             tournament = await _open_tournament(tx, tournament_id)
             if tournament.is_running and tournament.is_league:
-                await rounds.withdraw(tx, tournament, user_id, now, self._outbox.claim())
+                await withdrawals.withdraw(tx, tournament, user_id, now, self._outbox.claim())
                 return tournament
             if not tournament.is_open:
                 raise TournamentStarted(tournament.id, tournament.name)
@@ -251,7 +251,7 @@ class Tournaments:
                 raise TournamentNotStarted(tournament.id, tournament.name)
             if tournament.is_over:
                 raise TournamentOver(tournament.id, tournament.name)
-            await rounds.withdraw(tx, tournament, user_id, now, self._outbox.claim())
+            await withdrawals.withdraw(tx, tournament, user_id, now, self._outbox.claim())
         log.info("tournament %s: %s withdrew", tournament_id, user_id)
         return tournament
 

@@ -14,7 +14,7 @@ import rules
 from bot.games import EndReason, Game, GameService, NothingToTakeBack, Setup
 from bot.games import announcements as kinds
 from bot.games.rematches import offers_rematch
-from bot.games.rounds import _absent_loser
+from bot.games.rounds import absent_loser
 from bot.games.setups import SEED_BITS, new_seed, random_placements, random_setup
 from bot.games.timecontrol import DaysPerMove, TimeControl
 from bot.storage import Notification
@@ -130,7 +130,7 @@ async def test_a_player_who_never_moved_after_a_random_setup_is_still_absent(
     (lost,) = (await service.sweep()).lost_on_time
     assert lost.game.end_reason is EndReason.TIME and lost.over.winner_id == BOB
     async with service.store.write() as tx:
-        assert await _absent_loser(tx, lost.game) == ALICE
+        assert await absent_loser(tx, lost.game) == ALICE
     assert not offers_rematch(lost.game)  # nobody to play it again with
 
     # Black, who never moved either, is as absent once White has.
@@ -141,7 +141,7 @@ async def test_a_player_who_never_moved_after_a_random_setup_is_still_absent(
     (lost,) = (await service.sweep()).lost_on_time
     assert lost.over.winner_id == ALICE
     async with service.store.write() as tx:
-        assert await _absent_loser(tx, lost.game) == BOB
+        assert await absent_loser(tx, lost.game) == BOB
     assert not offers_rematch(lost.game)
 
 
