@@ -24,7 +24,8 @@ class TournamentNotFound(TournamentError):
 class NoTournamentHere(ServiceError):
     key = "tournament.none_here"
     template = (
-        "No tournament is taking entries or running on this server: name one with `tournament`."
+        "No tournament is taking entries or running on this server: organisers make one with "
+        "`/dvonn tournament create`."
     )
 
     def __init__(self) -> None:
@@ -95,7 +96,7 @@ class TooManyRounds(ServiceError):
 
 class TooFewPlayers(TournamentError):
     key = "tournament.too_few_players"
-    template = "{name} needs at least {needed} players to begin; {count} have joined."
+    template = "{name} needs at least {needed} players to begin; players in so far: {count}."
 
     def __init__(self, tournament_id: int, name: str, count: int, needed: int) -> None:
         self.tournament_id = tournament_id
@@ -133,7 +134,7 @@ class TournamentStarted(TournamentError):
 
 class TournamentNotStarted(TournamentError):
     key = "tournament.not_started"
-    template = "{name} has not begun yet: to leave it, use `tournament leave`."
+    template = "{name} has not begun yet: to leave it, use `/dvonn tournament leave`."
 
     def __init__(self, tournament_id: int, name: str) -> None:
         self.tournament_id = tournament_id

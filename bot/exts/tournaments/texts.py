@@ -380,8 +380,9 @@ def result_symbol(pairing: TournamentGame) -> str:
         return "—"
     if pairing.result is None:
         return "…"
-    symbol = {Result.WHITE: "1–0", Result.BLACK: "0–1", Result.DRAW: "½–½"}[pairing.result]
-    return f"{symbol} (forfeit)" if pairing.forfeit else symbol
+    if pairing.forfeit:  # FIDE's forfeit marks: a loss without (or before the end of) play
+        return {Result.WHITE: "+–−", Result.BLACK: "−–+", Result.DRAW: "½–½"}[pairing.result]
+    return {Result.WHITE: "1–0", Result.BLACK: "0–1", Result.DRAW: "½–½"}[pairing.result]
 
 
 async def pairings_text(

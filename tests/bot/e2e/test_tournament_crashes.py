@@ -47,6 +47,7 @@ from bot.games import (
     TournamentStatus,
     rounds,
     tournaments,
+    withdrawals,
 )
 from bot.games.announcements import TOURNAMENT_GAME, TOURNAMENT_NEWS
 from bot.storage import Claim, Game, Store, Tournament, UserId, Writer, open_database
@@ -268,7 +269,7 @@ async def test_a_withdrawal_or_a_cancellation_while_a_game_ends_waits_and_never_
     first, second = two_services
     meeting: Rendezvous | None = None
     lock_for_end = rounds.lock_for_end
-    withdraw = rounds.withdraw
+    withdraw = withdrawals.withdraw
     cancel_in = tournaments.Tournaments._cancel_in
 
     async def held_end(tx: Writer, game: Game) -> None:
@@ -295,7 +296,7 @@ async def test_a_withdrawal_or_a_cancellation_while_a_game_ends_waits_and_never_
         return await cancel_in(self, tx, tournament, by, now)
 
     monkeypatch.setattr(rounds, "lock_for_end", held_end)
-    monkeypatch.setattr(rounds, "withdraw", held_withdraw)
+    monkeypatch.setattr(withdrawals, "withdraw", held_withdraw)
     monkeypatch.setattr(tournaments.Tournaments, "_cancel_in", held_cancel)
     outcomes: list[str] = []
     for race in range(RACES // 2):

@@ -331,7 +331,7 @@ async def test_a_round_robin_of_six_played_to_its_end_through_discord(
         assert asked.ephemeral and asked.message is not None
         assert alt_text(asked.message) == alt_text(final)
         listed = await fake.run_command(dave, table.games, "dvonn tournament pairings")
-        assert f"#{on_time.number} alice – frank: 0–1 (forfeit)" in listed.content
+        assert f"#{on_time.number} alice – frank: −–+" in listed.content
         assert (
             f"#{real.number} {real.white.username} – {real.black.username}: "
             + ("1–0" if winner is rules.Colour.WHITE else "0–1")
@@ -518,7 +518,7 @@ async def test_what_makes_no_sense_is_answered_privately(
         not_theirs = await fake.run_command(bob, games, "dvonn tournament start")
         await refused(not_theirs, "Only the tournament's organiser")
         alone = await fake.run_command(the.organiser, games, "dvonn tournament start")
-        await refused(alone, f"{NAME} needs at least 2 players to begin; 1 have joined.")
+        await refused(alone, f"{NAME} needs at least 2 players to begin; players in so far: 1.")
         not_in = await fake.run_command(bob, games, "dvonn tournament withdraw")
         await refused(not_in, f"{NAME} has not begun yet")
         called_off = await fake.run_command(the.organiser, games, "dvonn tournament cancel")
