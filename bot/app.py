@@ -42,6 +42,7 @@ log = logging.getLogger(__name__)
 EXTENSIONS: Final = (
     "bot.exts.lobby",
     "bot.exts.play",
+    "bot.exts.plans",
     "bot.exts.computer",
     "bot.exts.clocks",
     "bot.exts.takebacks",

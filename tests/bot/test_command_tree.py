@@ -40,6 +40,15 @@ BUTTON_IDS = {
     "dvonn:review:t0123456789abcdef:60:E3F4",
     "dvonn:tournament:12:join",
     "dvonn:rematch:12",
+    "dvonn:plan:12:40:7",
+    "dvonn:plan:cells:12:40:7:1:",
+    "dvonn:plan:cells:12:40:7:2:E3",
+    "dvonn:plan:from:12:52:9:",
+    "dvonn:plan:from:12:52:9:E3F4",
+    "dvonn:plan:to:12:52:9::E3",
+    "dvonn:plan:to:12:52:9:E3F4:D2",
+    "dvonn:plan:confirm:12:40:7:E3:F4",
+    "dvonn:plan:confirm:12:52:9:E3F4:D2D3",
 }
 
 

@@ -123,7 +123,7 @@ def clocks(banks: str) -> Text:
 
 HELP_GROUPS: Final[tuple[tuple[Text, tuple[str, ...]], ...]] = (
     (_("Start a game"), ("challenge", "play-bot")),
-    (_("Your turn"), ("place", "move", "play", "hint", "takeback")),
+    (_("Your turn"), ("place", "move", "play", "plan", "hint", "takeback")),
     (
         _("Look at games"),
         ("board", "games", "history", "replay", "review", "export", "import"),

@@ -1,5 +1,6 @@
 """Playing a game: ``/dvonn place``, ``move`` and ``play`` (with autocomplete offering only
-legal choices), or by tapping "Your move" under a board (``picker.py``); ``board``, ``games``,
+legal choices), or by tapping "Your move" under a board (``picker.py``; for the player who
+waits, "Plan a reply": ``plan_picker.py``); ``board``, ``games``,
 ``resign`` (with its confirmation button) and ``abort`` (with the opponent's agreement
 button)."""
 
@@ -18,6 +19,13 @@ from bot.exts.play.picker import (
     TurnButton,
     board_view,
 )
+from bot.exts.play.plan_picker import (
+    PlanButton,
+    PlanCellMenu,
+    PlanConfirmButton,
+    PlanLandingMenu,
+    PlanStackMenu,
+)
 
 if TYPE_CHECKING:
     from bot.app import DvonnBot
@@ -33,6 +41,11 @@ async def setup(bot: DvonnBot) -> None:
         LandingMenu,
         ConfirmButton,
         OutdatedPicker,  # pickers opened before their ids carried the game's version
+        PlanButton,  # "Plan a reply", for the player who waits, and its steps
+        PlanCellMenu,
+        PlanStackMenu,
+        PlanLandingMenu,
+        PlanConfirmButton,
     )
     bot.publisher.board_view = board_view  # "Your move" under every board a person moves on
     await bot.add_feature(Play(bot.service, bot.publisher, bot.deliverer, bot.inflight))

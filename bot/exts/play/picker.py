@@ -13,8 +13,9 @@ which game it was made for, so it works after a restart. The picker's menus and 
 button also carry the game's stored version (:class:`Shown`): it grows with every change that is
 saved, a takeback included, so it never comes round again, as the ply does after a takeback and
 another move. They refuse, safely and privately, once the game is at another version: a picker
-can only ever play in the position it showed. Only the player to move gets a picker; anyone else
-who taps is told why not, privately.
+can only ever play in the position it showed. Only the player to move gets a picker; their
+opponent, waiting, is offered "Plan a reply" instead (``plan_picker.py``: the move they expect,
+then their reply); anyone else who taps is told why not, privately.
 """
 
 from __future__ import annotations
@@ -48,6 +49,9 @@ OUT_OF_DATE: Final = _(
 SHOWN: Final = r"(?P<game>\d+):(?P<ply>\d+):(?P<version>\d+)"
 """How a picker's ids spell the position it shows (:class:`Shown`): numbers only, which the
 metrics leave out of a button's name."""
+PLAN: Final = "dvonn:plan"
+"""The beginning of the ids of the "Plan a reply" steps (``plan_picker.py``), offered here to
+the player who waits."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,6 +198,10 @@ class TurnButton(BotButton, template=r"dvonn:turn:(?P<game>\d+):(?P<ply>\d+)"):
         return button
 
     async def run(self, interaction: Interaction) -> None:
+        waiting = await interaction.client.service.get_game(self.game_id)
+        if waits(waiting, interaction.user.id):
+            await _offer_plan(interaction, waiting)
+            return
         game = await _game_for(interaction, self.game_id)
         reader = interaction.client.publisher.private_reader(interaction)
         text, view = picker(game, reader)
@@ -206,6 +214,39 @@ class TurnButton(BotButton, template=r"dvonn:turn:(?P<game>\d+):(?P<ply>\d+)"):
 def _in_picker(interaction: Interaction) -> bool:
     message = interaction.message
     return message is not None and message.flags.ephemeral
+
+
+def waits(game: Game, user_id: int) -> bool:
+    """Whether ``user_id`` plays in ``game`` and waits for their opponent, a person: they may
+    plan their replies (:mod:`bot.games.plans`)."""
+    return (
+        game.is_active
+        and game.is_player(user_id)
+        and game.to_move_id != user_id
+        and game.computer_id is None
+    )
+
+
+def plan_button(game: Game, reader: Reader, text: Text) -> discord.ui.Button[Any]:
+    """The button that begins planning a reply in ``game`` as it is (``plan_picker.py``)."""
+    return discord.ui.Button(
+        label=reader(text),
+        style=discord.ButtonStyle.primary,
+        custom_id=f"{PLAN}:{Shown.of(game)}",
+    )
+
+
+async def _offer_plan(interaction: Interaction, game: Game) -> None:
+    """ "Your move" tapped by the player who waits: not their turn, but they may plan their
+    replies, privately."""
+    reader = interaction.client.publisher.private_reader(interaction)
+    view = discord.ui.View(timeout=None)
+    view.add_item(plan_button(game, reader, _("Plan a reply")))
+    text = _(
+        "It is not your turn: your opponent is to move. You may plan your reply to the move "
+        "you expect; it is played for you as soon as they play it, and only you see it."
+    )
+    await interaction.response.send_message(reader(text), view=view, ephemeral=True)
 
 
 class CellMenu(BotMenu, template=rf"dvonn:cells:{SHOWN}:(?P<group>\d)"):

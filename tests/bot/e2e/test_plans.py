@@ -1,0 +1,251 @@
+"""Conditional moves through the fake Discord: a line planned with ``/dvonn plan`` and by
+tapping "Plan a reply"; the opponent's expected move answered at once by its own board, marked
+as planned and pinging the right player; lines listed, cleared, dropped by a takeback; a
+placement phase played mostly by planned moves; and the secrecy: nothing of a plan in anything
+the opponent sees (posts, autocomplete, picker, history, export) before its move is played."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+import rules
+from bot.app import DvonnBot
+from tests.bot.e2e.conftest import BotRunner, Table
+from tests.bot.e2e.helpers import play_turn
+from tests.bot.e2e.test_tapping import open_picker, start
+from tests.fakediscord import FakeChannel, FakeUser, InteractionResult, RecordedMessage
+
+
+def planned_board(message: RecordedMessage) -> bool:
+    return message.embed_image() is not None and "had planned this reply" in message.content
+
+
+async def plan(
+    table: Table, user: FakeUser, place: FakeChannel, **options: Any
+) -> InteractionResult:
+    """``/dvonn plan`` with ``options``; its answer, which must be private."""
+    reply = await table.fake.run_command(user, place, "dvonn plan", options)
+    assert reply.ephemeral, reply.content
+    return reply
+
+
+async def tap_plan(
+    table: Table, user: FakeUser, post: RecordedMessage, expected: str, reply: str
+) -> InteractionResult:
+    """Plan a reply by tapping: "Your move" on ``post``, "Plan a reply", the cell expected, the
+    cell of the reply (placing), "Plan it"."""
+    fake = table.fake
+    offer = await open_picker(table, user, post)
+    assert "not your turn" in offer.content and "Plan a reply" in str(offer.components)
+    assert offer.message is not None
+    step = await fake.click(user, offer.message, label="Plan a reply")
+    assert step.message is not None and "Which move do you expect" in step.message.content
+    for cell in (expected, reply):
+        menu = _cells_menu(step.message, cell)
+        step = await fake.select(user, step.message, menu, [cell])
+        assert step.message is not None
+    confirm = step.message
+    assert (
+        confirm is not None and f"plays {expected}, you play {reply}. Plan it?" in confirm.content
+    )
+    return await fake.click(user, confirm, label="Plan it")
+
+
+def _cells_menu(message: RecordedMessage, cell: str) -> str:
+    (found,) = [
+        str(c["custom_id"])
+        for c in message.iter_components()
+        if c.get("type") == 3
+        and str(c["custom_id"]).startswith("dvonn:plan:cells:")
+        and any(option["value"] == cell for option in c.get("options", []))
+    ]
+    return found
+
+
+async def test_a_line_planned_by_command_answers_the_expected_move_with_its_own_board(
+    table: Table, bot: DvonnBot
+) -> None:
+    fake = table.fake
+    place, post = await start(table)
+    before = fake.messages_in(place)
+    planned = await plan(table, table.bob, place, line="e3 f4 d2 d3")
+    assert "Planned in game #1: E3 → **F4**, D2 → **D3**" in planned.content
+    assert fake.messages_in(place) == before  # nothing public
+
+    played = await play_turn(fake, table.alice, place, rules.parse_move("E3"))
+    assert played.post is not None
+    reply = await fake.wait_for_message(place, planned_board, after=post)
+    assert "bob had planned this reply" in reply.content
+    assert "F4" in reply.content and reply.pinged_user_ids == {table.alice.id}
+    game = await bot.service.game_in_channel(place.id)
+    assert game is not None and game.ply == 2 and game.to_move_id == table.alice.id
+    # Alice's own board called nobody to move: the reply came at once (and, while placing,
+    # replaced it, as every placement board replaces the one before).
+    assert played.post.pinged_user_ids == frozenset()
+    assert "had planned a reply: it follows" in played.post.content
+
+    listed = await plan(table, table.bob, place)
+    assert "D2 → **D3**" in listed.content and "E3" not in listed.content
+    await play_turn(fake, table.alice, place, rules.parse_move("D2"))
+    await fake.wait_for_message(place, lambda m: planned_board(m) and "D3" in m.content)
+    assert "no planned lines" in (await plan(table, table.bob, place)).content
+
+
+async def test_a_reply_planned_by_tapping_is_played_when_its_move_comes(
+    table: Table, bot: DvonnBot
+) -> None:
+    fake = table.fake
+    place, post = await start(table)
+    planned = await tap_plan(table, table.bob, post, "E3", "F4")
+    assert "Planned: if alice plays E3, you play F4" in planned.content
+    assert "1 planned line" in planned.content
+    listed = await plan(table, table.bob, place)
+    assert "E3 → **F4**" in listed.content
+    await play_turn(fake, table.alice, place, rules.parse_move("E3"))
+    reply = await fake.wait_for_message(place, planned_board, after=post)
+    assert "F4" in reply.content and reply.pinged_user_ids == {table.alice.id}
+
+
+async def test_bad_lines_and_games_against_the_bot_get_a_clear_private_answer(
+    table: Table, bot: DvonnBot
+) -> None:
+    fake = table.fake
+    place, _post = await start(table)
+    illegal = await plan(table, table.bob, place, line="E3 E3")
+    assert "Move 2 of your line, E3, could not be played there" in illegal.content
+    assert "already occupied" in illegal.content
+    ends = await plan(table, table.bob, place, line="E3 F4 D2")
+    assert "end it with your reply" in ends.content
+    nonsense = await plan(table, table.bob, place, line="E3 banana")
+    assert "Move 2 of your line is not a move" in nonsense.content
+    stranger = await plan(table, table.carol, place, line="E3 F4")
+    assert "not playing in this game" in stranger.content
+    assert await bot.service.store.has_plans(1) is False
+
+    await fake.run_command(table.carol, table.games, "dvonn play-bot", {"colour": "B"})
+    computer = await bot.service.active_games(table.carol.id)
+    while not computer:
+        await asyncio.sleep(0.05)
+        computer = await bot.service.active_games(table.carol.id)
+    refused = await plan(table, table.carol, table.games, line="E3 F4", game=computer[0].id)
+    assert "nothing to plan in a game against it" in refused.content
+
+
+async def test_lines_are_cleared_and_a_takeback_drops_them(table: Table, bot: DvonnBot) -> None:
+    fake = table.fake
+    place, _post = await start(table)
+    await play_turn(fake, table.alice, place, rules.parse_move("E3"))
+    await play_turn(fake, table.bob, place, rules.parse_move("F4"))
+    await plan(table, table.bob, place, line="D2 D3")
+    await plan(table, table.bob, place, line="C2 C3")
+    cleared = await plan(table, table.bob, place, clear=True, line="D2 D3")
+    assert "Dropped 2 planned lines" in cleared.content and "D2 → **D3**" in cleared.content
+    asked = await fake.run_command(table.bob, place, "dvonn takeback")
+    assert asked.message is not None
+    await fake.click(table.alice, asked.message, label="Accept the takeback")
+    await fake.wait_for_message(place, lambda m: "Takeback accepted" in str(m.embeds))
+    assert "no planned lines" in (await plan(table, table.bob, place)).content
+    await play_turn(fake, table.bob, place, rules.parse_move("F4"))
+    played = await play_turn(fake, table.alice, place, rules.parse_move("D2"))
+    assert played.post is not None and played.post.pinged_user_ids == {table.bob.id}
+    game = await bot.service.game_in_channel(place.id)
+    assert game is not None and game.ply == 3  # no reply was played for Bob
+
+
+# --- the secret -------------------------------------------------------------------------------
+
+
+async def what_alice_sees(table: Table, place: FakeChannel, post: RecordedMessage) -> list[Any]:
+    """Everything Alice can look at of the game: its posts, her DMs, her picker, her
+    autocomplete (of a move and of a plan), her lines, the history and the export."""
+    fake, alice = table.fake, table.alice
+    seen: list[Any] = [
+        [(m.content, m.embeds, m.components) for m in fake.messages_in(place)],
+        [m.content for m in fake.dms_to(alice)],
+    ]
+    picker = await open_picker(table, alice, post)
+    seen.append((picker.content, picker.components))
+    for command, options, focused in (
+        ("dvonn place", {"cell": "E"}, "cell"),
+        ("dvonn play", {"move": ""}, "move"),
+        ("dvonn plan", {"line": "E3 "}, "line"),
+    ):
+        choices = await fake.autocomplete(alice, place, command, options, focused=focused)
+        seen.append([(c.name, c.value) for c in choices])
+    seen.append((await plan(table, alice, place)).content)
+    history = await fake.run_command(alice, place, "dvonn history")
+    seen.append((history.content, [f.data for f in history.files]))
+    exported = await fake.run_command(alice, place, "dvonn export")
+    seen.append((exported.content, [f.data for f in exported.files]))
+    return seen
+
+
+async def test_the_opponent_sees_nothing_of_a_plan_before_its_move_is_played(
+    table: Table, bot: DvonnBot
+) -> None:
+    fake = table.fake
+    place, post = await start(table)
+    before = await what_alice_sees(table, place, post)
+    visible = {m.id for m in fake.visible_to(table.alice, place)}
+    await plan(table, table.bob, place, line="E3 F4 D2 D3")
+    await tap_plan(table, table.bob, post, "G3", "H4")
+    assert [m for m in fake.visible_to(table.alice, place) if m.id not in visible] == []
+    after = await what_alice_sees(table, place, post)
+    assert after == before  # her view of the game is the same in every detail
+    # Nor does anyone else see the planner's answers.
+    for message in fake.messages_in(place, include_ephemeral=True):
+        if "Planned" in message.content:
+            assert message.ephemeral and fake.visible_to(table.alice, place).count(message) == 0
+
+
+# --- a placement played mostly by plans -------------------------------------------------------
+
+
+@pytest.mark.slow
+async def test_a_placement_phase_played_mostly_by_planned_moves(
+    table: Table, bot_runner: BotRunner
+) -> None:
+    """The player who waits plans the next placements (those they expect, and their replies);
+    the player to move plays their next one with the same line: both plans answer each other,
+    and the 49 placements take five commands, each planned one on its own board."""
+    fake = table.fake
+    fake.limits.per_channel = False  # some fifty boards in moments: not the point here
+    cells = [rules.cell_name(c) for c in rules.empty_cells(rules.new_game())]
+    async with bot_runner.run() as bot:
+        place, _post = await start(table)
+        commands = 0
+        while True:
+            game = await bot.service.game_in_channel(place.id)
+            assert game is not None and game.to_move_id is not None
+            left = rules.PLACEMENT_PLIES - game.ply
+            if left <= 0:
+                break
+            mover = table.alice if game.to_move_id == table.alice.id else table.bob
+            waiting = table.bob if mover is table.alice else table.alice
+            if left == 1:
+                await play_turn(fake, mover, place, rules.parse_move(cells[game.ply]))
+                commands += 1
+                continue
+            coming = cells[game.ply : game.ply + min(24, left - left % 2)]
+            await plan(table, waiting, place, line=" ".join(coming))  # theirs, then replies
+            played = await plan(table, mover, place, line=" ".join(coming[:-1]))  # own first
+            assert f"You played {coming[0]}" in played.content
+            assert f"{len(coming) - 1} planned moves were played after it" in played.content
+            commands += 2
+        assert commands == 5
+        record = await bot.service.record(game.id)
+        assert [str(m.move) for m in record.moves] == cells
+        assert sum(not m.automatic for m in record.moves) == rules.PLACEMENT_PLIES
+
+        def moving(message: RecordedMessage) -> bool:
+            return message.embed_image() is not None and "move with" in message.content
+
+        last = await fake.wait_for_message(place, moving)
+        assert last.pinged_user_ids == {table.alice.id}
+        await fake.wait_until(  # each placement board replaces the one before, as always
+            lambda: not [m for m in fake.messages_in(place) if planned_board(m)],
+            what="the last planned placement board replaced",
+        )
