@@ -7,6 +7,8 @@ the opponent sees (posts, autocomplete, picker, history, export) before its move
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -14,7 +16,13 @@ import pytest
 import rules
 from bot.app import DvonnBot
 from tests.bot.e2e.conftest import BotRunner, Table
-from tests.bot.e2e.helpers import play_turn
+from tests.bot.e2e.helpers import play_turn, send_move
+from tests.bot.e2e.test_private import (
+    challenge_in,
+    dm_between,
+    next_board,
+    no_bot_posts_by_rest,
+)
 from tests.bot.e2e.test_tapping import open_picker, start
 from tests.fakediscord import FakeChannel, FakeUser, InteractionResult, RecordedMessage
 
@@ -249,3 +257,33 @@ async def test_a_placement_phase_played_mostly_by_planned_moves(
             lambda: not [m for m in fake.messages_in(place) if planned_board(m)],
             what="the last planned placement board replaced",
         )
+
+
+# --- where the bot may only answer ------------------------------------------------------------
+
+
+@pytest.fixture
+async def global_bot(bot_runner: BotRunner) -> AsyncIterator[DvonnBot]:
+    """A bot whose commands are global, as for everyone's DMs (as in test_private)."""
+    bot_runner.settings = dataclasses.replace(bot_runner.settings, dev_guild=None)
+    async with bot_runner.run() as started:
+        yield started
+
+
+async def test_a_planned_reply_in_a_dm_comes_as_an_answer_like_every_board(
+    table: Table, global_bot: DvonnBot
+) -> None:
+    fake = table.fake
+    place = await dm_between(table, table.alice, table.bob)
+    post = await challenge_in(table, place)
+    await plan(table, table.bob, place, line="E3 F4")
+    await send_move(fake, table.alice, place, rules.parse_move("E3"))
+    played = await next_board(table, place, post)
+    assert "E3" in played.content
+    reply = await next_board(table, place, played)
+    assert planned_board(reply) and "F4" in reply.content
+    assert table.alice.mention in reply.content
+    no_bot_posts_by_rest(table, place)
+    # Playing one's own move by a plan would make its board the plan's answer: refused.
+    refused = await plan(table, table.alice, place, line="D2 D3 C2")
+    assert "It is your turn: play your move with" in refused.content
