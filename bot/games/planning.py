@@ -195,8 +195,13 @@ class Planning:
                     await _keep(tx, current, stored, chain, now)
         except VersionConflict:
             raise GameChanged(game.id, game.version) from None
-        if chain.planned:
-            log.info("game %s: %d planned moves played after %s", game.id, len(chain.planned), move)
+        log.info(
+            "game %s: %s plays %s, and %d planned moves after it",
+            game.id,
+            outcome.move.player_id,
+            move,
+            len(chain.planned),
+        )
         return outcome
 
     async def _record(
