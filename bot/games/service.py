@@ -3,10 +3,11 @@
 It is the Discord layer's only door to the data. Challenges are made, accepted, declined,
 cancelled and expired; games are played, resigned and aborted; games and records are looked up.
 Its parts hold the rest: :attr:`GameService.clocks` (deadlines, reminders, vacations),
-:attr:`~GameService.takebacks`, :attr:`~GameService.ratings` and :attr:`~GameService.outbox`
-(announcements to deliver). Every use case either succeeds completely and durably before it
-returns, or raises one of :mod:`bot.games.errors` (or a rules error, unchanged) and changes
-nothing. Every ending goes through :func:`bot.games.endings.finish`.
+:attr:`~GameService.takebacks`, :attr:`~GameService.ratings`, :attr:`~GameService.plans`
+(conditional moves) and :attr:`~GameService.outbox` (announcements to deliver). Every use case
+either succeeds completely and durably before it returns, or raises one of
+:mod:`bot.games.errors` (or a rules error, unchanged) and changes nothing. Every ending goes
+through :func:`bot.games.endings.finish`.
 
 Time comes from an injected clock (a callable returning an aware datetime), chance from an
 injected :class:`random.Random`, so tests control both.
