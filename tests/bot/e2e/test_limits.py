@@ -1,16 +1,13 @@
 """The bot within Discord's rate limits, all on as the fake models them (the default).
 
-A tournament round: thirty games start at once in one channel, each in a thread of its own
-(Discord limits how fast threads start in a channel, and every request a second the token
-makes); then one turn in each of them, all within a second. Every board is posted once, in
-order, every player's command is answered within Discord's three seconds, and the bot runs
-into hardly any 429 (discord.py reads the limits from each answer's headers and waits).
+Games starting in a burst over many channels, a hidden limit on new threads, and what the
+bot learns from each answer's headers. A tournament's round of 28 games in one channel, then a
+turn in each of them within a second, is tested in tests/bot/e2e/test_tournaments.py.
 """
 
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -19,14 +16,9 @@ import pytest
 from bot.app import DvonnBot
 from tests.bot.e2e.conftest import BotRunner, Table
 from tests.bot.e2e.helpers import is_board_post
-from tests.fakediscord import FakeChannel, FakeUser, RecordedMessage
 from tests.fakediscord.ratelimits import THREAD_ROUTES, Bucket
 
 pytestmark = pytest.mark.slow
-
-GAMES = 30
-FEW_429S = 3
-"""At most this many 429s in all: the first call of each kind of limit learns it."""
 
 
 @pytest.fixture
@@ -35,73 +27,6 @@ async def bot(table: Table, tmp_path: Path) -> AsyncIterator[DvonnBot]:
     a minute, for the threads)."""
     async with BotRunner(table, tmp_path / "dvonn.sqlite3").run() as started:
         yield started
-
-
-async def test_a_round_of_thirty_games_in_one_channel_within_the_limits(
-    table: Table, bot: DvonnBot
-) -> None:
-    fake = table.fake
-    assert fake.limits.enabled and fake.limits.per_channel and fake.limits.global_per_second
-    pairs = [
-        (fake.add_user(f"white{i}", table.guild), fake.add_user(f"black{i}", table.guild))
-        for i in range(GAMES)
-    ]
-    before = fake.traffic.snapshot()
-    challenges = await asyncio.gather(
-        *(
-            fake.run_command(white, table.games, "dvonn challenge", {"opponent": black})
-            for white, black in pairs
-        )
-    )
-    messages: list[RecordedMessage] = []
-    for challenge in challenges:
-        assert challenge.message is not None and not challenge.ephemeral, challenge.content
-        messages.append(challenge.message)
-    started = time.monotonic()
-    accepted = await asyncio.gather(
-        *(
-            fake.click(black, message, label="Accept")
-            for (_, black), message in zip(pairs, messages, strict=True)
-        )
-    )
-    assert all(not a.ephemeral for a in accepted), [a.content for a in accepted]
-
-    def first_posts() -> dict[int, FakeChannel]:
-        threads = fake.threads_in(table.games)
-        return {t.id: t for t in threads if any(map(is_board_post, fake.messages_in(t)))}
-
-    await fake.wait_until(lambda: len(first_posts()) == GAMES, timeout=120, what="30 games")
-    print(f"30 games started in {time.monotonic() - started:.1f} s")
-    threads = list(first_posts().values())
-    to_move: dict[int, FakeUser] = {}
-    for thread in threads:
-        game = await bot.service.game_in_channel(thread.id)
-        assert game is not None
-        (to_move[thread.id],) = (u for pair in pairs for u in pair if u.id == game.white_id)
-
-    # One turn in every game, all sent within a second.
-    async def turn(thread: FakeChannel, delay: float) -> RecordedMessage:
-        await asyncio.sleep(delay)
-        answer = await fake.run_command(to_move[thread.id], thread, "dvonn place", {"cell": "E3"})
-        assert is_board_post(answer.message), answer.content
-        assert answer.message is not None
-        return answer.message
-
-    boards = await asyncio.gather(*(turn(t, i / GAMES) for i, t in enumerate(threads)))
-    for thread, board in zip(threads, boards, strict=True):
-        game = await bot.service.game_in_channel(thread.id)
-        assert game is not None and game.position.ply == 1
-        assert board.pinged_user_ids == {game.black_id}
-        posts = [m for m in fake.messages_in(thread) if is_board_post(m)]
-        assert posts[-1] is board and len(posts) == 2  # the game's first post, then this one
-    traffic = fake.traffic.snapshot() - before
-    refused = sum(traffic.rate_limited.values())
-    print(
-        f"REST calls: {traffic.total} in all, {traffic.global_counted} against the global "
-        f"limit; 429s: {dict(traffic.rate_limited)}; invalid requests: {traffic.invalid}"
-    )
-    assert refused <= FEW_429S, traffic.rate_limited
-    assert traffic.invalid <= FEW_429S and traffic.banned == 0
 
 
 async def test_games_starting_in_a_burst_stay_under_the_global_limit(

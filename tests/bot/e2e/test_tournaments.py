@@ -8,6 +8,7 @@ games started at once within Discord's rate limits. The clock is moved by hand; 
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
 import time
@@ -19,7 +20,7 @@ import pytest
 import rules
 from tests.bot.clock import ManualClock
 from tests.bot.e2e.conftest import BotRunner, Table
-from tests.bot.e2e.helpers import play_turn
+from tests.bot.e2e.helpers import is_board_post, play_turn
 from tests.fakediscord import (
     FakeChannel,
     FakeDiscord,
@@ -572,6 +573,10 @@ async def test_what_makes_no_sense_is_answered_privately(
 # --- a round of many games at once, within Discord's limits ---------------------------------
 
 
+FEW_429S = 3
+"""At most this many 429s in a burst of turns: the first call of each kind of limit learns it."""
+
+
 @pytest.mark.slow
 # Discord's limits are the same whatever the bot stores in: one backend is enough (a minute).
 @pytest.mark.parametrize("database_target", ["sqlite"], indirect=True)
@@ -581,7 +586,9 @@ async def test_twenty_eight_games_begin_at_once_within_the_rate_limits(
     """A round robin of eight begins all its 28 games when the eighth player joins: each gets
     its post in the channel, its thread and its first post, with Discord's limits on (five
     threads per 10 s in a channel, five posts per 5 s: about a minute), and the bot waits
-    them out instead of running into them."""
+    them out instead of running into them. Then a turn in every game, all within a second:
+    each board posted once, pinging the next player, with hardly a 429 (the first call of a
+    kind of limit may learn it)."""
     fake = table.fake
     assert fake.limits.enabled and fake.limits.per_channel and fake.limits.global_per_second
     the = club(table, 8)
@@ -609,3 +616,21 @@ async def test_twenty_eight_games_begin_at_once_within_the_rate_limits(
         print(f"28 games began in {took:.1f} s; {traffic.total} calls; 429s {traffic.rate_limited}")
         assert not traffic.rate_limited, traffic.rate_limited
         assert traffic.invalid == 0 and traffic.banned == 0
+
+        async def turn(game: Paired, delay: float) -> RecordedMessage:
+            await asyncio.sleep(delay)
+            answer = await fake.run_command(game.white, game.thread, "dvonn place", {"cell": "E3"})
+            assert is_board_post(answer.message), answer.content
+            assert answer.message is not None
+            return answer.message
+
+        before = fake.traffic.snapshot()
+        ordered = list(games.values())
+        boards = await asyncio.gather(*(turn(g, i / len(ordered)) for i, g in enumerate(ordered)))
+        for game, board in zip(ordered, boards, strict=True):
+            assert board.pinged_user_ids == {game.black.id}
+            posts = [m for m in fake.messages_in(game.thread) if is_board_post(m)]
+            assert posts[-1] is board and len(posts) == 2  # the first post, then this one
+        traffic = fake.traffic.snapshot() - before
+        assert sum(traffic.rate_limited.values()) <= FEW_429S, traffic.rate_limited
+        assert traffic.invalid <= FEW_429S and traffic.banned == 0
