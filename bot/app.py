@@ -31,7 +31,7 @@ from bot.interactions.errors import RESTARTING, ErrorHandler, metric_name
 from bot.interactions.inflight import InFlight
 from bot.monitoring import Metrics, MonitoringServer, Probes
 from bot.pacing import Pace, pace_requests
-from bot.posting.commands import CommandMentions
+from bot.posting.commands import CommandMentions, subcommands
 from bot.posting.names import Names
 from bot.posting.outbox import Deliverer
 from bot.posting.publisher import Publisher
@@ -221,14 +221,7 @@ class DvonnBot(commands.AutoShardedBot):
         synced = await self.sync_commands() if self._sync_commands else await self._synced()
         for command in synced:
             if command.name == self.dvonn.name:
-                self.mentions.learn(
-                    command.id,
-                    (
-                        c.qualified_name.partition(" ")[2]
-                        for c in self.dvonn.walk_commands()
-                        if isinstance(c, app_commands.Command)  # a group is no mention
-                    ),
-                )
+                self.mentions.learn(command.id, subcommands(self.dvonn))
         if self.application_id is not None:
             log.info("invite link: %s", invite_url(self.application_id))
             log.info("install link (for players' DMs): %s", user_install_url(self.application_id))

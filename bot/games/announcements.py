@@ -274,7 +274,7 @@ def tournament_news(
 ) -> NewNotification:
     """What happened to ``tournament``; its post shows the standings as they are when it is
     made (a later post replaces it)."""
-    payload: dict[str, Any] = {"tournament": tournament.id, "round": tournament.round}
+    payload: dict[str, Any] = {"tournament": tournament.id}
     if started:
         payload["started"] = True
     if game_id is not None:
@@ -295,7 +295,6 @@ class TournamentNews:
     """A tournament's post, read back."""
 
     tournament_id: int
-    round: int
     started: bool
     game_id: int | None
     final: bool
@@ -311,7 +310,6 @@ def read_tournament_news(notification: Notification) -> TournamentNews:
     withdrawn = payload.get("withdrawn")
     return TournamentNews(
         tournament_id=int(payload["tournament"]),
-        round=int(payload.get("round", 0)),
         started=bool(payload.get("started")),
         game_id=None if game is None else int(game),
         final=bool(payload.get("final")),

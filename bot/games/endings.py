@@ -110,8 +110,9 @@ async def finish(
     :class:`~bot.storage.VersionConflict` if the game moved on."""
     saved = await tx.save_game(ended(game, ending, now, position), game.version, moves)
     await tx.drop_plans(game.id)  # nothing is left to answer
-    await rounds.lock_for_end(tx, saved)  # a tournament's locks before the ratings'
+    paired = await rounds.lock_for_end(tx, saved)  # a tournament's locks before the ratings'
     change = await ratings.rate_in(tx, saved, now)
     notice = await tx.enqueue(announce(saved, change), now, claim)
-    await rounds.game_over(tx, saved, now, claim)  # a tournament's game: it goes on
+    if paired is not None:  # a tournament's game: it goes on
+        await rounds.game_over(tx, saved, paired, now)
     return GameEnded(saved, GameOver.of(saved), notice)

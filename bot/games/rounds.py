@@ -52,7 +52,7 @@ log = logging.getLogger(__name__)
 FIRST_ROUND: Final = 1
 
 
-async def begin(tx: Writer, tournament: Tournament, now: datetime, claim: Claim) -> Tournament:
+async def begin(tx: Writer, tournament: Tournament, now: datetime) -> Tournament:
     """Start ``tournament`` (open, its entrants checked by the caller): pair its first round
     (a round robin: all its rounds), or, for a league, make its first season's divisions."""
     entrants = [e for e in await tx.entrants(tournament.id) if not e.withdrawn]
@@ -65,35 +65,34 @@ async def begin(tx: Writer, tournament: Tournament, now: datetime, claim: Claim)
     )
     saved = await tx.save_tournament(running)
     if tournament.is_league:
-        await _start_season(tx, saved, entrants, now, claim)
+        await _start_season(tx, saved, entrants, now)
     else:
-        await _pair(tx, saved, entrants, [], now, claim)
+        await _pair(tx, saved, entrants, [], now)
     await tx.enqueue(announcements.tournament_news(saved, started=True), now)
     return saved
 
 
-async def lock_for_end(tx: Writer, game: Game) -> None:
+async def lock_for_end(tx: Writer, game: Game) -> TournamentGame | None:
     """``game`` is ending (saved in ``tx``, not rated yet): if it is a tournament's, lock what
     its end goes on to change, in the order above: the other games of a loser on time who never
     moved (withdrawn by :func:`game_over`, they lose them in :mod:`bot.games.withdrawals`),
     then the tournament (a division), all before the players' ratings. A withdrawal's forfeit
     rates a game while holding the tournament, and the end of another game of the same
-    opponent would otherwise hold that rating and wait for the tournament."""
+    opponent would otherwise hold that rating and wait for the tournament. Returns its
+    pairing, for :func:`game_over` (``None``: not a tournament's game)."""
     paired = await tx.pairing_of_game(game.id)
     if paired is None:
-        return
+        return None
     absent = await absent_loser(tx, game)
     if absent is not None:
         await tx.lock_games_first(paired.tournament_id, absent)
     await tx.tournament(paired.tournament_id)
+    return paired
 
 
-async def game_over(tx: Writer, game: Game, now: datetime, claim: Claim) -> None:
-    """``game`` just ended (saved in ``tx``): if it is a tournament's, record its result and
-    let the tournament go on (the next round, the next leg of a match, the end)."""
-    paired = await tx.pairing_of_game(game.id)
-    if paired is None:
-        return
+async def game_over(tx: Writer, game: Game, paired: TournamentGame, now: datetime) -> None:
+    """``game``, ``paired``'s game in a tournament, just ended (saved in ``tx``): record its
+    result and let the tournament go on (the next round, the next leg of a match, the end)."""
     tournament = await tx.tournament(paired.tournament_id)  # its lock first, then its rows
     found = await tx.pairing_of_game(game.id)
     if tournament is None or found is None or not tournament.is_running:
@@ -113,19 +112,16 @@ async def game_over(tx: Writer, game: Game, now: datetime, claim: Claim) -> None
         whole = await whole_of(tx, tournament)
         await mark_withdrawn(tx, whole, absent, now)
         log.info("tournament %s: %s lost on time without a move: withdrawn", whole.id, absent)
-    await _go_on(tx, tournament, now, claim)
+    await _go_on(tx, tournament, now)
     await tx.enqueue(announcements.tournament_news(tournament, game_id=game.id), now)
 
 
 async def absent_loser(tx: Writer, game: Game) -> UserId | None:
     """The player who lost ``game`` on time without having made a move in it."""
-    if game.end_reason is not EndReason.TIME or game.result is None:
+    loser = game.ended_by  # who ran out of time (Ending.on_time)
+    if game.end_reason is not EndReason.TIME or loser is None:
         return None
-    winner = game.winner_id
-    loser = next((p for p in game.player_ids if p != winner), None)
-    if loser is None or any(
-        m.player_id == loser and not m.automatic for m in await tx.moves(game.id)
-    ):
+    if any(m.player_id == loser and not m.automatic for m in await tx.moves(game.id)):
         return None
     return loser
 
@@ -184,7 +180,7 @@ def _decided(pairing: TournamentGame, game: Game) -> TournamentGame:
     )
 
 
-async def _go_on(tx: Writer, tournament: Tournament, now: datetime, claim: Claim) -> None:
+async def _go_on(tx: Writer, tournament: Tournament, now: datetime) -> None:
     """Pair a drawn knockout match's next game at once; the next round, or end the
     tournament, once every game of its round is decided."""
     pairings = await tx.pairings(tournament.id)
@@ -207,7 +203,7 @@ async def _go_on(tx: Writer, tournament: Tournament, now: datetime, claim: Claim
         return
     if tournament.format is TournamentFormat.KNOCKOUT:
         if len(_boards(current)) > 1:
-            await _next_round(tx, tournament, entrants, pairings, now, claim)
+            await _next_round(tx, tournament, entrants, pairings, now)
             return
     elif tournament.format is TournamentFormat.SWISS:
         assert tournament.rounds is not None
@@ -215,9 +211,9 @@ async def _go_on(tx: Writer, tournament: Tournament, now: datetime, claim: Claim
         # Withdrawals may leave too few players for the rounds still to come: it ends early
         # rather than pair the same two again.
         if tournament.round < min(tournament.rounds, pairing.most_swiss_rounds(len(active))):
-            await _next_round(tx, tournament, entrants, pairings, now, claim)
+            await _next_round(tx, tournament, entrants, pairings, now)
             return
-    await _finish(tx, tournament, now, claim)
+    await _finish(tx, tournament, now)
 
 
 def _boards(pairings: Sequence[TournamentGame]) -> list[list[TournamentGame]]:
@@ -250,38 +246,36 @@ def knockout_winner(legs: Sequence[TournamentGame], seeds: Sequence[UserId]) -> 
     return decided if isinstance(decided, int) else decided.winner
 
 
-async def _next_round(  # noqa: PLR0917 - the transaction's state, passed along
+async def _next_round(
     tx: Writer,
     tournament: Tournament,
     entrants: Sequence[Entrant],
     pairings: Sequence[TournamentGame],
     now: datetime,
-    claim: Claim,
 ) -> None:
     moved = await tx.save_tournament(dataclasses.replace(tournament, round=tournament.round + 1))
-    await _pair(tx, moved, [e for e in entrants if not e.withdrawn], pairings, now, claim)
+    await _pair(tx, moved, [e for e in entrants if not e.withdrawn], pairings, now)
 
 
-async def _finish(tx: Writer, tournament: Tournament, now: datetime, claim: Claim) -> None:
+async def _finish(tx: Writer, tournament: Tournament, now: datetime) -> None:
     over = await tx.save_tournament(
         dataclasses.replace(tournament, status=TournamentStatus.FINISHED, finished_at=now)
     )
     log.info("tournament %s finished", tournament.id)
     await tx.enqueue(announcements.tournament_news(over, final=True), now)
     if over.league_id is not None:
-        await _season_maybe_over(tx, over.league_id, now, claim)
+        await _season_maybe_over(tx, over.league_id, now)
 
 
 # --- pairing ---------------------------------------------------------------------------------
 
 
-async def _pair(  # noqa: PLR0917 - the transaction's state, passed along
+async def _pair(
     tx: Writer,
     tournament: Tournament,
     entrants: Sequence[Entrant],
     history: Sequence[TournamentGame],
     now: datetime,
-    claim: Claim,
 ) -> None:
     """Pair ``tournament``'s current round (a round robin: its whole schedule) among
     ``entrants``, make its games and announce them."""
@@ -444,12 +438,11 @@ def table(
 # --- leagues ---------------------------------------------------------------------------------
 
 
-async def _start_season(  # noqa: PLR0917 - the transaction's state, passed along
+async def _start_season(
     tx: Writer,
     league: Tournament,
     entrants: Sequence[Entrant],
     now: datetime,
-    claim: Claim,
     placed: Sequence[Sequence[UserId]] | None = None,
 ) -> None:
     """Make a league season's divisions (the first: its players by seed, cut into divisions)
@@ -486,10 +479,10 @@ async def _start_season(  # noqa: PLR0917 - the transaction's state, passed alon
             await tx.add_entrant(entrant)
             members_in.append(entrant)
             await tx.save_entrant(dataclasses.replace(by_user[user_id], division=number))
-        await _pair(tx, division, members_in, [], now, claim)
+        await _pair(tx, division, members_in, [], now)
 
 
-async def _season_maybe_over(tx: Writer, league_id: int, now: datetime, claim: Claim) -> None:
+async def _season_maybe_over(tx: Writer, league_id: int, now: datetime) -> None:
     """When the last division of a league's season ends: move players up and down, and start
     the next season by itself (everyone still in, newcomers in the lowest division)."""
     league = await tx.tournament(league_id)
@@ -498,9 +491,10 @@ async def _season_maybe_over(tx: Writer, league_id: int, now: datetime, claim: C
     divisions = await tx.divisions(league.id, league.season)
     if not all(d.status is TournamentStatus.FINISHED for d in divisions):
         return
-    tables = [table(d, await tx.entrants(d.id), await tx.pairings(d.id)) for d in divisions]
+    members = {d.id: await tx.entrants(d.id) for d in divisions}
+    tables = [table(d, members[d.id], await tx.pairings(d.id)) for d in divisions]
     entrants = await tx.entrants(league.id)
-    playing = {p for d in divisions for p in (e.user_id for e in await tx.entrants(d.id))}
+    playing = {e.user_id for d in divisions for e in members[d.id]}
     leaving = [e.user_id for e in entrants if e.withdrawn]
     newcomers = [
         e.user_id
@@ -525,4 +519,4 @@ async def _season_maybe_over(tx: Writer, league_id: int, now: datetime, claim: C
         dataclasses.replace(league, season=league.season + 1, round=league.round + 1)
     )
     log.info("league %s: season %s begins", league.id, next_season.season)
-    await _start_season(tx, next_season, staying, now, claim, placed)
+    await _start_season(tx, next_season, staying, now, placed)

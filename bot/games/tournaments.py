@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Final
 
-from bot.games import announcements, clocks, rounds, timecontrol, withdrawals
+from bot.games import announcements, clocks, rounds, standings, timecontrol, withdrawals
 from bot.games.endings import Ending, ended, finish
 from bot.games.outbox import Outbox
 from bot.games.pairing import most_swiss_rounds
@@ -67,10 +67,6 @@ PLAYERS_OWN_MOST: Final = 8
 """The most players of a round robin a player makes among friends."""
 PLAYERS_OWN_PER_DAY: Final = 3
 """How many tournaments of their own a player may make in a day."""
-LEAGUE_DIVISION_SIZE: Final = 10
-"""A league division's size unless the organiser chooses another (Little Golem's: 9 to 11)."""
-LEAGUE_MOVES: Final = 2
-"""How many of a division go up, and (unless the organiser says more) down, each season."""
 MIN_PLAYERS: Final = 2
 """The fewest players any tournament begins with (a league: a division's worth, 3)."""
 NAME_LENGTH: Final = 60
@@ -150,8 +146,8 @@ class Tournaments:
         else:
             rounds = None
         if format is TournamentFormat.LEAGUE:
-            division_size = division_size or LEAGUE_DIVISION_SIZE
-            moves_down = LEAGUE_MOVES if moves_down is None else moves_down
+            division_size = division_size or standings.DIVISION_SIZE
+            moves_down = standings.RELEGATED if moves_down is None else moves_down
         else:
             division_size = moves_down = None
         async with self.store.write() as tx:
@@ -221,7 +217,7 @@ class Tournaments:
                 and count >= tournament.max_players
             )
             if started:
-                tournament = await rounds.begin(tx, tournament, now, self._outbox.claim())
+                tournament = await rounds.begin(tx, tournament, now)
         log.info("tournament %s: %s joined (%d in)", tournament.id, user_id, count)
         return Joined(tournament, entrant, count, started)
 
@@ -275,7 +271,7 @@ class Tournaments:
         most = most_swiss_rounds(len(playing))  # an odd count: the bye's seat too
         if tournament.rounds is not None and tournament.rounds > most:
             raise TooManyRounds(tournament.rounds, len(playing), most)
-        started = await rounds.begin(tx, tournament, now, self._outbox.claim())
+        started = await rounds.begin(tx, tournament, now)
         log.info("tournament %s began with %d players", tournament.id, len(playing))
         return started
 
@@ -312,10 +308,7 @@ class Tournaments:
         cancelled = await tx.save_tournament(
             dataclasses.replace(tournament, status=TournamentStatus.CANCELLED, finished_at=now)
         )
-        parts = [cancelled]
-        if tournament.is_league and tournament.season is not None:
-            parts = await tx.divisions(tournament.id, tournament.season)
-        for part in parts:
+        for part in await rounds.parts_of(tx, cancelled):
             if part.is_division and part.is_running:
                 await tx.save_tournament(
                     dataclasses.replace(part, status=TournamentStatus.CANCELLED, finished_at=now)

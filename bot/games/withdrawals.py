@@ -66,4 +66,4 @@ async def _forfeit(
         return
     saved = await tx.save_game(endings.ended(game, ending, now), game.version)
     await tx.save_pairing(dataclasses.replace(paired, forfeit=True))
-    await rounds.game_over(tx, saved, now, claim)
+    await rounds.game_over(tx, saved, dataclasses.replace(paired, forfeit=True), now)

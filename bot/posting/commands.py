@@ -9,10 +9,22 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Final
+from typing import Any, Final
+
+from discord import app_commands
 
 GROUP: Final = "dvonn"
 _SPELLED: Final = re.compile(rf"`?/{GROUP} ([a-z][a-z-]*)(?: ([a-z][a-z-]*))?`?")
+
+
+def subcommands(group: app_commands.Group) -> dict[str, app_commands.Command[Any, ..., Any]]:
+    """``group``'s commands by their names under it: ``move``, ``tournament join`` (a group
+    within it stands for nothing itself)."""
+    return {
+        c.qualified_name.partition(" ")[2]: c
+        for c in group.walk_commands()
+        if isinstance(c, app_commands.Command)
+    }
 
 
 class CommandMentions:

@@ -510,3 +510,15 @@ def image_labels(catalogues: Catalogues, locale: Locale) -> render.Labels:
     """
     words = {key: catalogues.render(text, locale) for key, text in IMAGE_LABELS.items()}
     return render.Labels().replace(**words)
+
+
+def played_reply(move: str, board_link: str | None, channel_id: int) -> Text:
+    """The mover's private reply: what they played, and where its board is (its link, once
+    posted; else the channel it goes to)."""
+    if board_link is not None:
+        return _("You played {move}. [See the board]({link})", move=move, link=board_link)
+    return _(
+        "You played {move}. The board is on its way to <#{channel}>.",
+        move=move,
+        channel=channel_id,
+    )

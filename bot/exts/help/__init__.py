@@ -15,6 +15,7 @@ from bot.config import user_install_url
 from bot.games.timecontrol import PRESETS
 from bot.i18n import Text, _
 from bot.interactions.feature import Feature
+from bot.posting.commands import subcommands
 from bot.posting.publisher import Publisher, Reader
 from bot.posting.texts import bank_terms, image_labels
 
@@ -156,11 +157,7 @@ HELP_GROUPS: Final[tuple[tuple[Text, tuple[str, ...]], ...]] = (
 def command_descriptions(group: app_commands.Group) -> dict[str, str]:
     """Each command of ``group`` by its name under it (``tournament join``), with its English
     description (a subcommand group stands for nothing itself)."""
-    return {
-        c.qualified_name.partition(" ")[2]: c.description
-        for c in group.walk_commands()
-        if isinstance(c, app_commands.Command)
-    }
+    return {name: command.description for name, command in subcommands(group).items()}
 
 
 def help_paragraphs(reader: Reader, descriptions: Mapping[str, str], install: str) -> list[str]:

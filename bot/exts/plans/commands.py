@@ -29,6 +29,7 @@ from bot.interactions.lookup import game_here
 from bot.interactions.replies import fit_lines
 from bot.posting.outbox import REPLY_WAIT
 from bot.posting.publisher import Reader
+from bot.posting.texts import played_reply
 
 if TYPE_CHECKING:
     from bot.app import Interaction
@@ -137,18 +138,8 @@ class Plans(Feature):
             sent = await self.deliverer.announce(
                 outcome.announcement, game_id=game.id, timeout=REPLY_WAIT
             )
-            played = outcome.move.text
-            if sent is not None:
-                where = _(
-                    "You played {move}. [See the board]({link})", move=played, link=sent.jump_url
-                )
-            else:
-                where = _(
-                    "You played {move}. The board is on its way to <#{channel}>.",
-                    move=played,
-                    channel=game.channel_id,
-                )
-            said.append(reader(where))
+            link = None if sent is None else sent.jump_url
+            said.append(reader(played_reply(outcome.move.text, link, game.channel_id)))
             replies = [m for m in outcome.replies if not m.automatic]
             if replies:
                 said.append(

@@ -9,12 +9,13 @@ import discord
 
 import rules
 from bot.games import Game, GameService, MoveOutcome
-from bot.i18n import Text, _, n_
+from bot.i18n import Text, n_
 from bot.interactions import events
 from bot.interactions.places import may_post, remember_reply_route
 from bot.posting.answers import Answer, answer_route
 from bot.posting.outbox import REPLY_WAIT, Deliverer
 from bot.posting.publisher import Publisher
+from bot.posting.texts import played_reply
 
 log = logging.getLogger(__name__)
 
@@ -134,11 +135,6 @@ async def _answered(
 
 def _played_reply(outcome: MoveOutcome, sent: discord.Message | None) -> Text:
     """The mover's private reply: what they played, and where the board is."""
-    played = outcome.move.text
-    if sent is not None:
-        return _("You played {move}. [See the board]({link})", move=played, link=sent.jump_url)
-    return _(
-        "You played {move}. The board is on its way to <#{channel}>.",
-        move=played,
-        channel=outcome.game.channel_id,
+    return played_reply(
+        outcome.move.text, None if sent is None else sent.jump_url, outcome.game.channel_id
     )

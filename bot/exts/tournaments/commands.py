@@ -21,6 +21,7 @@ from bot.interactions import choices
 from bot.interactions.errors import UserError
 from bot.interactions.feature import Feature
 from bot.interactions.inflight import InFlight
+from bot.interactions.replies import MAX_CONTENT
 from bot.posting.outbox import Deliverer
 from bot.posting.publisher import Publisher
 
@@ -31,18 +32,16 @@ FORMATS: Final = [
     Choice(name=locale_str(FORMAT_NAMES[f].english()), value=f.value) for f in TournamentFormat
 ]
 
-MESSAGE_LENGTH: Final = 2000
-
 
 def fit_message(text: str) -> str:
     """``text`` within a message's length: its first line, then as many of its last lines as
     fit after an ellipsis (a long tournament's pairings: its latest rounds)."""
-    if len(text) <= MESSAGE_LENGTH:
+    if len(text) <= MAX_CONTENT:
         return text
     first, _sep, rest = text.partition("\n")
-    room = MESSAGE_LENGTH - len(first) - len("\n…\n")
+    room = MAX_CONTENT - len(first) - len("\n…\n")
     tail = rest[-room:].partition("\n")[2] if room > 0 else ""
-    return f"{first}\n…\n{tail}"[:MESSAGE_LENGTH]
+    return f"{first}\n…\n{tail}"[:MAX_CONTENT]
 
 
 SHOWN: Final = (TournamentStatus.OPEN, TournamentStatus.RUNNING, TournamentStatus.FINISHED)
@@ -279,6 +278,8 @@ class TournamentCommands(Feature):
                 tournament,
                 statuses=SHOWN,
             )
+            # A game and a name read each: more than Discord's 3 s may pass before the text.
+            await interaction.response.defer(ephemeral=True, thinking=True)
             standing = await self.service.tournaments.standing(found.id)
             reader = self.publisher.private_reader(interaction)
             threads = {}  # the running games' threads, to link
@@ -290,7 +291,7 @@ class TournamentCommands(Feature):
                     if game.status is GameStatus.ACTIVE:
                         threads[game.id] = game.channel_id
             text = await pairings_text(standing, self.publisher.names.get, reader, threads)
-            await interaction.response.send_message(fit_message(text), ephemeral=True)
+            await interaction.followup.send(fit_message(text), ephemeral=True)
 
     for command in (join, leave, withdraw, start, cancel, standings, pairings):
         command.autocomplete("tournament")(_tournament_autocomplete)

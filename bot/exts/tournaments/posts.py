@@ -32,6 +32,7 @@ from bot.games import GameService, Notification, Tournament, TournamentStatus
 from bot.games.announcements import TournamentNews, read_tournament_news
 from bot.games.tournaments import Standing
 from bot.i18n import Text, _
+from bot.interactions.replies import MAX_CONTENT
 from bot.posting.publisher import Publisher, Reader
 from bot.posting.texts import discord_time, mention
 from bot.posting.threads import thread_from
@@ -44,7 +45,6 @@ log = logging.getLogger(__name__)
 
 ALT_TEXT_LENGTH: Final = 1024
 """The most an attachment's description (its alt text) may hold."""
-MESSAGE_LENGTH: Final = 2000
 THREAD_EXISTS: Final = 160004
 """Discord's code for a thread asked of a message that has one."""
 
@@ -225,8 +225,8 @@ class TournamentPosts:
         following = league.divisions if latest != season else ()
         lines = season_over_lines(league.tournament, ended, following)
         kwargs = await self._standings_kwargs(ended, reader, lines, following=following)
-        if len(kwargs["content"]) > MESSAGE_LENGTH:  # a big league's moves: as many as fit
-            kwargs["content"] = kwargs["content"][: MESSAGE_LENGTH - 2].rsplit("\n", 1)[0] + "\n…"
+        if len(kwargs["content"]) > MAX_CONTENT:  # a big league's moves: as many as fit
+            kwargs["content"] = kwargs["content"][: MAX_CONTENT - 2].rsplit("\n", 1)[0] + "\n…"
         tournament = league.tournament
         where = tournament.thread_id or tournament.channel_id
         channel = self._bot.get_partial_messageable(where, guild_id=tournament.guild_id)

@@ -50,7 +50,16 @@ from bot.games import (
     withdrawals,
 )
 from bot.games.announcements import TOURNAMENT_GAME, TOURNAMENT_NEWS
-from bot.storage import Claim, Game, Store, Tournament, UserId, Writer, open_database
+from bot.storage import (
+    Claim,
+    Game,
+    Store,
+    Tournament,
+    TournamentGame,
+    UserId,
+    Writer,
+    open_database,
+)
 from bot.storage.models import text_to_time, time_to_text
 from tests.bot.e2e.conftest import Table
 from tests.bot.e2e.test_crashes import bot_process
@@ -79,15 +88,15 @@ class Meeting:
         self.barrier = asyncio.Barrier(parties)
 
     def hook(
-        self, original: Callable[[Writer, Game], Awaitable[None]]
-    ) -> Callable[[Writer, Game], Awaitable[None]]:
-        async def lock_for_end(tx: Writer, game: Game) -> None:
+        self, original: Callable[[Writer, Game], Awaitable[TournamentGame | None]]
+    ) -> Callable[[Writer, Game], Awaitable[TournamentGame | None]]:
+        async def lock_for_end(tx: Writer, game: Game) -> TournamentGame | None:
             barrier = self.barrier
             if barrier is not None:
                 async with asyncio.timeout(MEETING_TIMEOUT):
                     await barrier.wait()
                 self.met += 1
-            await original(tx, game)
+            return await original(tx, game)
 
         return lock_for_end
 
@@ -272,10 +281,10 @@ async def test_a_withdrawal_or_a_cancellation_while_a_game_ends_waits_and_never_
     withdraw = withdrawals.withdraw
     cancel_in = tournaments.Tournaments._cancel_in
 
-    async def held_end(tx: Writer, game: Game) -> None:
+    async def held_end(tx: Writer, game: Game) -> TournamentGame | None:
         if meeting is not None and SIDE.get() == "end":
             await meeting.reach("end")
-        await lock_for_end(tx, game)
+        return await lock_for_end(tx, game)
 
     async def held_withdraw(
         tx: Writer, tournament: Tournament, user_id: UserId, now: datetime, claim: Claim
