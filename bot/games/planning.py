@@ -3,15 +3,15 @@ together with the lines of its game. What a line may be, and how lines answer mo
 :mod:`bot.games.plans` (pure); they are kept by :mod:`bot.storage.plans`.
 
 How a planned reply is played once, on any number of processes: in the transaction of the move
-that it answers. :meth:`GameService.play <bot.games.service.GameService.play>` plays a move in
-a game with lines through :meth:`Planning.play`, which holds the game's row, reads its lines,
+that it answers. :meth:`GameService.play <bot.games.service.GameService.play>` saves a move
+without looking at lines; the storage refuses the save if the game has any, looked for once
+the save's transaction holds the game's row (:class:`~bot.storage.plans.PlansWaiting`), and
+the move is played here instead: :meth:`Planning.play` holds the game's row, reads its lines,
 and writes in one commit the move, every planned reply after it (with the passes they force),
 their posts (an outbox row each, like any move's), and the lines as they go on. A line is
 planned (:meth:`Planning.plan`) in a transaction that holds the game's row too, so it is either
-seen by the move's transaction or planned after the move, against the new position. A move
-saved without its lines (a game that had none) is refused by the storage if one was planned
-before the move's transaction held the row, and played here instead
-(:class:`~bot.storage.plans.PlansWaiting`).
+seen by the move's transaction or planned after the move, against the new position. (A move
+that ends the game needs no lines: the ending drops them.)
 
 Clocks: a planned reply is a move made at the moment of the move it answers, so its player's
 time bank loses nothing and gains its increment, and the next player's clock starts then.
@@ -24,12 +24,12 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 
 import rules
 from bot.games import announcements, plans
-from bot.games.checks import check_running
-from bot.games.clocks import banks, continued
+from bot.games.checks import game_for_action
+from bot.games.clocks import continued
 from bot.games.endings import Ending, finish
 from bot.games.errors import GameChanged, GameNotFound, NotAPlayer
 from bot.games.outbox import Outbox
@@ -150,12 +150,7 @@ class Planning:
         return sum(1 for s in live if s.ply == game.ply and game.is_active)
 
     async def _game_for(self, game_id: int, user_id: UserId, expected_version: int | None) -> Game:
-        game = await self._store.game(game_id)
-        if game is None:
-            raise GameNotFound(game_id)
-        if not game.is_player(user_id):
-            raise NotAPlayer(game_id, user_id)
-        check_running(game, expected_version)
+        game = await game_for_action(self._store.game, game_id, user_id, expected_version)
         if game.computer_id is not None:
             raise PlansAgainstTheBot(game_id)
         return game
@@ -184,10 +179,12 @@ class Planning:
                 stored = await tx.plans_of_game(game.id)
                 lines = [_line(current, s) for s in stored]
                 chain = plans.play(current.position, move, [*lines, *([new] if new else [])])
-                paused = {
-                    user: (await tx.prefs(user, lock=False)).vacation_until
-                    for user in current.human_ids
-                }
+                paused: dict[UserId, datetime | None] = {}  # without a clock, nothing to pause
+                if current.clock_days is not None or current.bank is not None:
+                    paused = {
+                        user: (await tx.prefs(user, lock=False)).vacation_until
+                        for user in current.human_ids
+                    }
                 outcome = await self._record(
                     tx, current, chain, now=now, answer=answer, paused=paused
                 )
@@ -218,7 +215,7 @@ class Planning:
         a post each, and the game as it is after them, ended by the rules if the last turn
         ended it. ``paused``: each player's vacation, if any."""
         claim = self._outbox.claim()
-        turns = [_played_turn(game, turn, now) for turn in chain.turns]
+        turns = [played_turn(game, turn, now) for turn in chain.turns]
         ends = rules.is_over(chain.position)
         going_on = len(turns) - 1 if ends else len(turns)
         state, records, notices = game, list[NewMove](), list[int]()
@@ -291,7 +288,7 @@ def _line(game: Game, stored: StoredLine) -> Line:
 # --- the record of a turn (every move's, planned or not) --------------------------------------
 
 
-def _played_turn(game: Game, turn: plans.Turn, now: datetime) -> list[PlayedMove]:
+def played_turn(game: Game, turn: plans.Turn, now: datetime) -> list[PlayedMove]:
     """A turn's move and the passes it forced, as recorded."""
     return [
         played_move(game, result, now, automatic=index > 0, planned=turn.planned and index == 0)
@@ -324,20 +321,19 @@ def played_move(
 def new_moves(played: Sequence[PlayedMove], before: Game, after: Game) -> list[NewMove]:
     """The records of ``played``, with the banks as they were when each ply's turn began:
     ``before``'s for the first, ``after``'s for the passes recorded after it."""
-    return [
-        NewMove(
-            m.ply,
-            m.colour,
-            m.player_id,
-            m.move,
-            m.automatic,
-            m.played_at,
-            *_banks_at(before if index == 0 else after),
+    records: list[NewMove] = []
+    for index, m in enumerate(played):
+        banked = before if index == 0 else after
+        records.append(
+            NewMove(
+                m.ply,
+                m.colour,
+                m.player_id,
+                m.move,
+                m.automatic,
+                m.played_at,
+                banked.white_bank,
+                banked.black_bank,
+            )
         )
-        for index, m in enumerate(played)
-    ]
-
-
-def _banks_at(game: Game) -> tuple[timedelta | None, timedelta | None]:
-    stored = banks(game)
-    return stored.get(Colour.WHITE), stored.get(Colour.BLACK)
+    return records

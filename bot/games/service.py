@@ -27,9 +27,16 @@ from pathlib import Path
 from typing import Final
 
 import rules
-from bot.games import announcements
+from bot.games import announcements, plans
 from bot.games.checks import check_running, game_for_action
-from bot.games.clocks import CLOCK_CHOICES, Clocks, GameClock, Reminder, continued
+from bot.games.clocks import (
+    CLOCK_CHOICES,
+    Clocks,
+    GameClock,
+    Reminder,
+    continued,
+    time_control_of,
+)
 from bot.games.endings import Ending, finish
 from bot.games.errors import (
     AbortTooLate,
@@ -58,7 +65,7 @@ from bot.games.errors import (
 )
 from bot.games.leases import Leases
 from bot.games.outbox import DEFAULT_LEASE, Outbox
-from bot.games.planning import Planning
+from bot.games.planning import Planning, played_turn
 from bot.games.planning import new_moves as _new_moves
 from bot.games.planning import played_move as _played
 from bot.games.ratings import Ratings
@@ -360,7 +367,7 @@ class GameService:
             game = await check_rematch(tx, game_id, user_id, now)
             if game.computer_id is not None:
                 raise ValueError(f"game {game_id} is against the bot: its rematch starts at once")
-            control = from_columns(game.clock_days, game.bank)
+            control = time_control_of(game)
             _check_clock(control)
             clock_days, bank = to_columns(control)
             if settings is not None and not settings.allows(channel_id, parent_channel_id):
@@ -680,21 +687,13 @@ class GameService:
             raise NotYourTurn(game_id, user_id, colour, before.turn)
         parsed = rules.parse_move(move) if isinstance(move, str) else move
         now = self.now()
-        planning = game.computer_id is None  # a game against the bot has no planned lines
-        if planning and await self.store.has_plans(game_id):
-            # With the planned replies it brings, in one transaction (bot.games.planning).
-            return await self.plans.play(game, parsed, now, answer)
-        first = rules.apply(before, parsed)
-        played = [_played(game, first, now, automatic=False)]
-        position = first.after
-        # A pass is never a choice: record it at once for whoever must pass, so the turn
-        # goes to the player who can move (possibly the mover again).
-        while rules.legal_moves(position) == (rules.PASS,):
-            forced = rules.apply(position, rules.PASS)
-            played.append(_played(game, forced, now, automatic=True))
-            position = forced.after
+        # A pass is never a choice: the turn records at once every pass it forces, so it goes
+        # to the player who can move (possibly the mover again).
+        turn = plans.turn(before, parsed)
+        played = played_turn(game, turn, now)
+        position = turn.after
         log.info("game %s: %s plays %s", game_id, user_id, parsed)
-        if rules.is_over(position):
+        if rules.is_over(position):  # its ending drops the game's lines: none is due
             ended = await self._finish_by_move(game, position, played, now, answer)
             return MoveOutcome(ended.game, before, tuple(played), ended, ended.announcement)
         paused_until = mover_paused_until = None
@@ -712,11 +711,13 @@ class GameService:
                 _new_moves(played, game, updated),
                 announcements.turn(updated, played, answer=answer),
                 self.outbox.claim(),
-                unplanned=planning,
+                # A game against the bot has no planned lines; any other game's move is saved
+                # only if its game has none, looked for in the save's transaction.
+                unplanned=game.computer_id is None,
             )
         except VersionConflict:
             raise GameChanged(game_id, game.version) from None
-        except PlansWaiting:  # a line was planned while this move was on its way
+        except PlansWaiting:  # the game has lines: played with them, in one transaction
             return await self.plans.play(game, parsed, now, answer)
         assert saved.notice_id is not None
         return MoveOutcome(saved.game, before, tuple(played), None, saved.notice_id)

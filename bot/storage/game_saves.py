@@ -146,8 +146,8 @@ class GameSaves(StorePart):
         async with self.db.transaction() as conn:
             accepted = set(await self._apply_updates(conn, batch))
             while found := await self._planned(conn, accepted):
-                # A line was planned in one of these games before its row was ours: its move
-                # goes back to be played with it. Begin again without it (rare: a race).
+                # One of these games has planned lines: its move goes back to be played with
+                # them. Begin again without it (only moves in games with lines pay for this).
                 planned |= found
                 await conn.restart()
                 accepted = set(

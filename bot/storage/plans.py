@@ -8,8 +8,7 @@ the whole file), so a line planned and the move that would answer it take turns.
 
 A move saved without looking at the plans (the hot path, :mod:`bot.storage.game_saves`) is
 saved only if its game has none (:func:`planned_games`, read in its transaction after its row
-lock): a line planned meanwhile sends the move back to be played with its plans
-(:class:`PlansWaiting`).
+lock): a game with lines sends the move back to be played with them (:class:`PlansWaiting`).
 
 :class:`PlanWrites` is the part of :class:`~bot.storage.store.Writer` that writes them,
 :class:`PlanReads` the part of :class:`~bot.storage.store.Store` that reads them.
