@@ -115,6 +115,7 @@ from bot.games.tournament_errors import (
     WhichTournament,
 )
 from bot.storage.models import (
+    BoardTheme,
     Challenge,
     ChallengeStatus,
     EndReason,
@@ -131,6 +132,7 @@ from bot.storage.models import (
     TournamentFormat,
     TournamentGame,
     TournamentStatus,
+    TurnNotices,
 )
 
 __all__ = [
@@ -144,6 +146,7 @@ __all__ = [
     "AbortOutcome",
     "AbortTooLate",
     "AlreadyJoined",
+    "BoardTheme",
     "Challenge",
     "ChallengeAlreadyAccepted",
     "ChallengeCancelled",
@@ -237,6 +240,7 @@ __all__ = [
     "TournamentOver",
     "TournamentStarted",
     "TournamentStatus",
+    "TurnNotices",
     "VacationNotAllowed",
     "WhichTournament",
     "computer_turn",

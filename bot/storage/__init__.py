@@ -26,6 +26,7 @@ from bot.storage.errors import (
 from bot.storage.interface import Database
 from bot.storage.migrations import MIGRATIONS, SCHEMA_VERSION, Migration
 from bot.storage.models import (
+    BoardTheme,
     Challenge,
     ChallengeStatus,
     ChannelId,
@@ -46,6 +47,7 @@ from bot.storage.models import (
     TournamentFormat,
     TournamentGame,
     TournamentStatus,
+    TurnNotices,
     UserId,
 )
 from bot.storage.postgres import PostgresDatabase
@@ -64,6 +66,7 @@ from bot.storage.tournaments import NewTournament, TournamentChanged
 __all__ = [
     "MIGRATIONS",
     "SCHEMA_VERSION",
+    "BoardTheme",
     "Challenge",
     "ChallengeStatus",
     "ChannelId",
@@ -101,6 +104,7 @@ __all__ = [
     "TournamentFormat",
     "TournamentGame",
     "TournamentStatus",
+    "TurnNotices",
     "UserId",
     "VersionConflict",
     "Writer",

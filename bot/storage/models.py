@@ -43,6 +43,25 @@ class Setup(enum.StrEnum):
     """By the bot, at random, when the game begins: the movement starts at once."""
 
 
+class TurnNotices(enum.StrEnum):
+    """How the bot tells a player it is their turn (deadline reminders come whatever it is)."""
+
+    PING = "ping"
+    """A ping in the game's post on every turn."""
+    DIGEST = "digest"
+    """One DM a day at the player's own hour, listing every game where it is their turn."""
+    NONE = "none"
+    """Nothing: the player looks for themselves."""
+
+
+class BoardTheme(enum.StrEnum):
+    """The colours a board is drawn in."""
+
+    DARK = "dark"
+    """The bot's default."""
+    LIGHT = "light"
+
+
 class GameStatus(enum.StrEnum):
     """Whether a game is being played."""
 
@@ -296,6 +315,8 @@ class GuildSettings:
     """Where the bot plays in this server; empty: in any channel."""
     organiser_role_id: int | None = None
     """Besides Manage Server, who may run the server's tournaments."""
+    theme: BoardTheme | None = None
+    """The theme of the server's public posts; ``None``: the default."""
 
     def allows(self, channel_id: ChannelId, parent_id: ChannelId | None = None) -> bool:
         """Whether games may start in ``channel_id`` (or in a thread of ``parent_id``)."""
@@ -314,6 +335,16 @@ class PlayerPrefs:
     vacation_days_used: int = 0
     locale: str | None = None
     """The Discord locale the player last used with the bot."""
+    turns: TurnNotices = TurnNotices.PING
+    digest_hour: int | None = None
+    """The hour (0-23) of the daily digest, in :attr:`time_zone`; ``None``: not chosen yet."""
+    time_zone: str | None = None
+    """The player's IANA time zone (``Europe/Warsaw``, ``UTC``); ``None``: not told yet."""
+    next_digest_at: datetime | None = None
+    """When the next digest is due; ``None``: none is (turn notices are not a digest)."""
+    last_digest_at: datetime | None = None
+    theme: BoardTheme | None = None
+    """The theme of what the bot shows this player privately; ``None``: the default."""
 
     def on_vacation(self, now: datetime) -> bool:
         return self.vacation_until is not None and self.vacation_until > now

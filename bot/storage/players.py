@@ -13,10 +13,12 @@ from typing import Any, Final
 
 from bot.storage.interface import Row
 from bot.storage.models import (
+    BoardTheme,
     Game,
     GuildId,
     PlayerPrefs,
     RatingRow,
+    TurnNotices,
     UserId,
     optional_time,
     time_to_text,
@@ -24,7 +26,8 @@ from bot.storage.models import (
 from bot.storage.sql_helpers import StorePart, WriterPart, locking, one_row, optional_text
 
 _SELECT_PREFS: Final = (
-    "SELECT notify, last_reminded_at, vacation_until, vacation_year, vacation_days_used, locale "
+    "SELECT notify, last_reminded_at, vacation_until, vacation_year, vacation_days_used, locale, "
+    "turn_notices, digest_hour, time_zone, next_digest_at, last_digest_at, theme "
     "FROM players WHERE user_id = ?"
 )
 _SELECT_RATING: Final = (
@@ -44,6 +47,12 @@ def _prefs(row: Row | None, user_id: UserId) -> PlayerPrefs:
         vacation_year=row["vacation_year"],
         vacation_days_used=row["vacation_days_used"],
         locale=row["locale"],
+        turns=TurnNotices(row["turn_notices"]),
+        digest_hour=row["digest_hour"],
+        time_zone=row["time_zone"],
+        next_digest_at=optional_time(row["next_digest_at"]),
+        last_digest_at=optional_time(row["last_digest_at"]),
+        theme=None if row["theme"] is None else BoardTheme(row["theme"]),
     )
 
 
@@ -116,6 +125,34 @@ class PlayerWrites(WriterPart):
             "UPDATE players SET notify = ? WHERE user_id = ?", (int(notify), user_id)
         )
 
+    async def save_turn_notices(self, prefs: PlayerPrefs) -> None:
+        """How the player is told of their turns: the choice, the digest's hour and time zone,
+        and when the next digest is due."""
+        await self._conn.execute(
+            "UPDATE players SET turn_notices = ?, digest_hour = ?, time_zone = ?, "
+            "next_digest_at = ? WHERE user_id = ?",
+            (
+                prefs.turns.value,
+                prefs.digest_hour,
+                prefs.time_zone,
+                optional_text(prefs.next_digest_at),
+                prefs.user_id,
+            ),
+        )
+
+    async def mark_digested(self, user_id: UserId, now: datetime, next_at: datetime) -> None:
+        """Remember that the digest due was queued ``now``; the next is due ``next_at``."""
+        await self._conn.execute(
+            "UPDATE players SET last_digest_at = ?, next_digest_at = ? WHERE user_id = ?",
+            (time_to_text(now), time_to_text(next_at), user_id),
+        )
+
+    async def save_theme(self, user_id: UserId, theme: BoardTheme | None) -> None:
+        await self._conn.execute(
+            "UPDATE players SET theme = ? WHERE user_id = ?",
+            (None if theme is None else theme.value, user_id),
+        )
+
     async def mark_reminded(self, user_id: UserId, games: Iterable[Game], now: datetime) -> None:
         """Remember that ``user_id`` was reminded now, of these games' current deadlines."""
         await self._conn.execute(
@@ -171,6 +208,15 @@ class PlayerReads(StorePart):
     async def prefs(self, user_id: UserId) -> PlayerPrefs:
         """A player's preferences (defaults if none are stored)."""
         return _prefs(await self.db.fetch_one(_SELECT_PREFS, (user_id,)), user_id)
+
+    async def digests_due(self, now: datetime) -> list[UserId]:
+        """The players whose daily digest is due at ``now``, the longest due first."""
+        rows = await self.db.fetch_all(
+            "SELECT user_id FROM players WHERE next_digest_at IS NOT NULL "
+            "AND next_digest_at <= ? ORDER BY next_digest_at, user_id",
+            (time_to_text(now),),
+        )
+        return [int(row["user_id"]) for row in rows]
 
     async def rating(self, guild_id: GuildId, user_id: UserId) -> RatingRow | None:
         row = await self.db.fetch_one(_SELECT_RATING, (guild_id, user_id))
