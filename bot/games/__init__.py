@@ -16,6 +16,15 @@ ends through :mod:`~bot.games.endings`. Errors a player can cause are in
 """
 
 from bot.games.clocks import CLOCK_CHOICES, VACATION_DAYS_PER_YEAR
+from bot.games.digests import (
+    DigestQueued,
+    Digests,
+    TimeZone,
+    TurnNoticesChosen,
+    next_digest,
+    time_zone,
+    zone_names,
+)
 from bot.games.errors import (
     AbortTooLate,
     ChallengeAlreadyAccepted,
@@ -28,11 +37,14 @@ from bot.games.errors import (
     ChallengeNotFound,
     ChannelBusy,
     ChannelNotAllowed,
+    DigestNeedsHour,
+    DigestNeedsTimeZone,
     GameChanged,
     GameError,
     GameFinished,
     GameNotFound,
     InvalidClock,
+    InvalidDigestHour,
     InvalidTimeControl,
     NoGameHere,
     NoTakebackRequested,
@@ -47,6 +59,7 @@ from bot.games.errors import (
     SelfChallenge,
     ServiceError,
     TakebackPending,
+    UnknownTimeZone,
     VacationNotAllowed,
 )
 from bot.games.leases import COMPUTER_TURNS, HOUSEKEEPING, Leases, computer_turn
@@ -160,6 +173,10 @@ __all__ = [
     "ChannelBusy",
     "ChannelNotAllowed",
     "Clock",
+    "DigestNeedsHour",
+    "DigestNeedsTimeZone",
+    "DigestQueued",
+    "Digests",
     "EmptyLine",
     "EndReason",
     "Game",
@@ -175,6 +192,7 @@ __all__ = [
     "GameStatus",
     "GuildSettings",
     "InvalidClock",
+    "InvalidDigestHour",
     "InvalidTimeControl",
     "Leases",
     "Line",
@@ -224,6 +242,7 @@ __all__ = [
     "Setup",
     "Sweep",
     "TakebackPending",
+    "TimeZone",
     "TooFewPlayers",
     "TooManyLines",
     "TooManyOwnTournaments",
@@ -241,8 +260,13 @@ __all__ = [
     "TournamentStarted",
     "TournamentStatus",
     "TurnNotices",
+    "TurnNoticesChosen",
+    "UnknownTimeZone",
     "VacationNotAllowed",
     "WhichTournament",
     "computer_turn",
+    "next_digest",
+    "time_zone",
     "utc_now",
+    "zone_names",
 ]

@@ -4,10 +4,11 @@ It is the Discord layer's only door to the data. Challenges are made, accepted, 
 cancelled and expired; games are played, resigned and aborted; games and records are looked up.
 Its parts hold the rest: :attr:`GameService.clocks` (deadlines, reminders, vacations),
 :attr:`~GameService.takebacks`, :attr:`~GameService.ratings`, :attr:`~GameService.plans`
-(conditional moves) and :attr:`~GameService.outbox` (announcements to deliver). Every use case
-either succeeds completely and durably before it returns, or raises one of
-:mod:`bot.games.errors` (or a rules error, unchanged) and changes nothing. Every ending goes
-through :func:`bot.games.endings.finish`.
+(conditional moves), :attr:`~GameService.digests` (turn notices and the daily digest) and
+:attr:`~GameService.outbox` (announcements to deliver). Every use case either succeeds
+completely and durably before it returns, or raises one of :mod:`bot.games.errors` (or a rules
+error, unchanged) and changes nothing. Every ending goes through
+:func:`bot.games.endings.finish`.
 
 Time comes from an injected clock (a callable returning an aware datetime), chance from an
 injected :class:`random.Random`, so tests control both.
@@ -37,6 +38,7 @@ from bot.games.clocks import (
     continued,
     time_control_of,
 )
+from bot.games.digests import DigestQueued, Digests
 from bot.games.endings import Ending, finish
 from bot.games.errors import (
     AbortTooLate,
@@ -146,12 +148,15 @@ class Sweep:
     lost_on_time: tuple[GameEnded, ...] = ()
     rated: int = 0
     reminders: tuple[Reminder, ...] = ()
+    digests: tuple[DigestQueued, ...] = ()
 
     @property
     def announcements(self) -> tuple[int, ...]:
         """The outbox rows this pass wrote, leased to its caller to deliver now."""
-        return tuple(e.announcement for e in self.lost_on_time) + tuple(
-            r.announcement for r in self.reminders
+        return (
+            tuple(e.announcement for e in self.lost_on_time)
+            + tuple(r.announcement for r in self.reminders)
+            + tuple(d.announcement for d in self.digests)
         )
 
 
@@ -180,6 +185,7 @@ class GameService:
         self.outbox = Outbox(store, self.now, outbox_lease)
         self.leases = Leases(store, self.now, self.outbox.claimant, outbox_lease)
         self.clocks = Clocks(store, self.now, self.outbox)
+        self.digests = Digests(store, self.now, self.outbox)
         self.takebacks = Takebacks(store, self.now, self.outbox)
         self.ratings = Ratings(store, self.now)
         self.tournaments = Tournaments(store, self.now, self.outbox)
@@ -277,13 +283,14 @@ class GameService:
 
     async def sweep(self) -> Sweep:
         """One housekeeping pass: expire challenges, end games whose deadline passed, rate what
-        a crash left unrated, queue reminders. The bot runs it every minute, tests after moving
-        the clock."""
+        a crash left unrated, queue reminders and the daily digests due. The bot runs it every
+        minute, tests after moving the clock."""
         expired = await self.expire_challenges()
         lost = await self.clocks.enforce_deadlines()
         rated = await self.ratings.rate_finished_games()
         reminders = await self.clocks.queue_reminders()
-        return Sweep(len(expired), tuple(lost), rated, tuple(reminders))
+        digests = await self.digests.queue_due()
+        return Sweep(len(expired), tuple(lost), rated, tuple(reminders), tuple(digests))
 
     # --- challenges ----------------------------------------------------------------------------
 
