@@ -30,8 +30,8 @@ from tests.bot.games.test_service import ALICE, BOB, CAROL, start_game
 WARSAW = ZoneInfo("Europe/Warsaw")
 
 
-def utc(*args: int) -> datetime:
-    return datetime(*args, tzinfo=UTC)  # type: ignore[misc]
+def utc(year: int, month: int, day: int, hour: int, minute: int = 0, second: int = 0) -> datetime:
+    return datetime(year, month, day, hour, minute, second, tzinfo=UTC)
 
 
 # --- when it is due ----------------------------------------------------------------------------
