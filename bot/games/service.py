@@ -93,6 +93,7 @@ from bot.games.timecontrol import (
 from bot.games.tournament_errors import AbortNeedsOrganiser
 from bot.games.tournaments import Tournaments
 from bot.storage import (
+    BoardTheme,
     Challenge,
     ChallengeStatus,
     ChannelId,
@@ -882,6 +883,14 @@ class GameService:
         async with self.store.write() as tx:
             await tx.ensure_players([user_id], now)
             await tx.save_locale(user_id, locale)
+
+    async def save_theme(self, user_id: UserId, theme: BoardTheme | None) -> None:
+        """A player's own theme, for what the bot shows them privately (``None``: the
+        default)."""
+        now = self.now()
+        async with self.store.write() as tx:
+            await tx.ensure_players([user_id], now)
+            await tx.save_theme(user_id, theme)
 
     async def remember_reply_route(self, game_id: int, route: str, lasts: timedelta) -> None:
         """Keep the latest way to answer in a private game (an interaction's, good for

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from bot.storage.models import GuildId, GuildSettings, time_to_text
+from bot.storage.models import BoardTheme, GuildId, GuildSettings, time_to_text
 from bot.storage.sql_helpers import StorePart, WriterPart
 
 
@@ -29,12 +29,12 @@ class SettingsWrites(WriterPart):
         """Insert or replace a server's settings."""
         await self._conn.execute(
             "INSERT INTO guild_settings (guild_id, default_clock_days, default_bank, use_threads, "
-            "locale, organiser_role_id, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) "
+            "locale, organiser_role_id, theme, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
             "ON CONFLICT (guild_id) DO UPDATE SET "
             "default_clock_days = excluded.default_clock_days, "
             "default_bank = excluded.default_bank, "
             "use_threads = excluded.use_threads, locale = excluded.locale, "
-            "organiser_role_id = excluded.organiser_role_id, "
+            "organiser_role_id = excluded.organiser_role_id, theme = excluded.theme, "
             "updated_at = excluded.updated_at",
             (
                 settings.guild_id,
@@ -43,6 +43,7 @@ class SettingsWrites(WriterPart):
                 int(settings.use_threads),
                 settings.locale,
                 settings.organiser_role_id,
+                None if settings.theme is None else settings.theme.value,
                 time_to_text(now),
             ),
         )
@@ -62,7 +63,7 @@ class SettingsReads(StorePart):
         """A server's settings; the defaults if it has none stored."""
         row = await self.db.fetch_one(
             "SELECT guild_id, default_clock_days, default_bank, use_threads, locale, "
-            "organiser_role_id FROM guild_settings "
+            "organiser_role_id, theme FROM guild_settings "
             "WHERE guild_id = ?",
             (guild_id,),
         )
@@ -82,6 +83,7 @@ class SettingsReads(StorePart):
             locale=row["locale"],
             channels=channels,
             organiser_role_id=row["organiser_role_id"],
+            theme=None if row["theme"] is None else BoardTheme(row["theme"]),
         )
 
     async def guild_locale(self, guild_id: GuildId) -> str | None:

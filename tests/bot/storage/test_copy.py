@@ -22,7 +22,7 @@ import pytest
 from psycopg import sql
 
 import rules
-from bot.games import GameService, GuildSettings, Setup
+from bot.games import BoardTheme, GameService, GuildSettings, Setup
 from bot.games.setups import random_placements
 from bot.games.timecontrol import LITTLE_GOLEM
 from bot.storage import PostgresDatabase, SQLiteDatabase, StorageError, Store
@@ -92,7 +92,10 @@ async def make_source(path: Path) -> Source:
         )
         await service.save_guild_settings(
             GuildSettings(
-                OTHER_GUILD, default_bank=LITTLE_GOLEM.to_text(), channels=frozenset({700, 701})
+                OTHER_GUILD,
+                default_bank=LITTLE_GOLEM.to_text(),
+                channels=frozenset({700, 701}),
+                theme=BoardTheme.LIGHT,
             )
         )
         finished = await start(service, ALICE, BOB, 600)
@@ -133,6 +136,7 @@ async def make_source(path: Path) -> Source:
         await service.resign(randomly.id, BOB)
         await service.offer_rematch(randomly.id, BOB, channel_id=608)  # a rematch offered
         fresh = await start(service, CAROL, DAVE, 606)  # no move yet
+        await service.save_theme(CAROL, BoardTheme.LIGHT)  # her own, for what only she sees
         declined = await service.create_challenge(
             guild_id=GUILD, channel_id=605, challenger_id=ALICE, opponent_id=CAROL
         )
@@ -285,6 +289,9 @@ async def test_a_service_on_the_copy_reads_the_same_games_and_plays_on(
         assert banked.game.bank == LITTLE_GOLEM.to_text() and banked.game.white_bank is not None
         assert all(m.white_bank is not None and m.black_bank is not None for m in banked.moves)
         assert (await pg.guild_settings(OTHER_GUILD)).default_bank == LITTLE_GOLEM.to_text()
+        assert (await pg.guild_settings(OTHER_GUILD)).theme is BoardTheme.LIGHT  # the themes
+        assert (await pg.guild_settings(GUILD)).theme is None
+        assert (await pg.prefs(CAROL)).theme is BoardTheme.LIGHT
         randomly = await pg.record(source.randomly)  # the seed, and what it placed
         assert randomly.game.setup_seed is not None
         assert [m.move for m in randomly.moves[:49]] == [

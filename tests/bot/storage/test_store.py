@@ -14,6 +14,7 @@ import pytest
 
 import rules
 from bot.storage import (
+    BoardTheme,
     ChannelTaken,
     Game,
     GameStatus,
@@ -348,3 +349,26 @@ async def test_server_settings(store: Store) -> None:
     async with store.write() as tx:
         await tx.save_guild_settings(GuildSettings(9, None), NOW)
     assert await store.guild_settings(9) == GuildSettings(9)
+
+
+async def test_a_servers_theme_and_a_players_own(store: Store) -> None:
+    # The server's theme for its public posts, a player's for what they see privately: each
+    # kept, changed and cleared (None: the bot's default) without touching the other.
+    async with store.write() as tx:
+        await tx.save_guild_settings(GuildSettings(9, 3, theme=BoardTheme.LIGHT), NOW)
+        await tx.ensure_players([ALICE, BOB], NOW)
+        await tx.save_theme(ALICE, BoardTheme.LIGHT)
+    assert await store.guild_settings(9) == GuildSettings(9, 3, theme=BoardTheme.LIGHT)
+    assert (await store.prefs(ALICE)).theme is BoardTheme.LIGHT
+    assert (await store.prefs(BOB)).theme is None
+    async with store.write() as tx:
+        await tx.save_guild_settings(GuildSettings(9, 3, theme=BoardTheme.DARK), NOW)
+        await tx.save_theme(BOB, BoardTheme.DARK)
+    assert (await store.guild_settings(9)).theme is BoardTheme.DARK
+    assert (await store.prefs(BOB)).theme is BoardTheme.DARK
+    assert (await store.prefs(ALICE)).theme is BoardTheme.LIGHT
+    async with store.write() as tx:
+        await tx.save_guild_settings(GuildSettings(9, 3), NOW)
+        await tx.save_theme(ALICE, None)
+    assert await store.guild_settings(9) == GuildSettings(9, 3)
+    assert (await store.prefs(ALICE)).theme is None
