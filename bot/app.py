@@ -45,6 +45,7 @@ EXTENSIONS: Final = (
     "bot.exts.plans",
     "bot.exts.computer",
     "bot.exts.clocks",
+    "bot.exts.notices",
     "bot.exts.takebacks",
     "bot.exts.records",
     "bot.exts.review",

@@ -23,13 +23,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 
 import discord
 
-from bot.games import Game, GameOver, GameService, Notification
+from bot.games import Game, GameOver, GameService, Notification, TurnNotices
 from bot.games import announcements as kinds
 from bot.posting.answers import Answer, is_answer
 from bot.posting.publisher import ChannelLost, Publisher
@@ -324,12 +325,22 @@ class Deliverer:
         players = await self._publisher.players(game)
         return await self._publisher.send_to_game(
             game,
-            post(players),
+            await self._with_turn_notices(post(players)),
             players=players,
             nonce=notification.nonce,
             answer=answer,
             answered=notification.answer if answer is None else None,
         )
+
+    async def _with_turn_notices(self, post: GamePost) -> GamePost:
+        """``post``, pinging the player it calls to move only if they chose a ping on every
+        turn (``/dvonn notify``): the mention stays, so the post still says whose turn it is."""
+        if not post.turn_ping or not post.ping:
+            return post
+        quiet = [u for u in post.ping if (await self._service.prefs(u)).turns != TurnNotices.PING]
+        if not quiet:
+            return post
+        return dataclasses.replace(post, ping=tuple(u for u in post.ping if u not in quiet))
 
     async def _game_now(self, notification: Notification) -> Game:
         assert notification.game_id is not None

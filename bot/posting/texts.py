@@ -67,6 +67,9 @@ class GamePost:
     and what a phone's notification shows."""
     ping: tuple[int, ...] = ()
     """The users this post may notify; nobody else, never roles or @everyone."""
+    turn_ping: bool = False
+    """Its ping tells the player to move that it is their turn: it notifies them only if they
+    chose a ping on every turn (not the daily digest, nor nothing: ``/dvonn notify``)."""
     footer: Text | None = None
     ending: Ending | None = None
     """For the image's status line when the rules alone cannot tell it (resignation, abort)."""
@@ -246,6 +249,7 @@ def turn_post(
         lines=tuple(lines),
         content=(*played, call),
         ping=ping,
+        turn_ping=True,
         footer=move_footer(game),
         last_move=last.move if last is not None else None,
         removed=removed,
@@ -355,6 +359,7 @@ def start_post(game: Game, players: Players) -> GamePost:
         ),
         content=(call,),
         ping=ping,
+        turn_ping=True,
         footer=move_footer(game),
     )
 
@@ -370,6 +375,7 @@ def takeback_post(game: Game, players: Players, undone: Sequence[str]) -> GamePo
         lines=tuple(lines),
         content=(call,),
         ping=ping,
+        turn_ping=True,
         footer=move_footer(game),
     )
 

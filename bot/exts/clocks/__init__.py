@@ -1,6 +1,6 @@
 """Clocks: losses on time and deadline reminders (the housekeeping pass runs them every
-minute), ``/dvonn vacation`` and ``/dvonn notify``, and the posts announcing reminders and
-vacations."""
+minute), ``/dvonn vacation``, and the posts announcing reminders and vacations (reminders are
+turned on and off with ``/dvonn notify``, in :mod:`bot.exts.notices`)."""
 
 from __future__ import annotations
 

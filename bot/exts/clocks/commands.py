@@ -1,4 +1,4 @@
-"""``/dvonn vacation`` and ``/dvonn notify``, and the clocks' housekeeping job."""
+"""``/dvonn vacation``, and the clocks' housekeeping job."""
 
 from __future__ import annotations
 
@@ -53,18 +53,3 @@ class Clocks(Feature):
                 ephemeral=True,
             )
             await self.deliverer.deliver(vacation.announcements)  # tell the opponents now
-
-    @app_commands.command(
-        name="notify", description=locale_str("Turn deadline reminders on or off")
-    )
-    @app_commands.describe(enabled=locale_str("Whether the bot reminds you before a deadline"))
-    async def notify(self, interaction: Interaction, enabled: bool) -> None:
-        async with self.inflight.track():
-            await self.service.clocks.set_notify(interaction.user.id, enabled)
-            reader = self.publisher.private_reader(interaction)
-            text = (
-                _("You will be reminded (by DM where you allow it) when a deadline draws near.")
-                if enabled
-                else _("You will not be reminded of deadlines any more.")
-            )
-            await interaction.response.send_message(reader(text), ephemeral=True)

@@ -92,7 +92,7 @@ async def test_reminders_fall_back_to_the_thread_and_can_be_turned_off(
     shy = fake.add_user("shy", table.guild, accepts_dms=False)
     async with bot_runner.run(clock=clock, housekeeping_interval=0) as bot:
         off = await fake.run_command(table.bob, table.games, "dvonn notify", {"enabled": False})
-        assert off.ephemeral and "not be reminded" in off.content
+        assert off.ephemeral and "Deadline reminders: off" in off.content
         challenge = await fake.run_command(
             shy,
             table.games,

@@ -22,7 +22,7 @@ import pytest
 from psycopg import sql
 
 import rules
-from bot.games import BoardTheme, GameService, GuildSettings, Setup
+from bot.games import BoardTheme, GameService, GuildSettings, Setup, TurnNotices
 from bot.games.setups import random_placements
 from bot.games.timecontrol import LITTLE_GOLEM
 from bot.storage import PostgresDatabase, SQLiteDatabase, StorageError, Store
@@ -147,6 +147,9 @@ async def make_source(path: Path) -> Source:
         )
         await service.remember_locale(ALICE, "fr")
         await service.clocks.set_notify(BOB, False)
+        await service.digests.choose(  # a daily digest: hour, time zone, when it is due next
+            ALICE, turns=TurnNotices.DIGEST, hour=8, zone="Europe/Warsaw"
+        )
         await service.clocks.start_vacation(CAROL, 3)
         clock.advance(hours=1)
         service.outbox.sent(1, message_id=123456789012345678)  # one announcement delivered
