@@ -27,12 +27,14 @@ is SQLite's durability setting, so it is refused with a URL; PostgreSQL's is the
 PostgreSQL server: ``python -m tests.bot.storagebench`` (it runs this module's functions).
 
 ``--housekeeping`` times :meth:`GameService.sweep`, the pass the bot makes every minute (losses
-on time, reminders, challenges expired, ratings left unrated), over ``--running`` running games
-on time banks, their deadlines spread evenly over the next ten days and all of them reminded
-already but those of the last hour: first the pass after the bot was down for an hour (the
-games whose banks ran out meanwhile end, their players are reminded), then ``--passes`` passes
-a minute apart, as the bot makes them (a game runs out about every minute and a half). Prints
-each in milliseconds.
+on time, reminders, daily digests, challenges expired, ratings left unrated), over ``--running``
+running games on time banks, their deadlines spread evenly over the next ten days and all of
+them reminded already but those of the last hour, half their players on a daily digest at an
+hour and in a time zone drawn at random: first the pass after the bot was down for an hour
+(the games whose banks ran out meanwhile end, their players are reminded, the digests of the
+hour go out), then ``--passes`` passes a minute apart, as the bot makes them (a game runs out
+about every minute and a half), then the pass at the next full hour, when that hour's digests
+are due at once (players choose whole hours). Prints each in milliseconds.
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import rules
+from bot.games.digests import next_digest, time_zone
 from bot.games.service import GameService
 from bot.games.timecontrol import PRESETS, Bank
 from bot.storage import (
@@ -264,6 +267,28 @@ async def store_running_games(
         )
 
 
+DIGEST_ZONES = ("Europe/Warsaw", "America/New_York", "Asia/Seoul", "UTC", "Europe/Paris")
+
+
+async def choose_digests(db: Database, now: datetime, rng: random.Random) -> int:
+    """Half the players take the daily digest, at hours and in zones drawn at random, each due
+    next at their hour after ``now``; returns how many."""
+    players = [int(row[0]) for row in await db.fetch_all("SELECT user_id FROM players")]
+    chosen = rng.sample(players, len(players) // 2)
+    rows = []
+    for user_id in chosen:
+        hour, name = rng.randrange(24), rng.choice(DIGEST_ZONES)
+        due = next_digest(now, hour, time_zone(name).zone)
+        rows.append((hour, name, time_to_text(due), user_id))
+    async with db.transaction() as conn:
+        await conn.execute_many(
+            "UPDATE players SET turn_notices = 'digest', digest_hour = ?, time_zone = ?, "
+            "next_digest_at = ? WHERE user_id = ?",
+            rows,
+        )
+    return len(chosen)
+
+
 async def housekeeping(
     db: Database, *, running: int, passes: int, seed: int, synchronous: str | None = None
 ) -> list[str]:
@@ -283,17 +308,21 @@ async def housekeeping(
                 "UPDATE games SET reminded_for = deadline_at WHERE deadline_at <= ?",
                 (time_to_text(_START + timedelta(hours=23)),),
             )
+        digesting = await choose_digests(db, _START - hour, rng)
         where = await describe(db, synchronous)
-        lines = [f"housekeeping, {running:,} running games on time banks; {where}"]
+        lines = [
+            f"housekeeping, {running:,} running games on time banks, {digesting:,} players on "
+            f"a daily digest; {where}"
+        ]
         started = time.perf_counter()
         done = await service.sweep()
         elapsed = (time.perf_counter() - started) * 1000
         lines.append(
             f"  after an hour down: {elapsed:7.1f} ms  ({len(done.lost_on_time)} games lost on "
-            f"time, {len(done.reminders)} reminders)"
+            f"time, {len(done.reminders)} reminders, {len(done.digests)} digests)"
         )
         times: list[float] = []
-        ended = reminded = 0
+        ended = reminded = digested = 0
         for _ in range(passes):
             moment[0] += timedelta(minutes=1)
             started = time.perf_counter()
@@ -301,10 +330,20 @@ async def housekeeping(
             times.append((time.perf_counter() - started) * 1000)
             ended += len(done.lost_on_time)
             reminded += len(done.reminders)
+            digested += len(done.digests)
         times.sort()
         lines.append(
             f"  every minute:       p50 {_percentile(times, 0.5):5.1f} ms   max {times[-1]:5.1f} ms"
-            f"  ({passes} passes: {ended} games lost on time, {reminded} reminders)"
+            f"  ({passes} passes: {ended} games lost on time, {reminded} reminders, "
+            f"{digested} digests)"
+        )
+        moment[0] = moment[0].replace(minute=0, second=0, microsecond=0) + hour
+        started = time.perf_counter()
+        done = await service.sweep()
+        elapsed = (time.perf_counter() - started) * 1000
+        lines.append(
+            f"  at the full hour:   {elapsed:7.1f} ms  ({len(done.lost_on_time)} games lost on "
+            f"time, {len(done.reminders)} reminders, {len(done.digests)} digests)"
         )
         return lines
     finally:

@@ -266,5 +266,6 @@ def _after_e3() -> str:
 
 async def test_the_housekeeping_benchmark_runs(database_target: str) -> None:
     lines = await housekeeping(await open_database(database_target), running=300, passes=2, seed=1)
-    assert "300 running games on time banks" in lines[0]
+    assert "300 running games on time banks" in lines[0] and "on a daily digest" in lines[0]
     assert "after an hour down" in lines[1] and "2 passes" in lines[2]
+    assert "at the full hour" in lines[3] and " digests)" in lines[3]
