@@ -85,8 +85,10 @@ DEFAULT_THEME: Final = Theme()
 """Dark surroundings: at home in Discord's dark mode, a calm dark card in its light mode."""
 LIGHT_THEME: Final = Theme(
     background="#eef0f3",
-    board="#5b6470",
-    coordinates="#3b4350",
+    # The letters and row numbers reach into the plate's notches: near-black on a mid grey
+    # plate keeps them 3:1 there too (and the plate 3:1 against the cells, as grid lines).
+    board="#667080",
+    coordinates="#1d2127",
     text="#1d2127",
     muted_text="#5f6873",
     panel="#ffffff",
@@ -96,7 +98,7 @@ LIGHT_THEME: Final = Theme(
     promoted="#116329",
     relegated="#b3261e",
 )
-"""Light surroundings, for players who prefer them; the board and pieces are the same."""
+"""Light surroundings, for players who prefer them; the cells and pieces are the same."""
 _FIELDS: Final = frozenset(f.name for f in dataclasses.fields(Theme))
 
 

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from PIL import Image
 
 import render
 import rules
 from render import DEFAULT_THEME as THEME
+from render import LIGHT_THEME, Theme, layout
 from render import board as board_module
-from render import layout
 from render.theme import rgb
 from tests.render.pixels import at, cell, near, position
 
@@ -39,12 +40,17 @@ def contrast(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
     return (high + 0.05) / (low + 0.05)
 
 
-def test_cell_names_stand_out_from_their_cells_at_least_three_to_one() -> None:
-    assert contrast(rgb(THEME.cell_name), rgb(THEME.cell)) >= 3.0
+THEMES = pytest.mark.parametrize("theme", [THEME, LIGHT_THEME], ids=["dark", "light"])
 
 
-def test_cell_names_are_drawn_and_still_there_at_phone_width() -> None:
-    png = render.board_png(rules.new_game(), size=PHONE)
+@THEMES
+def test_cell_names_stand_out_from_their_cells_at_least_three_to_one(theme: Theme) -> None:
+    assert contrast(rgb(theme.cell_name), rgb(theme.cell)) >= 3.0
+
+
+@THEMES
+def test_cell_names_are_drawn_and_still_there_at_phone_width(theme: Theme) -> None:
+    png = render.board_png(rules.new_game(), size=PHONE, theme=theme)
     image = Image.open(io.BytesIO(png)).convert("RGB")
     lay = layout(PHONE)
     x, y = lay.cell_center(cell("E3"))
@@ -52,7 +58,16 @@ def test_cell_names_are_drawn_and_still_there_at_phone_width() -> None:
     box = image.crop((int(x - w / 3), int(y - w / 4), int(x + w / 3), int(y + w / 4)))
     colours = pixels(box)
     darkest = min(colours, key=_luminance)
-    assert contrast(darkest, rgb(THEME.cell)) >= 2.5  # the name's strokes, after scaling down
+    assert contrast(darkest, rgb(theme.cell)) >= 2.5  # the name's strokes, after scaling down
+
+
+@THEMES
+def test_the_edge_letters_and_numbers_stand_out_from_all_they_touch(theme: Theme) -> None:
+    # They stand on the background, and their feet reach into the notches of the board's
+    # plate: at least 3:1 against both (the plate too against the cells, as grid lines).
+    assert contrast(rgb(theme.coordinates), rgb(theme.background)) >= 4.5
+    assert contrast(rgb(theme.coordinates), rgb(theme.board)) >= 3.0
+    assert contrast(rgb(theme.board), rgb(theme.cell)) >= 3.0
 
 
 def test_the_black_disc_in_the_header_sits_on_a_light_plate() -> None:
