@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Final
 
 import discord
@@ -44,22 +44,40 @@ class Help(Feature):
         self, interaction: Interaction, paragraphs: Callable[[Reader], list[str]]
     ) -> None:
         async with self.inflight.track():
-            reader = self.publisher.private_reader(interaction)
             await interaction.response.defer(ephemeral=True, thinking=True)
+            reader = await self.publisher.own_reader(interaction)  # an answer for them alone
             png = await _cell_names_png(self.publisher, reader)
-            embed = discord.Embed(description="\n\n".join(paragraphs(reader)))
-            embed.set_image(url="attachment://cells.png")
+            embeds = [discord.Embed(description=text) for text in in_embeds(paragraphs(reader))]
+            embeds[0].set_image(url="attachment://cells.png")
             await interaction.followup.send(
-                embed=embed,
+                embeds=embeds,
                 file=discord.File(io.BytesIO(png), filename="cells.png"),
                 ephemeral=True,
             )
 
 
+EMBED_DESCRIPTION: Final = 4096
+"""The most characters Discord takes in an embed's description (all of a message's embeds
+together take 6,000)."""
+
+
+def in_embeds(paragraphs: Sequence[str], limit: int = EMBED_DESCRIPTION) -> list[str]:
+    """``paragraphs`` as few embeds' descriptions as fit, never splitting a paragraph."""
+    texts: list[str] = []
+    for paragraph in paragraphs:
+        if texts and len(texts[-1]) + 2 + len(paragraph) <= limit:
+            texts[-1] += "\n\n" + paragraph
+        else:
+            texts.append(paragraph)
+    return texts
+
+
 async def _cell_names_png(publisher: Publisher, reader: Reader) -> bytes:
     """The empty board naming every cell (no game's header above it)."""
     labels = image_labels(reader.catalogues, reader.locale)
-    return await publisher.renderer.board_png(rules.new_game(), labels=labels, header=False)
+    return await publisher.renderer.board_png(
+        rules.new_game(), labels=labels, header=False, theme=reader.theme
+    )
 
 
 RULES_TEXT: Final = (
@@ -106,6 +124,16 @@ def where_to_play(link: str) -> Text:
         "losses on time come to your DMs. Ratings, the leaderboard and settings belong to "
         "servers.",
         link=link,
+    )
+
+
+def turn_notices() -> Text:
+    """How a player may hear of their turns."""
+    return _(
+        "**Your turns.** Each board pings the player to move. With `/dvonn notify` you may "
+        "have one DM a day instead, at an hour of your own, listing every game where it is your "
+        "move (your time zone is asked once), or nothing at all; reminders before a deadline "
+        "come either way."
     )
 
 
@@ -173,5 +201,6 @@ def help_paragraphs(reader: Reader, descriptions: Mapping[str, str], install: st
         ]
         paragraphs.append("\n".join(lines))
     paragraphs.append(reader(clocks("; ".join(reader(bank_terms(bank)) for bank in PRESETS))))
+    paragraphs.append(reader(turn_notices()))
     paragraphs.append(reader(where_to_play(install)))
     return paragraphs

@@ -18,7 +18,7 @@ from discord import app_commands
 from discord.app_commands import TranslationContext, TranslationContextLocation, locale_str
 
 import rules
-from bot.exts.help import HELP_GROUPS, RULES_TEXT, help_paragraphs
+from bot.exts.help import HELP_GROUPS, RULES_TEXT, help_paragraphs, in_embeds
 from bot.games.errors import InvalidClock, ServiceError
 from bot.i18n import ENGLISH, LOCALE_DIR, PLURAL_VARIANTS, Catalogues, Text, n_
 from bot.i18n.tools import (
@@ -44,6 +44,7 @@ from bot.posting.texts import IMAGE_LABELS, image_labels
 from tests.bot.test_command_tree import RECORDED
 
 EMBED_DESCRIPTION_LIMIT = 4096
+EMBEDS_IN_A_MESSAGE_LIMIT = 6000
 SPOKEN = ("ru", "ko", "pl", "fr")
 PLURAL_FORMS = {"ru": 3, "ko": 1, "pl": 3, "fr": 2}
 
@@ -108,9 +109,11 @@ def test_rules_and_help_fit_in_an_embed_and_differ_from_english(
     assert "`/dvonn place`" in rules
     descriptions = recorded_descriptions()
     link = "https://discord.com/oauth2/authorize?client_id=1&integration_type=1"
-    shown = "\n\n".join(help_paragraphs(Reader(catalogues, language), descriptions, link))
+    embeds = in_embeds(help_paragraphs(Reader(catalogues, language), descriptions, link))
+    shown = "\n\n".join(embeds)
     english = "\n\n".join(help_paragraphs(Reader(catalogues, "en-US"), descriptions, link))
-    assert len(shown) <= EMBED_DESCRIPTION_LIMIT and shown != english
+    assert all(len(text) <= EMBED_DESCRIPTION_LIMIT for text in embeds) and shown != english
+    assert sum(map(len, embeds)) <= EMBEDS_IN_A_MESSAGE_LIMIT
     assert all(f"/dvonn {name} ·" in shown for name in descriptions)
 
 
