@@ -12,17 +12,18 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 import discord
 
 import rules
-from bot.games import Game, GameRecord, GameService
+from bot.games import BoardTheme, Game, GameRecord, GameService
 from bot.i18n import Catalogues, Locale
 from bot.monitoring import Metrics
 from bot.posting.answers import ORIGINAL, Answer, AnswerRoute, interaction_webhook
 from bot.posting.commands import CommandMentions
+from bot.posting.descriptions import post_alt_text
 from bot.posting.names import Names
 from bot.posting.renderer import Renderer
 from bot.posting.texts import GamePost, Players, image_labels, image_status
@@ -36,15 +37,23 @@ EMBED_COLOUR: Final = discord.Colour(0xC8A165)  # the board's wood
 @dataclass(frozen=True, slots=True)
 class Reader:
     """Who reads a message: the catalogues and the locale to render it in; the commands a text
-    names become tappable (``</dvonn move:ID>``) once their ids are known."""
+    names become tappable (``</dvonn move:ID>``) once their ids are known; its images are
+    drawn in ``theme``."""
 
     catalogues: Catalogues
     locale: Locale
     mentions: CommandMentions | None = None
+    theme: BoardTheme | None = None
+    """The colours of the message's images: a server's for its public posts, a player's own
+    for what only they see (see :meth:`Publisher.public_reader`); ``None``: the default."""
 
     def __call__(self, text: Any) -> str:
         rendered = self.catalogues.render(text, self.locale)
         return rendered if self.mentions is None else self.mentions.link(rendered)
+
+    def plain(self, text: Any) -> str:
+        """``text`` without tappable commands: for alt text, which Discord shows as it is."""
+        return self.catalogues.render(text, self.locale)
 
 
 async def board_png(
@@ -60,6 +69,7 @@ async def board_png(
         players=players.as_tuple(),
         labels=labels,
         status=status,
+        theme=reader.theme,
     )
 
 
@@ -88,16 +98,22 @@ async def message(
     renderer: Renderer, position: rules.Position, post: GamePost, players: Players, reader: Reader
 ) -> dict[str, Any]:
     """Keyword arguments for ``send``/``followup.send`` that publish ``post``."""
-    return message_with(await board_png(renderer, position, post, players, reader), post, reader)
+    png = await board_png(renderer, position, post, players, reader)
+    return message_with(png, post, reader, alt_text=alt_text(position, post, players, reader))
 
 
-def message_with(png: bytes, post: GamePost, reader: Reader) -> dict[str, Any]:
+def alt_text(position: rules.Position, post: GamePost, players: Players, reader: Reader) -> str:
+    """The words of a post's board (:mod:`bot.posting.descriptions`), for screen readers."""
+    return post_alt_text(position, post, players, reader.plain)
+
+
+def message_with(png: bytes, post: GamePost, reader: Reader, *, alt_text: str) -> dict[str, Any]:
     """:func:`message` with its board drawn already (a new file each call: discord.py closes
-    a file once it is sent)."""
+    a file once it is sent), ``alt_text`` its description."""
     return {
         "content": "\n".join(reader(line) for line in post.content) or None,
         "embed": embed(post, reader),
-        "file": discord.File(io.BytesIO(png), filename=BOARD_FILENAME),
+        "file": discord.File(io.BytesIO(png), filename=BOARD_FILENAME, description=alt_text),
         "allowed_mentions": allowed_mentions(post),
     }
 
@@ -150,11 +166,16 @@ class Publisher:
 
         The server's Discord language comes with an interaction, else from the database (the
         bot stores it, :meth:`DvonnBot.remember_guild_locale`), never from this process's
-        cache of the server: the process that posts may not serve that server's shard."""
+        cache of the server: the process that posts may not serve that server's shard.
+
+        Their images are drawn in the server's theme (``/dvonn settings theme``); outside a
+        server, in the own theme of whoever triggered the post (``/dvonn board theme``)."""
         locale: Locale = None
+        theme: BoardTheme | None = None
         if guild_id is not None:
             settings = await self._service.guild_settings(guild_id)
             locale = settings.locale
+            theme = settings.theme
             if locale is None:
                 if interaction is not None and interaction.guild_locale is not None:
                     locale = interaction.guild_locale
@@ -162,11 +183,40 @@ class Publisher:
                     locale = await self._service.guild_locale(guild_id)
         if locale is None and interaction is not None:
             locale = interaction.locale
-        return Reader(self.catalogues, locale, self.mentions)
+        if guild_id is None and interaction is not None:
+            theme = (await self._service.prefs(interaction.user.id)).theme
+        return Reader(self.catalogues, locale, self.mentions, theme)
+
+    async def public_theme(self, interaction: discord.Interaction[Any]) -> BoardTheme | None:
+        """The theme of an image everyone sees where ``interaction`` was used (an answer that
+        is not ephemeral): the server's; outside a server, the user's own."""
+        if interaction.guild_id is not None:
+            return (await self._service.guild_settings(interaction.guild_id)).theme
+        return (await self._service.prefs(interaction.user.id)).theme
+
+    async def game_reader(
+        self, game: Game, interaction: discord.Interaction[Any] | None = None
+    ) -> Reader:
+        """The reader of a game's own posts (its boards): :meth:`public_reader` of its server.
+
+        A game outside a server that added the bot (a DM, or a private game) has no server's
+        theme: both players see the same posts there, drawn in the theme they both chose
+        (or the one human player, against the bot), else in the default."""
+        reader = await self.public_reader(game.guild_id, interaction)
+        if game.guild_id is not None and not game.private:
+            return reader
+        chosen = {(await self._service.prefs(u)).theme or BoardTheme.DARK for u in game.human_ids}
+        return replace(reader, theme=chosen.pop() if len(chosen) == 1 else None)
 
     def private_reader(self, interaction: discord.Interaction[Any]) -> Reader:
-        """The language of the user who will read an ephemeral reply."""
+        """The language of the user who will read an ephemeral reply (of words: an image only
+        they see wants :meth:`own_reader`, for their theme)."""
         return Reader(self.catalogues, interaction.locale, self.mentions)
+
+    async def own_reader(self, interaction: discord.Interaction[Any]) -> Reader:
+        """:meth:`private_reader` with the user's own theme: for an image only they see."""
+        theme = (await self._service.prefs(interaction.user.id)).theme
+        return Reader(self.catalogues, interaction.locale, self.mentions, theme)
 
     def reader(self, locale: Locale) -> Reader:
         """A reader of ``locale`` (a player's own language, say)."""
@@ -175,7 +225,11 @@ class Publisher:
     async def message(
         self, game: Game, post: GamePost, reader: Reader, players: Players | None = None
     ) -> dict[str, Any]:
-        return message_with(await self._board(game, post, reader, players), post, reader)
+        players = players or await self.players(game)
+        png = await self._board(game, post, reader, players)
+        return message_with(
+            png, post, reader, alt_text=alt_text(game.position, post, players, reader)
+        )
 
     async def _board(
         self, game: Game, post: GamePost, reader: Reader, players: Players | None
@@ -219,7 +273,7 @@ class Publisher:
         board is drawn (see :mod:`bot.posting.answers`). ``answered``: the route of a command
         this post may have answered already (an earlier try, before a crash): if it did, that
         answer is the post."""
-        reader = await self.public_reader(game.guild_id)
+        reader = await self.game_reader(game)
         if game.private:
             return await self._answer(game, post, reader, players, nonce)
         kwargs = self._with_view(game, reader, await self.message(game, post, reader, players))
@@ -273,14 +327,16 @@ class Publisher:
         nonce: str | None,
     ) -> discord.Message:
         """A post of a private game (see :meth:`_privately`); its board is drawn once."""
+        players = players or await self.players(game)
         png = await self._board(game, post, reader, players)
+        alt = alt_text(game.position, post, players, reader)
 
         async def through(webhook: discord.Webhook) -> discord.Message:
-            made = self._with_view(game, reader, message_with(png, post, reader))
+            made = self._with_view(game, reader, message_with(png, post, reader, alt_text=alt))
             return await webhook.send(**made, wait=True)
 
         async def by_dm(user: discord.User, nonce: str | int) -> discord.Message:
-            return await user.send(**message_with(png, post, reader), nonce=nonce)
+            return await user.send(**message_with(png, post, reader, alt_text=alt), nonce=nonce)
 
         return await self._privately(game, game.human_ids, through, by_dm, nonce)
 
