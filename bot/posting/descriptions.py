@@ -106,7 +106,7 @@ def by_rows(position: Position, *, empty_cells: bool = False) -> tuple[Text, ...
     for number, cells in enumerate(ROWS, start=1):
         shown = [stack_words(c, stacks[c]) for c in cells if stacks[c] or empty_cells]
         if shown:
-            lines.append(_("Row {row}: {cells}.", row=number, cells=_joined(shown)))
+            lines.append(_("Row {row}: {cells}.", row=number, cells=listed(shown)))
         else:
             lines.append(_("Row {row}: empty.", row=number))
     return tuple(lines)
@@ -121,7 +121,7 @@ def by_colour(position: Position) -> tuple[Text, ...]:
 
     def topped_by(piece: rules.Piece) -> Text | None:
         shown = [_short(cell, stacks[cell]) for cell in CELLS if stacks[cell][-1:] == piece]
-        return _joined(shown) if shown else None
+        return listed(shown) if shown else None
 
     lines: list[Text] = []
     if (white := topped_by(rules.Piece.WHITE)) is not None:
@@ -143,9 +143,10 @@ def _short(cell: Cell, stack: Stack) -> Text | str:
     return f"{name} {len(stack)}"  # no words: nothing to translate
 
 
-def _joined(items: Sequence[Text | str]) -> Text:
+def listed(items: Sequence[Text | str]) -> Text:
     """A list of texts, each rendered in the reader's language, joined by commas: a text whose
-    template is only the placeholders of its items (nothing in it to translate)."""
+    template is only the placeholders of its items (nothing in it to translate; at least one
+    item)."""
     template = ", ".join(f"{{item{index}}}" for index in range(len(items)))
     return Text(template, {f"item{index}": item for index, item in enumerate(items)})
 
@@ -310,4 +311,36 @@ def cells_picture() -> Text:
         row3=spans[2],
         row4=spans[3],
         row5=spans[4],
+    )
+
+
+def replay_alt_text(
+    render: Render,
+    *,
+    game_id: int,
+    players: Players,
+    moves: Sequence[rules.Move],
+    result: Text,
+) -> str:
+    """The alt text of a game's animated replay: whose game, one frame an action, how it ended
+    (``result``, or who is to play), and the record, as much of it as fits."""
+    return fit(
+        [
+            (
+                n_(
+                    "Animated replay of game #{game}, {white} (White) against {black} (Black): "
+                    "one frame for each of its {count} action.",
+                    "Animated replay of game #{game}, {white} (White) against {black} (Black): "
+                    "one frame for each of its {count} actions.",
+                    len(moves),
+                    game=game_id,
+                    white=players.white,
+                    black=players.black,
+                ),
+                result,
+                _("The record: {record}", record=rules.format_record(moves)),
+            )
+        ],
+        render,
+        MAX_ALT_TEXT,
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from typing import Any, cast
 
 import pytest
@@ -11,7 +12,7 @@ import rules
 from ai.engine import Engine
 from ai.review import Estimate, PlyReview, Review, estimate
 from bot.exts.review.reviewer import Reviewer, ReviewsBusy, ReviewStopped, Subject
-from bot.exts.review.texts import course, mistake_lines, pieces
+from bot.exts.review.texts import biggest_swings, course, graph_description, mistake_lines, pieces
 from bot.i18n import ENGLISH, Catalogues, _
 from bot.posting.texts import Players
 from rules import PLACEMENT_PLIES
@@ -71,6 +72,34 @@ def _review_with_losses(moves: list[rules.Move], losses: dict[int, float]) -> Re
         best = rules.parse_move("E3") if ply in losses else move
         plies.append(PlyReview(ply, colour, move, best, 0, 0, 0, losses.get(ply, 0.0), ply >= 3))
     return Review(tuple(plies), (0.0,) * (len(moves) + 1), (False,) * (len(moves) + 1))
+
+
+def test_the_graph_in_words_says_who_led_when_and_the_biggest_swings() -> None:
+    curve = [0.0] * 30 + [3.2] * 20 + [-6.0] * 10 + [2.0] * 5 + [-1.5, -4.0]
+    moves = list(rules.parse_record("C3 I3 E3 D3 F3 C2 G3 C4 G4"))
+    mistakes = _review_with_losses(moves, {4: 2.0, 5: 3.0})
+    review = dataclasses.replace(mistakes, leads=tuple(curve), proven=(True,) * len(curve))
+    assert [ENGLISH.render(line) for line in graph_description(review, PLAYERS)] == [
+        "Graph of the lead in pieces after each move, as the engine sees it: White's lead "
+        "above the middle line, Black's below it.",
+        "After the placement ann was ahead by about 3 pieces.",
+        "ann was ahead by up to 3 pieces (move 30).",
+        "ben was ahead for good from move 65.",
+        "Biggest swings: 9 pieces toward ben at move 50, 8 pieces toward ann at move 60, "
+        "4 pieces toward ben at move 65.",
+        "The 2 numbered marks are the mistakes listed in the message.",
+    ]
+
+
+def test_a_swing_spread_over_three_points_is_named_once() -> None:
+    # The drawn curve averages each lead with its neighbours: one move's jump of 4 pieces
+    # shows as steps of 1, 2 and 1.
+    assert biggest_swings([0.0, 0.0, 0.0, 1.0, 3.0, 4.0, 4.0]) == [(4, 2.0)]
+    assert biggest_swings([0.0, 0.5, 0.2, -0.4]) == []  # nothing of a whole piece
+    assert biggest_swings([0.0, -2.0, -2.0, 3.0, 3.0, 0.0, 0.0, 1.5], count=2) == [
+        (3, 5.0),
+        (5, -3.0),
+    ]
 
 
 class SlowEngine:

@@ -16,6 +16,7 @@ from bot.games.timecontrol import PRESETS
 from bot.i18n import Text, _
 from bot.interactions.feature import Feature
 from bot.posting.commands import subcommands
+from bot.posting.descriptions import cells_picture
 from bot.posting.publisher import Publisher, Reader
 from bot.posting.texts import bank_terms, image_labels
 
@@ -51,7 +52,9 @@ class Help(Feature):
             embeds[0].set_image(url="attachment://cells.png")
             await interaction.followup.send(
                 embeds=embeds,
-                file=discord.File(io.BytesIO(png), filename="cells.png"),
+                file=discord.File(
+                    io.BytesIO(png), filename="cells.png", description=reader.plain(cells_picture())
+                ),
                 ephemeral=True,
             )
 

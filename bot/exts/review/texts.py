@@ -6,6 +6,7 @@ here, since a catalogue cannot); the command and the buttons send them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 from babel.numbers import format_decimal
@@ -14,12 +15,15 @@ import rules
 from ai.review import Review
 from bot.games import EndReason
 from bot.i18n import COLOUR_NAMES, Text, _, n_
+from bot.posting.descriptions import listed
 from bot.posting.texts import Players, result_line
 from render import GraphMark
 from rules import PLACEMENT_PLIES, Colour, Move, Position
 
 LEVEL: Final = 1.0
 """Leads smaller than this many pieces count as level."""
+SWINGS: Final = 3
+"""How many of the curve's biggest swings the graph's alt text names."""
 
 
 def pieces(value: float, language: str) -> str:
@@ -148,3 +152,57 @@ def mistake_marks(review: Review) -> list[GraphMark]:
         GraphMark(mistake.ply + 1, number, mistake.colour)
         for number, mistake in enumerate(review.mistakes(), start=1)
     ]
+
+
+def biggest_swings(
+    curve: Sequence[float], *, count: int = SWINGS, at_least: float = LEVEL
+) -> list[tuple[int, float]]:
+    """The drawn curve's steepest steps, as ``(move number, change in White's lead)``: at
+    most ``count``, each of at least ``at_least`` pieces, in the order played. The step into
+    point ``i`` is move ``i``'s (the action at ply ``i - 1``); the curve spreads a move's
+    effect over the steps beside it too, so no two swings named are next to each other."""
+    steps = sorted(
+        ((curve[i] - curve[i - 1], i) for i in range(1, len(curve))),
+        key=lambda step: (-abs(step[0]), step[1]),
+    )
+    chosen: list[tuple[int, float]] = []
+    for change, number in steps:
+        if len(chosen) == count or abs(change) < at_least:
+            break
+        if all(abs(number - other) > 1 for other, _change in chosen):
+            chosen.append((number, change))
+    return sorted(chosen)
+
+
+def graph_description(review: Review, players: Players) -> list[Text]:
+    """The graph in words, its alt text: what it draws, who led when (:func:`course`), its
+    biggest swings, and what its numbered marks are."""
+    lines = [
+        _(
+            "Graph of the lead in pieces after each move, as the engine sees it: White's lead "
+            "above the middle line, Black's below it."
+        )
+    ]
+    lines += course(review, players)
+    swings = [
+        n_(
+            "{count} piece toward {player} at move {number}",
+            "{count} pieces toward {player} at move {number}",
+            max(1, round(abs(change))),
+            number=number,
+            player=players.name(Colour.WHITE if change > 0 else Colour.BLACK),
+        )
+        for number, change in biggest_swings(review.curve())
+    ]
+    if swings:
+        lines.append(_("Biggest swings: {swings}.", swings=listed(swings)))
+    marks = len(review.mistakes())
+    if marks:
+        lines.append(
+            n_(
+                "The numbered mark is the mistake listed in the message.",
+                "The {count} numbered marks are the mistakes listed in the message.",
+                marks,
+            )
+        )
+    return lines
