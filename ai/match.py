@@ -4,7 +4,9 @@
 
 Players: a level (``beginner`` .. ``strongest``, also ``level:strong``, or ``strong@0.2`` for a
 budget of its own), ``random``, ``greedy``, or ``codecup:COMMAND``: a program that plays by the
-CodeCup 2011 protocol, such as PrimaDvonna (``--b "codecup:./player --time=40 --seed={seed}"``).
+CodeCup 2011 protocol, such as PrimaDvonna (``--b "codecup:./player --time=40 --seed={seed}"``),
+named by its source and build with ``--b-source`` (a log requires it, and records it and the
+program's arguments instead of its path on one machine).
 
 Games come in pairs with swapped colours (A is White in even games); with ``--opening-plies N``
 both games of a pair start from the same N random placements. Prints wins/draws/losses for A,
@@ -30,7 +32,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
-from ai.players import parse_player, random_opening_moves
+from ai.players import CODECUP_PREFIX, parse_player, random_opening_moves
 from ai.stats import Tally
 from rules import Colour, Move, format_record, legal_moves, play, replay, score
 
@@ -69,6 +71,32 @@ class MatchSettings:
     budget: float | None
     seed: int
     opening_plies: int
+    a_source: str | None = None
+    """What an external program A is, by its source and build (``maksverver/PrimaDvonna
+    commit 548dacf, submission.c, gcc -O2 -m32``): logs and reports name it so, never by the
+    path it has on one machine."""
+    b_source: str | None = None
+
+    def header(self) -> dict[str, object]:
+        """The log's first line: the settings, an external program named by its source and
+        build and the arguments it was given, without its path."""
+        header: dict[str, object] = {}
+        for side, player, source in (("a", self.a, self.a_source), ("b", self.b, self.b_source)):
+            if player.startswith(CODECUP_PREFIX) and source is not None:
+                _program, _, arguments = player.removeprefix(CODECUP_PREFIX).partition(" ")
+                header |= {side: "codecup", f"{side}_source": source, f"{side}_args": arguments}
+            else:
+                header[side] = player
+        return header | {
+            "budget": self.budget,
+            "seed": self.seed,
+            "opening_plies": self.opening_plies,
+        }
+
+    def name(self, side: str) -> str:
+        """Player A's or B's name in the report: an external program's source, if given."""
+        source = self.a_source if side == "a" else self.b_source
+        return source or parse_player(self.a if side == "a" else self.b).name
 
 
 def play_game(settings: MatchSettings, index: int) -> GameResult:
@@ -132,7 +160,7 @@ class MatchLog:
         if not lines:
             return []
         header = json.loads(lines[0])
-        expected = dataclasses.asdict(self.settings)
+        expected = self.settings.header()
         if header != expected:
             raise MatchLogError(
                 f"{self.path} holds a match with other settings ({header}); "
@@ -150,7 +178,7 @@ class MatchLog:
     def append(self, result: GameResult) -> None:
         with self.path.open("a+b") as file:
             if file.tell() == 0:
-                file.write(_json_line(dataclasses.asdict(self.settings)))
+                file.write(_json_line(self.settings.header()))
             else:
                 file.seek(-1, os.SEEK_END)
                 if file.read(1) != b"\n":
@@ -190,8 +218,7 @@ def tally(results: Iterable[GameResult]) -> Tally:
 
 def report(settings: MatchSettings, results: list[GameResult], wall: float) -> str:
     """The match table as printed at the end."""
-    a_name = parse_player(settings.a).name
-    b_name = parse_player(settings.b).name
+    a_name, b_name = settings.name("a"), settings.name("b")
     total = tally(results)
     as_white = tally(r for r in results if r.a_is_white)
     as_black = tally(r for r in results if not r.a_is_white)
@@ -233,8 +260,23 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--opening-plies", type=int, default=0, help="random placements first")
     parser.add_argument("--progress", type=int, default=20, help="report every N games")
     parser.add_argument("--log", type=Path, help="keep finished games here; continue from it")
+    for side in ("a", "b"):
+        parser.add_argument(
+            f"--{side}-source",
+            help=f"an external program {side.upper()} by its source and build, for the log and "
+            "the report (e.g. 'maksverver/PrimaDvonna commit 548dacf, submission.c, "
+            "gcc -O2 -m32'); a log needs it: it names no path of one machine",
+        )
     args = parser.parse_args(argv)
-    settings = MatchSettings(args.a, args.b, args.budget, args.seed, args.opening_plies)
+    settings = MatchSettings(
+        args.a, args.b, args.budget, args.seed, args.opening_plies, args.a_source, args.b_source
+    )
+    for side, player, source in (("a", args.a, args.a_source), ("b", args.b, args.b_source)):
+        if args.log and player.startswith(CODECUP_PREFIX) and source is None:
+            parser.error(
+                f"name {side.upper()} by its source and build with --{side}-source: a match log "
+                "names an external program so, not by its path on this machine"
+            )
     parse_player(args.a), parse_player(args.b)  # fail early on a bad name
     log = MatchLog(args.log, settings) if args.log else None
     try:

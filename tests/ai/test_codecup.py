@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import shlex
 import sys
 from pathlib import Path
 
 import pytest
 
-from ai.match import MatchSettings, main, play_game
+from ai.match import MatchLog, MatchSettings, main, play_game
 from ai.players import CodeCupError, CodeCupPlayer, parse_player
 from rules import Colour, Position, legal_moves, new_game, play
 
@@ -77,3 +78,34 @@ def test_it_must_see_the_game_from_the_start() -> None:
 def test_the_command_line_plays_it(capsys: pytest.CaptureFixture[str]) -> None:
     main(["--a", "easy", "--b", f"codecup:{command()}", "--games", "2", "--progress", "0"])
     assert "2 games" in capsys.readouterr().out
+
+
+def test_a_log_names_an_external_program_by_its_source_and_build_not_its_path(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = tmp_path / "match.jsonl"
+    player = f"codecup:{command('--seed', '{seed}')}"
+    with pytest.raises(SystemExit):  # a log without the program's source is refused
+        main(["--a", "greedy", "--b", player, "--games", "1", "--log", str(log)])
+    assert "--b-source" in capsys.readouterr().err and not log.exists()
+    source = "tests/ai/codecup_random.py, CPython"
+    arguments = ["--games", "1", "--log", str(log), "--b-source", source, "--progress", "0"]
+    main(["--a", "greedy", "--b", player, *arguments])
+    header = json.loads(log.read_text().splitlines()[0])
+    assert header["b"] == "codecup" and header["b_source"] == source
+    assert header["b_args"].endswith("--seed '{seed}'") and sys.executable not in str(header)
+    assert f"B = {source}" in capsys.readouterr().out
+    # The same match continues from the log wherever the program lies on another machine.
+    elsewhere = f"codecup:{shlex.join(['/elsewhere/python', str(STAND_IN), '--seed', '{seed}'])}"
+    settings = MatchSettings("greedy", elsewhere, None, 1, 0, b_source=source)
+    assert len(MatchLog(log, settings).load()) == 1
+
+
+def test_the_committed_match_logs_name_no_path_of_one_machine() -> None:
+    logs = sorted((ROOT / "docs" / "matches").glob("*.jsonl"))
+    assert logs
+    for path in logs:
+        header = json.loads(path.read_text(encoding="utf-8").splitlines()[0])
+        assert not any(str(value).startswith("codecup:") for value in header.values()), path
+        if header["b"] == "codecup":
+            assert "maksverver/PrimaDvonna commit 548dacf" in header["b_source"], path
