@@ -97,6 +97,10 @@ async def test_a_digest_over_three_days_with_games_in_two_servers_and_a_dm(
         games = [await bot.service.game_in_channel(place.id) for place in (one, two, three)]
         game_one, game_two, game_three = [g.id for g in games if g is not None]
 
+        # In the DMs too, /dvonn notify says what stands.
+        shown = await fake.run_command(alice, private, "dvonn notify")
+        assert shown.ephemeral and "09:00 (Europe/Warsaw)" in shown.content
+
         # Day 1: nothing before 08:00 UTC; then one digest of all three, with their links.
         clock.now = at(2, 7, 59)
         await bot.housekeeping()
