@@ -4,6 +4,10 @@ Pillow and the drawing code hold Python's GIL for much of a render, so rendering
 slows every other thread of the bot (the database's included) while it runs: under load, reads
 that take a millisecond waited hundreds. A small pool of worker processes draws instead; the
 event loop only ships a position text out and PNG bytes back.
+
+Every image is drawn in a :class:`~bot.games.BoardTheme` (``None``: the default, dark), which
+the caller chooses: a server's for its public posts, a player's own for what only they see
+(:class:`~bot.posting.publisher.Reader`'s ``theme``).
 """
 
 from __future__ import annotations
@@ -14,14 +18,29 @@ import functools
 import logging
 import multiprocessing
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, Final
 
 import render
 import rules
 from ai.workers import process_pool
 from render.standings import StandingsTable, standings_png
 
+if TYPE_CHECKING:  # not at run time: the workers import this module, and need no storage
+    from bot.games import BoardTheme
+
 log = logging.getLogger(__name__)
+
+THEMES: Final[dict[str, render.Theme]] = {
+    "dark": render.DEFAULT_THEME,
+    "light": render.LIGHT_THEME,
+}
+"""The colours of each theme a server or a player may choose, by its value
+(:class:`~bot.games.BoardTheme`)."""
+
+
+def colours(theme: BoardTheme | None) -> render.Theme:
+    """The colours of ``theme``; ``None``: the default (dark)."""
+    return THEMES[theme or "dark"]
 
 
 def _board_png(position_text: str, options: Mapping[str, Any]) -> bytes:
@@ -53,8 +72,14 @@ class Renderer:
         await self.board_png(rules.new_game())
 
     async def board_png(
-        self, position: rules.Position, *, last_move: rules.Move | None = None, **options: Any
+        self,
+        position: rules.Position,
+        *,
+        last_move: rules.Move | None = None,
+        theme: BoardTheme | None = None,
+        **options: Any,
     ) -> bytes:
+        options["theme"] = colours(theme)
         if self._pool is None:
             return await asyncio.to_thread(
                 render.board_png, position, last_move=last_move, **options
@@ -63,24 +88,33 @@ class Renderer:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._pool, _board_png, position.to_text(), options)
 
-    async def replay_gif(self, moves: list[rules.Move], **options: Any) -> bytes:
+    async def replay_gif(
+        self, moves: list[rules.Move], *, theme: BoardTheme | None = None, **options: Any
+    ) -> bytes:
+        options["theme"] = colours(theme)
         texts = [str(m) for m in moves]
         if self._pool is None:
             return await asyncio.to_thread(_replay_gif, texts, options)
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._pool, _replay_gif, texts, options)
 
-    async def graph_png(self, curve: Sequence[float], **options: Any) -> bytes:
+    async def graph_png(
+        self, curve: Sequence[float], *, theme: BoardTheme | None = None, **options: Any
+    ) -> bytes:
         """A review's evaluation graph (:func:`render.evaluation_graph_png`; its marks cross
         to the worker as they are)."""
-        draw = functools.partial(render.evaluation_graph_png, list(curve), **options)
+        draw = functools.partial(
+            render.evaluation_graph_png, list(curve), theme=colours(theme), **options
+        )
         if self._pool is None:
             return await asyncio.to_thread(draw)
         return await asyncio.get_running_loop().run_in_executor(self._pool, draw)
 
-    async def standings_png(self, table: StandingsTable, **options: Any) -> bytes:
+    async def standings_png(
+        self, table: StandingsTable, *, theme: BoardTheme | None = None, **options: Any
+    ) -> bytes:
         """A tournament's standings (:func:`render.standings.standings_png`)."""
-        draw = functools.partial(standings_png, table, **options)
+        draw = functools.partial(standings_png, table, theme=colours(theme), **options)
         if self._pool is None:
             return await asyncio.to_thread(draw)
         return await asyncio.get_running_loop().run_in_executor(self._pool, draw)

@@ -1,4 +1,4 @@
-"""Boards drawn in worker processes are the boards drawn in this process."""
+"""Boards drawn in worker processes are the boards drawn in this process, in either theme."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import pytest
 
 import render
 import rules
-from bot.posting.renderer import Renderer
+from bot.games import BoardTheme
+from bot.posting.renderer import THEMES, Renderer, colours
 
 
 def _position(plies: int) -> tuple[rules.Position, rules.MoveResult]:
@@ -26,16 +27,19 @@ def _position(plies: int) -> tuple[rules.Position, rules.MoveResult]:
 async def test_worker_processes_draw_the_same_png() -> None:
     pos, last = _position(60)
     expected = render.board_png(pos, last_move=last.move, removed=last.removed, players=("a", "б"))
+    light = render.board_png(pos, players=("a", "б"), theme=render.LIGHT_THEME)
     renderer = Renderer(processes=1)
     try:
         await renderer.start()
         drawn = await renderer.board_png(
             pos, last_move=last.move, removed=last.removed, players=("a", "б")
         )
+        drawn_light = await renderer.board_png(pos, players=("a", "б"), theme=BoardTheme.LIGHT)
         replay = await renderer.replay_gif([r.move for r in [last]], start=last.before)
     finally:
         renderer.close()
     assert drawn == expected
+    assert drawn_light == light != render.board_png(pos, players=("a", "б"))
     assert replay.startswith(b"GIF8")
 
 
@@ -44,3 +48,10 @@ async def test_threads_when_no_processes_are_wanted() -> None:
     png = await renderer.board_png(rules.new_game())
     assert png.startswith(b"\x89PNG")
     renderer.close()
+
+
+def test_every_theme_a_server_or_player_may_choose_has_its_colours() -> None:
+    assert set(THEMES) == {theme.value for theme in BoardTheme}
+    assert colours(None) is render.DEFAULT_THEME  # nothing chosen: the default, dark
+    assert colours(BoardTheme.DARK) is render.DEFAULT_THEME
+    assert colours(BoardTheme.LIGHT) is render.LIGHT_THEME
