@@ -8,7 +8,8 @@
   SQL lives in that aggregate's module: :mod:`~bot.storage.games` (and
   :mod:`~bot.storage.game_saves`, the moves' group commit), :mod:`~bot.storage.challenges`,
   :mod:`~bot.storage.players` (preferences, ratings), :mod:`~bot.storage.outbox` (announcements,
-  claims, leases) and :mod:`~bot.storage.settings` (servers).
+  claims, leases), :mod:`~bot.storage.settings` (servers) and :mod:`~bot.storage.puzzles`
+  (puzzle ratings, tries, the daily puzzle).
 * :mod:`bot.storage.models` are the values read and written.
 
 Nothing here knows of Discord: ids are opaque integers.
@@ -31,6 +32,7 @@ from bot.storage.models import (
     ChallengeStatus,
     ChannelId,
     Claim,
+    DailyPuzzlePost,
     EndReason,
     Entrant,
     Game,
@@ -39,6 +41,8 @@ from bot.storage.models import (
     GuildSettings,
     Notification,
     PlayerPrefs,
+    PuzzleAttempt,
+    PuzzleRating,
     RatingRow,
     RecordedMove,
     Result,
@@ -51,6 +55,7 @@ from bot.storage.models import (
     UserId,
 )
 from bot.storage.postgres import PostgresDatabase
+from bot.storage.puzzles import NewAttempt
 from bot.storage.sqlite import SQLiteDatabase
 from bot.storage.store import (
     NewChallenge,
@@ -72,6 +77,7 @@ __all__ = [
     "ChannelId",
     "ChannelTaken",
     "Claim",
+    "DailyPuzzlePost",
     "Database",
     "DatabaseTooNew",
     "EndReason",
@@ -82,6 +88,7 @@ __all__ = [
     "GuildSettings",
     "Migration",
     "MigrationError",
+    "NewAttempt",
     "NewChallenge",
     "NewGame",
     "NewMove",
@@ -91,6 +98,8 @@ __all__ = [
     "Notification",
     "PlayerPrefs",
     "PostgresDatabase",
+    "PuzzleAttempt",
+    "PuzzleRating",
     "RatingRow",
     "RecordedMove",
     "Result",

@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import rules
@@ -317,6 +317,8 @@ class GuildSettings:
     """Besides Manage Server, who may run the server's tournaments."""
     theme: BoardTheme | None = None
     """The theme of the server's public posts; ``None``: the default."""
+    puzzle_channel_id: ChannelId | None = None
+    """Where the daily puzzle is posted; ``None``: nowhere."""
 
     def allows(self, channel_id: ChannelId, parent_id: ChannelId | None = None) -> bool:
         """Whether games may start in ``channel_id`` (or in a thread of ``parent_id``)."""
@@ -366,6 +368,69 @@ class RatingRow:
     wins: int = 0
     losses: int = 0
     draws: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class PuzzleRating:
+    """A player's Glicko-2 puzzle rating (one for every server), and their record."""
+
+    user_id: UserId
+    rating: float
+    deviation: float
+    volatility: float
+    solved: int = 0
+    """Rated puzzles solved."""
+    failed: int = 0
+    streak: int = 0
+    """Rated puzzles solved in a row, up to now."""
+    best_streak: int = 0
+
+    @property
+    def tried(self) -> int:
+        """Rated puzzles finished."""
+        return self.solved + self.failed
+
+
+@dataclass(frozen=True, slots=True)
+class PuzzleAttempt:
+    """One try of a puzzle by a player."""
+
+    id: int
+    user_id: UserId
+    puzzle_id: str
+    step: int
+    """The index in the puzzle's line of the solver's next move (0, 2, 4...)."""
+    played: tuple[str, ...]
+    """The moves so far, the solver's and the replies, canonical; a wrong one last."""
+    rated: bool
+    started_at: datetime
+    daily_day: date | None = None
+    """The day of the daily post it was started from (``None``: not from one)."""
+    guild_id: GuildId | None = None
+    """The server of that post."""
+    ended_at: datetime | None = None
+    solved: bool | None = None
+    """``None`` while it runs."""
+    rating_before: float | None = None
+    rating_after: float | None = None
+
+    @property
+    def running(self) -> bool:
+        return self.ended_at is None
+
+
+@dataclass(frozen=True, slots=True)
+class DailyPuzzlePost:
+    """A server's post of a day's puzzle."""
+
+    guild_id: GuildId
+    day: date
+    puzzle_id: str
+    channel_id: ChannelId
+    message_id: int | None = None
+    solvers: int | None = None
+    """How many solved it from this post, counted once the day is over."""
+    tried: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

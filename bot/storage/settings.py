@@ -29,13 +29,14 @@ class SettingsWrites(WriterPart):
         """Insert or replace a server's settings."""
         await self._conn.execute(
             "INSERT INTO guild_settings (guild_id, default_clock_days, default_bank, use_threads, "
-            "locale, organiser_role_id, theme, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+            "locale, organiser_role_id, theme, puzzle_channel_id, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
             "ON CONFLICT (guild_id) DO UPDATE SET "
             "default_clock_days = excluded.default_clock_days, "
             "default_bank = excluded.default_bank, "
             "use_threads = excluded.use_threads, locale = excluded.locale, "
             "organiser_role_id = excluded.organiser_role_id, theme = excluded.theme, "
-            "updated_at = excluded.updated_at",
+            "puzzle_channel_id = excluded.puzzle_channel_id, updated_at = excluded.updated_at",
             (
                 settings.guild_id,
                 settings.default_clock_days,
@@ -44,6 +45,7 @@ class SettingsWrites(WriterPart):
                 settings.locale,
                 settings.organiser_role_id,
                 None if settings.theme is None else settings.theme.value,
+                settings.puzzle_channel_id,
                 time_to_text(now),
             ),
         )
@@ -63,7 +65,7 @@ class SettingsReads(StorePart):
         """A server's settings; the defaults if it has none stored."""
         row = await self.db.fetch_one(
             "SELECT guild_id, default_clock_days, default_bank, use_threads, locale, "
-            "organiser_role_id, theme FROM guild_settings "
+            "organiser_role_id, theme, puzzle_channel_id FROM guild_settings "
             "WHERE guild_id = ?",
             (guild_id,),
         )
@@ -84,6 +86,7 @@ class SettingsReads(StorePart):
             channels=channels,
             organiser_role_id=row["organiser_role_id"],
             theme=None if row["theme"] is None else BoardTheme(row["theme"]),
+            puzzle_channel_id=row["puzzle_channel_id"],
         )
 
     async def guild_locale(self, guild_id: GuildId) -> str | None:

@@ -15,6 +15,7 @@ parts below; every SQL statement lives in the module of the aggregate it is abou
 * :mod:`bot.storage.settings`: servers' settings and languages;
 * :mod:`bot.storage.tournaments`: tournaments and leagues, their players and pairings;
 * :mod:`bot.storage.plans`: the lines of moves players plan while waiting (conditional moves);
+* :mod:`bot.storage.puzzles`: puzzle ratings, players' tries, the daily puzzle and its posts;
 * :mod:`bot.storage.sql_helpers`: what they share.
 
 A new aggregate is a new module with its ``...Writes`` and ``...Reads`` parts, and a line for
@@ -37,6 +38,7 @@ from bot.storage.interface import Connection, Database
 from bot.storage.outbox import NewNotification, OutboxReads, OutboxWrites
 from bot.storage.plans import PlanReads, PlanWrites
 from bot.storage.players import PlayerReads, PlayerWrites
+from bot.storage.puzzles import PuzzleReads, PuzzleWrites
 from bot.storage.settings import SettingsReads, SettingsWrites
 from bot.storage.tournaments import TournamentReads, TournamentWrites
 
@@ -59,6 +61,7 @@ class Writer(
     SettingsWrites,
     TournamentWrites,
     PlanWrites,
+    PuzzleWrites,
 ):
     """The writes (and consistent reads) of one write transaction.
 
@@ -83,6 +86,7 @@ class Store(
     SettingsReads,
     TournamentReads,
     PlanReads,
+    PuzzleReads,
 ):
     """All reads and writes of the bot's data, over one :class:`Database`."""
 
