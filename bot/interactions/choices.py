@@ -8,7 +8,9 @@ from typing import Final
 from discord.app_commands import Choice, locale_str
 
 import rules
-from bot.games import InvalidTimeControl, timecontrol
+from bot.games import BoardTheme, InvalidTimeControl, timecontrol
+from bot.i18n import _, excerpt
+from bot.interactions.errors import UserError
 
 RANDOM_COLOUR: Final = "random"
 
@@ -56,3 +58,30 @@ def clock(value: str) -> timecontrol.TimeControl | None:
 def colour(value: str | None) -> rules.Colour | None:
     """The colour chosen, or ``None`` for "drawn at random"."""
     return None if value in (None, RANDOM_COLOUR) else rules.Colour(value)
+
+
+THEMES: Final = [
+    Choice(name=locale_str("Dark"), value=BoardTheme.DARK.value),
+    Choice(name=locale_str("Light"), value=BoardTheme.LIGHT.value),
+]
+"""The themes boards are drawn in: a server's for its public posts, a player's own for what
+only they see."""
+if [c.value for c in THEMES] != [t.value for t in BoardTheme]:
+    raise RuntimeError("every BoardTheme needs a name in bot.interactions.choices")
+
+THEME_NAMES: Final = {
+    BoardTheme.DARK: _("dark"),
+    BoardTheme.LIGHT: _("light"),
+}
+"""A theme's name, as `/dvonn settings` lists what stands."""
+
+
+def theme(value: str) -> BoardTheme:
+    """The theme a choice names. Raises :class:`UserError` for a value that names none (a
+    client that sent its own)."""
+    try:
+        return BoardTheme(value)
+    except ValueError:
+        raise UserError(
+            _("“{text}” is not a theme: choose dark or light.", text=excerpt(value))
+        ) from None

@@ -9,6 +9,7 @@ renders.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING, Final
 
 import discord
@@ -18,7 +19,9 @@ from discord.app_commands import Choice, locale_str
 import rules
 from bot.exts.play.buttons import AbortAgreeButton, ResignButton
 from bot.exts.play.moves import pieces_cut, play_and_report, stack_label
+from bot.games import BoardTheme, NoGameHere
 from bot.i18n import COLOUR_NAMES, Text, _, excerpt, n_
+from bot.interactions import choices
 from bot.interactions.errors import UserError
 from bot.interactions.feature import Feature
 from bot.interactions.lookup import game_for_record, game_here
@@ -43,6 +46,11 @@ STILL_PLACING: Final = _(
 NAME_BOTH_CELLS: Final = _(
     "Name both cells: from, the stack to move, and to, where it lands (such as E3 and F4)."
 )
+THEME_KEPT: Final = {
+    BoardTheme.DARK: _("From now on, boards shown only to you are dark."),
+    BoardTheme.LIGHT: _("From now on, boards shown only to you are light."),
+}
+"""What ``/dvonn board theme`` tells the player, privately, of the theme it keeps."""
 
 
 def _upper(text: str) -> str:
@@ -182,17 +190,47 @@ class Play(Feature):
     # --- the game as a whole -------------------------------------------------------------------
 
     @app_commands.command(name="board", description=locale_str("Show the board of the game here"))
-    @app_commands.describe(game=locale_str("A game number (default: the game in this channel)"))
-    async def board(self, interaction: Interaction, game: int | None = None) -> None:
+    @app_commands.describe(
+        game=locale_str("A game number (default: the game in this channel)"),
+        theme=locale_str("Draw it dark or light; boards shown only to you keep that theme"),
+    )
+    @app_commands.choices(theme=choices.THEMES)
+    async def board(
+        self, interaction: Interaction, game: int | None = None, theme: str | None = None
+    ) -> None:
+        # Posted for all to see: in the theme of the game's posts (the server's; outside a
+        # server, its players'), or in the theme asked for, which is then the player's own too.
         async with self.inflight.track():
-            found = await game_for_record(self.service, interaction, game)
+            chosen = None if theme is None else choices.theme(theme)
+            try:
+                found = await game_for_record(self.service, interaction, game)
+            except (NoGameHere, UserError):
+                if chosen is None or game is not None:
+                    raise
+                await self._keep_theme_alone(interaction, chosen)  # no game here: a theme
+                return
             await interaction.response.defer(thinking=True)
+            reader = await self.publisher.game_reader(found, interaction)
+            if chosen is not None:
+                await self.service.save_theme(interaction.user.id, chosen)
+                reader = dataclasses.replace(reader, theme=chosen)
             players = await self.publisher.players(found)
-            reader = await self.publisher.public_reader(found.guild_id, interaction)
             kwargs = await self.publisher.message(
                 found, board_post(found, players), reader, players
             )
             await interaction.followup.send(**kwargs)
+            if chosen is not None:
+                kept = self.publisher.private_reader(interaction)(THEME_KEPT[chosen])
+                await interaction.followup.send(kept, ephemeral=True)
+
+    async def _keep_theme_alone(self, interaction: Interaction, theme: BoardTheme) -> None:
+        """``/dvonn board theme`` where there is no game to show: the theme is kept all the
+        same, and the player told so, privately."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.service.save_theme(interaction.user.id, theme)
+        reader = self.publisher.private_reader(interaction)
+        text = [THEME_KEPT[theme], _("(There is no game here to show.)")]
+        await interaction.followup.send("\n".join(reader(line) for line in text), ephemeral=True)
 
     @app_commands.command(
         name="resign", description=locale_str("Give up the game here (asks first)")

@@ -73,6 +73,7 @@ class Records(Feature):
                 [m.move for m in record.moves],
                 players=players.as_tuple(),
                 labels=image_labels(reader.catalogues, reader.locale),
+                theme=await self.publisher.public_theme(interaction),
             )
             await interaction.followup.send(
                 reader(
@@ -136,6 +137,7 @@ class Records(Feature):
                 removed=None if result is None else result.removed,
                 players=(white, black),
                 labels=labels,
+                theme=await self.publisher.public_theme(interaction),  # an answer all see
             )
             await interaction.followup.send(
                 reader(

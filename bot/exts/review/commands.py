@@ -110,8 +110,11 @@ class ReviewFeature(Feature, name=COG_NAME):
                 ) from None
             if stored is not None and stored.setup_seed is not None:
                 review = _placed_at_random(review)
-            # The answer to the player who asked, in their language (also where others see it).
+            # The answer to the player who asked, in their language (also where others see it:
+            # in the theme of the place).
             reader = self.publisher.reader(interaction.locale)
+            theme = await self.publisher.public_theme(interaction)
+            reader = dataclasses.replace(reader, theme=theme)
             await interaction.followup.send(**await self._message(subject, review, reader))
 
     async def _stored(self, game_id: int) -> tuple[Subject, Game]:
@@ -177,6 +180,7 @@ class ReviewFeature(Feature, name=COG_NAME):
             players=players.as_tuple(),
             caption=reader(_("Lead in pieces, as the engine sees it")),
             labels=labels,
+            theme=reader.theme,
         )
         view = discord.ui.View(timeout=None)
         for number, mistake in enumerate(review.mistakes(), start=1):
@@ -213,8 +217,8 @@ class ReviewFeature(Feature, name=COG_NAME):
         best = rules.parse_move(better)
         if best not in rules.legal_moves(before):
             raise UserError(STALE)
-        reader = self.publisher.private_reader(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
+        reader = await self.publisher.own_reader(interaction)  # for them alone: their theme
         played = subject.moves[ply]
         players = _named(await self._players(subject, stored), reader)
         mover = players.name(before.turn)
@@ -228,7 +232,12 @@ class ReviewFeature(Feature, name=COG_NAME):
             highlighted=before.turn,
         )
         png = await self.publisher.renderer.board_png(
-            before, last_move=best, players=players.as_tuple(), labels=labels, status=status
+            before,
+            last_move=best,
+            players=players.as_tuple(),
+            labels=labels,
+            status=status,
+            theme=reader.theme,
         )
         text = _(
             "Move {number}: {player} played {move}; the engine prefers {best} (the arrow).",

@@ -1,6 +1,6 @@
 """``/dvonn settings``: a server's default clock, threads, the language of game posts, the
-channels where games may start, and the role whose members run tournaments besides Manage
-Server (changes need Manage Server)."""
+channels where games may start, the role whose members run tournaments besides Manage Server,
+and the theme of the boards posted there (changes need Manage Server)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import Choice, locale_str
 
-from bot.games import GuildSettings
+from bot.games import BoardTheme, GuildSettings
 from bot.games.timecontrol import from_columns, to_columns
 from bot.i18n import LANGUAGE_NAMES, Text, _
 from bot.interactions import choices
@@ -48,9 +48,11 @@ class ServerSettings(Feature):
             "A role whose members may run tournaments (as Manage Server may)"
         ),
         clear_organiser_role=locale_str("Only Manage Server runs tournaments again"),
+        theme=locale_str("Colours of every image the bot posts here: dark or light"),
     )
     @app_commands.choices(clock=choices.CLOCKS)
     @app_commands.choices(language=LANGUAGES)
+    @app_commands.choices(theme=choices.THEMES)
     async def settings(  # noqa: PLR0917 - a slash command's options are its parameters
         self,
         interaction: Interaction,
@@ -61,6 +63,7 @@ class ServerSettings(Feature):
         disallow: discord.TextChannel | None = None,
         organiser_role: discord.Role | None = None,
         clear_organiser_role: bool = False,
+        theme: str | None = None,
     ) -> None:
         async with self.inflight.track():
             guild_id = server_of(interaction)
@@ -74,6 +77,8 @@ class ServerSettings(Feature):
                 changes["use_threads"] = threads
             if language is not None:
                 changes["locale"] = None if language == AUTOMATIC else language
+            if theme is not None:
+                changes["theme"] = choices.theme(theme)
             current = await self.service.guild_settings(guild_id)
             channels = set(current.channels)
             if allow is not None:
@@ -131,4 +136,8 @@ def settings_lines(settings: GuildSettings, changed: bool) -> list[Text]:
         ),
         _("Games may start in: {channels}", channels=channels or _("any channel")),
         _("Tournaments are run by: {who}", who=organisers),
+        _(
+            "Boards and images posted here: {theme}",
+            theme=choices.THEME_NAMES[settings.theme or BoardTheme.DARK],
+        ),
     ]

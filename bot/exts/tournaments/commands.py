@@ -261,7 +261,7 @@ class TournamentCommands(Feature):
                 statuses=SHOWN,
             )
             await interaction.response.defer(ephemeral=True, thinking=True)
-            reader = self.publisher.private_reader(interaction)
+            reader = await self.publisher.own_reader(interaction)  # for the reader alone
             kwargs = await self.posts.standings_message(
                 found.id, reader, viewer=interaction.user.id
             )

@@ -259,7 +259,7 @@ class TournamentPosts:
         )
         files = []
         for number, table in enumerate(tables, start=1):
-            png = await self._publisher.renderer.standings_png(table)
+            png = await self._publisher.renderer.standings_png(table, theme=reader.theme)
             files.append(
                 discord.File(
                     io.BytesIO(png),
