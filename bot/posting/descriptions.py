@@ -22,8 +22,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Final
 
 import rules
+from bot.games import Game, GameOver
 from bot.i18n import COLOUR_NAMES, Text, _, n_
-from bot.posting.texts import GamePost, Players
+from bot.posting.texts import GamePost, Players, ending_line, game_title
 from rules import CELL_NAMES, CELLS, HEXES, Cell, Colour, Jump, Pass, Place, Position, Stack
 
 MAX_ALT_TEXT: Final = 1024
@@ -289,6 +290,33 @@ def text_board(position: Position, render: Render, *, summary: Sequence[Text], l
         ],
         render,
         limit,
+    )
+
+
+def last_turn(moves: Sequence[rules.Move]) -> tuple[rules.Move | None, Mapping[Cell, Stack]]:
+    """The last of a game's ``moves`` and what its turn cut off, as a turn's post shows them:
+    after a pass, what the move before it cut off (the pass a move forced is recorded with it)."""
+    if not moves:
+        return None, {}
+    cutting = len(moves) - 1
+    if isinstance(moves[cutting], Pass) and cutting > 0:
+        cutting -= 1
+    before = rules.replay(moves[:cutting])[-1]
+    return moves[-1], rules.apply(before, moves[cutting]).removed
+
+
+def game_text_board(
+    game: Game, moves: Sequence[rules.Move], players: Players, render: Render, *, limit: int
+) -> str:
+    """A game's text board: its title, whose turn or how it ended, its last move, the score,
+    then every cell row by row (:func:`text_board`)."""
+    last_move, removed = last_turn(moves)
+    ending = None if game.is_active else ending_line(GameOver.of(game), players, game)
+    summary = board_summary(
+        game.position, players, last_move=last_move, removed=removed, ending=ending
+    )
+    return text_board(
+        game.position, render, summary=(game_title(game, players), *summary), limit=limit
     )
 
 

@@ -29,6 +29,7 @@ BUTTON_IDS = {
     "dvonn:takeback:12:accept",
     "dvonn:takeback:12:decline",
     "dvonn:turn:12:40",
+    "dvonn:text:12",
     "dvonn:cells:12:40:1",
     "dvonn:from:12:52",
     "dvonn:to:12:52:E3",

@@ -26,6 +26,7 @@ from bot.exts.play.plan_picker import (
     PlanLandingMenu,
     PlanStackMenu,
 )
+from bot.exts.play.text_board import TextBoardButton
 
 if TYPE_CHECKING:
     from bot.app import DvonnBot
@@ -46,6 +47,7 @@ async def setup(bot: DvonnBot) -> None:
         PlanStackMenu,
         PlanLandingMenu,
         PlanConfirmButton,
+        TextBoardButton,  # the position in words, from the picker
     )
     bot.publisher.board_view = board_view  # "Your move" under every board a person moves on
     await bot.add_feature(Play(bot.service, bot.publisher, bot.deliverer, bot.inflight))

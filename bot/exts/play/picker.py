@@ -6,7 +6,8 @@ The button opens, for the player to move only, a private picker of the position 
   choices, the board has 49 cells);
 * moving: the player's movable stacks; then that stack's destinations, each saying what it cuts
   off;
-* then a confirm button that plays the move.
+* then a confirm button that plays the move;
+* and, beside the first step, "Text board": the position in words, privately (``text_board.py``).
 
 Everything is a persistent :class:`~bot.interactions.buttons.BotButton` (or menu) whose id says
 which game it was made for, so it works after a restart. The picker's menus and its confirm
@@ -29,6 +30,7 @@ import discord
 
 import rules
 from bot.exts.play.moves import pieces_cut, play_and_report, stack_label
+from bot.exts.play.text_board import TextBoardButton
 from bot.games import Game
 from bot.i18n import Text, _, n_
 from bot.interactions.buttons import BotButton, BotMenu, label, run_like_a_command
@@ -147,14 +149,16 @@ def picker(game: Game, reader: Reader) -> tuple[str, discord.ui.View]:
             cells = [c for c in empty if rules.cell_name(c)[0] in letters]
             if cells:
                 view.add_item(CellMenu(shown, group, [rules.cell_name(c) for c in cells], reader))
-        return reader(_("Where do you place your piece?")), view
-    movable = list(rules.movable_cells(position))
-    if not movable:
+        question = _("Where do you place your piece?")
+    elif movable := list(rules.movable_cells(position)):
+        options = [(rules.cell_name(c), reader(stack_label(position, c))) for c in movable]
+        view.add_item(StackMenu(shown, options[:MAX_OPTIONS], reader))
+        question = _("Which stack do you move?")
+    else:
         view.add_item(ConfirmButton(shown, str(rules.PASS), reader))
-        return reader(_move_question(position, rules.PASS)), view
-    options = [(rules.cell_name(c), reader(stack_label(position, c))) for c in movable]
-    view.add_item(StackMenu(shown, options[:MAX_OPTIONS], reader))
-    return reader(_("Which stack do you move?")), view
+        question = _move_question(position, rules.PASS)
+    view.add_item(TextBoardButton(game.id, reader))  # the position in words, to read or copy
+    return reader(question), view
 
 
 def _menu(
@@ -242,6 +246,7 @@ async def _offer_plan(interaction: Interaction, game: Game) -> None:
     reader = interaction.client.publisher.private_reader(interaction)
     view = discord.ui.View(timeout=None)
     view.add_item(plan_button(game, reader, _("Plan a reply")))
+    view.add_item(TextBoardButton(game.id, reader))
     text = _(
         "It is not your turn: your opponent is to move. You may plan your reply to the move "
         "you expect; it is played for you as soon as they play it, and only you see it."
