@@ -23,6 +23,7 @@ from bot.posting.descriptions import (
     by_rows,
     cells_picture,
     fit,
+    last_turn,
     text_board,
 )
 from bot.posting.texts import Players
@@ -263,3 +264,20 @@ def test_every_board_is_told_whole_within_the_limits(
         for _length, lines in told[:LONGEST_CHECKED]:
             assert len("\n".join(map(longest, lines))) <= limit
         print(f"{len(told)} boards, the longest {most} characters in English (limit {limit})")
+
+
+def test_the_last_turn_of_a_record_is_what_its_post_showed() -> None:
+    assert last_turn([]) == (None, {})
+    moves = rules.parse_record("E3 C1 G5")
+    assert last_turn(moves) == (moves[-1], {})
+    # A move that cut pieces off and forced a pass: the pass is the last move, and what was
+    # cut off is the move's (its turn's post showed both).
+    for game in random_games(RANDOM_GAMES):
+        for index in range(rules.PLACEMENT_PLIES, len(game) - 1):
+            before = rules.replay(game[:index])[-1]
+            cut = rules.apply(before, game[index]).removed
+            if cut and game[index + 1] == rules.PASS:
+                assert last_turn(game[: index + 2]) == (rules.PASS, cut)
+                assert last_turn(game[: index + 1]) == (game[index], cut)
+                return
+    pytest.fail("no move that cut pieces off was followed by a pass")
