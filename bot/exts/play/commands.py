@@ -19,6 +19,7 @@ from discord.app_commands import Choice, locale_str
 import rules
 from bot.exts.play.buttons import AbortAgreeButton, ResignButton
 from bot.exts.play.moves import pieces_cut, play_and_report, stack_label
+from bot.exts.play.text_board import send_text_board
 from bot.games import BoardTheme, NoGameHere
 from bot.i18n import COLOUR_NAMES, Text, _, excerpt, n_
 from bot.interactions import choices
@@ -51,6 +52,9 @@ THEME_KEPT: Final = {
     BoardTheme.LIGHT: _("From now on, boards shown only to you are light."),
 }
 """What ``/dvonn board theme`` tells the player, privately, of the theme it keeps."""
+TEXT_OR_THEME: Final = _(
+    "A text board has no colours: ask /dvonn board for the text, or for a theme, not both."
+)
 
 
 def _upper(text: str) -> str:
@@ -193,14 +197,21 @@ class Play(Feature):
     @app_commands.describe(
         game=locale_str("A game number (default: the game in this channel)"),
         theme=locale_str("Draw it dark or light; boards shown only to you keep that theme"),
+        text=locale_str("The position as text, only to you: for a screen reader, or to copy"),
     )
     @app_commands.choices(theme=choices.THEMES)
     async def board(
-        self, interaction: Interaction, game: int | None = None, theme: str | None = None
+        self,
+        interaction: Interaction,
+        game: int | None = None,
+        theme: str | None = None,
+        text: bool = False,
     ) -> None:
         # Posted for all to see: in the theme of the game's posts (the server's; outside a
         # server, its players'), or in the theme asked for, which is then the player's own too.
         async with self.inflight.track():
+            if text and theme is not None:
+                raise UserError(TEXT_OR_THEME)
             chosen = None if theme is None else choices.theme(theme)
             try:
                 found = await game_for_record(self.service, interaction, game)
@@ -208,6 +219,9 @@ class Play(Feature):
                 if chosen is None or game is not None:
                     raise
                 await self._keep_theme_alone(interaction, chosen)  # no game here: a theme
+                return
+            if text:
+                await send_text_board(interaction, self, found.id)  # privately
                 return
             await interaction.response.defer(thinking=True)
             reader = await self.publisher.game_reader(found, interaction)

@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.app_commands import locale_str
 
 import rules
+from bot.games import Game, GameOver
 from bot.games.ratings import LEADERBOARD_MIN_GAMES, is_provisional
 from bot.i18n import COLOUR_NAMES, Text, _, n_
 from bot.interactions.feature import Feature
@@ -19,7 +20,8 @@ from bot.interactions.lookup import game_for_record
 from bot.interactions.places import server_of
 from bot.interactions.replies import fit_lines
 from bot.interactions.transcripts import read_transcript, transcript_players
-from bot.posting.texts import image_labels, rating_text
+from bot.posting.descriptions import board_alt_text, board_summary, replay_alt_text
+from bot.posting.texts import Players, ending_line, image_labels, rating_text
 
 if TYPE_CHECKING:
     from bot.app import DvonnBot, Interaction
@@ -87,7 +89,17 @@ class Records(Feature):
                     )
                 )
                 + f"\n```\n{record.text or '-'}\n```"[:1800],
-                file=discord.File(io.BytesIO(gif), filename=f"dvonn-{found.id}.gif"),
+                file=discord.File(
+                    io.BytesIO(gif),
+                    filename=f"dvonn-{found.id}.gif",
+                    description=replay_alt_text(
+                        reader.plain,
+                        game_id=found.id,
+                        players=players,
+                        moves=[m.move for m in record.moves],
+                        result=_result(record.game, players),
+                    ),
+                ),
             )
 
     @app_commands.command(
@@ -152,7 +164,23 @@ class Records(Feature):
                         ply=upto,
                     )
                 ),
-                file=discord.File(io.BytesIO(png), filename="board.png"),
+                file=discord.File(
+                    io.BytesIO(png),
+                    filename="board.png",
+                    description=board_alt_text(
+                        positions[-1],
+                        reader.plain,
+                        summary=(
+                            _("Analysis board (not a game)."),
+                            *board_summary(
+                                positions[-1],
+                                named,
+                                last_move=None if result is None else result.move,
+                                removed=None if result is None else result.removed,
+                            ),
+                        ),
+                    ),
+                ),
             )
 
     # --- the server's settings -----------------------------------------------------------------
@@ -251,3 +279,15 @@ class Records(Feature):
             await interaction.followup.send("\n".join(lines), ephemeral=True)
 
     # --- records -------------------------------------------------------------------------------
+
+
+def _result(game: Game, players: Players) -> Text:
+    """How a game ended, or who is to play in it (a replay's alt text says it)."""
+    if game.is_active:
+        turn = game.position.turn
+        return _(
+            "{player} ({colour}) is to play.",
+            player=players.name(turn),
+            colour=COLOUR_NAMES[turn],
+        )
+    return ending_line(GameOver.of(game), players, game)

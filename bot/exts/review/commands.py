@@ -19,6 +19,7 @@ from bot.exts.review.reviewer import Reviewed, Reviewer, ReviewsBusy, ReviewStop
 from bot.exts.review.texts import (
     course,
     footnote,
+    graph_description,
     mistake_lines,
     mistake_marks,
     move_text,
@@ -35,6 +36,7 @@ from bot.interactions.inflight import InFlight
 from bot.interactions.lookup import game_for_record
 from bot.interactions.replies import MAX_CONTENT
 from bot.interactions.transcripts import read_transcript, transcript_players
+from bot.posting.descriptions import MAX_ALT_TEXT, board_alt_text, board_summary, fit
 from bot.posting.outbox import Deliverer
 from bot.posting.publisher import Publisher, Reader
 from bot.posting.texts import IMAGE_LABELS, Players, ending_line, image_labels
@@ -189,7 +191,11 @@ class ReviewFeature(Feature, name=COG_NAME):
             )
         return {
             "content": content[:MAX_CONTENT],
-            "file": discord.File(io.BytesIO(png), filename=GRAPH_FILENAME),
+            "file": discord.File(
+                io.BytesIO(png),
+                filename=GRAPH_FILENAME,
+                description=fit([graph_description(review, players)], reader.plain, MAX_ALT_TEXT),
+            ),
             "view": view,
         }
 
@@ -220,7 +226,8 @@ class ReviewFeature(Feature, name=COG_NAME):
         await interaction.response.defer(ephemeral=True, thinking=True)
         reader = await self.publisher.own_reader(interaction)  # for them alone: their theme
         played = subject.moves[ply]
-        players = _named(await self._players(subject, stored), reader)
+        named = await self._players(subject, stored)
+        players = _named(named, reader)
         mover = players.name(before.turn)
         labels = image_labels(reader.catalogues, reader.locale)
         number = reader(IMAGE_LABELS["move_number"]).format(number=ply + 1)
@@ -253,8 +260,11 @@ class ReviewFeature(Feature, name=COG_NAME):
             line += " " + reader(
                 _("Cost: about {loss} in pieces of final margin.", loss=pieces(cost, language))
             )
+        alt = board_alt_text(before, reader.plain, summary=(text, *board_summary(before, named)))
         await interaction.followup.send(
-            line, file=discord.File(io.BytesIO(png), filename="board.png"), ephemeral=True
+            line,
+            file=discord.File(io.BytesIO(png), filename="board.png", description=alt),
+            ephemeral=True,
         )
 
 

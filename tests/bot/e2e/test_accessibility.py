@@ -1,0 +1,327 @@
+"""For blind and low-vision players (issue 27), through the fake Discord: every kind of image
+the bot sends carries its alt text (the attachment's description, which Discord gives screen
+readers), in the reader's language, and the text board, by command and from the picker.
+
+Each board's alt text is checked against the position the game is in, worked out apart from
+the bot (``bot.posting.descriptions`` over the moves played)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+import rules
+from bot.app import DvonnBot
+from bot.i18n import COLOUR_NAMES, ENGLISH, Catalogues, _
+from bot.posting.descriptions import (
+    MAX_ALT_TEXT,
+    board_alt_text,
+    board_summary,
+    cells_picture,
+)
+from bot.posting.texts import Players
+from tests.bot.e2e.conftest import BotRunner, Table
+from tests.bot.e2e.helpers import play_turn, send_move
+from tests.bot.e2e.test_game import accept, start_game
+from tests.bot.e2e.test_review import QUICK, finished_game, oracle_game
+from tests.bot.e2e.test_tapping import open_picker
+from tests.fakediscord import FakeChannel, RecordedMessage, UserAttachment
+from tests.fakediscord.messages import RecordedFile
+
+PLAYERS = Players("alice", "bob")
+
+
+def described(attached: RecordedFile | None) -> str:
+    """An image's alt text (fails if there is no image, or it has none)."""
+    assert attached is not None, "no image"
+    assert attached.description, f"{attached.filename} has no alt text"
+    assert len(attached.description) <= MAX_ALT_TEXT
+    return attached.description
+
+
+def board_words(message: RecordedMessage | None) -> str:
+    assert message is not None
+    return described(message.embed_image())
+
+
+def expected(moves: list[rules.Move]) -> str:
+    """The alt text of the board after ``moves``, as its turn's post shows it."""
+    positions = rules.replay(moves)
+    removed = rules.apply(positions[-2], moves[-1]).removed
+    summary = board_summary(positions[-1], PLAYERS, last_move=moves[-1], removed=removed)
+    return board_alt_text(positions[-1], ENGLISH.render, summary=summary)
+
+
+async def test_every_board_of_a_game_says_its_position_in_words(
+    table: Table, bot: DvonnBot
+) -> None:
+    fake = table.fake
+    thread = await start_game(table)
+    first = fake.messages_in(thread)[-1]
+    assert board_words(first).splitlines() == [
+        "Board at move 1, placement: alice (White) to place a DVONN piece.",
+        "Score: White 0, Black 0.",
+        "The board is empty.",
+    ]
+    users = {rules.Colour.WHITE: table.alice, rules.Colour.BLACK: table.bob}
+    moves: list[rules.Move] = []
+    for text in ("E3", "C1", "G5", "A1"):  # placements, each answered with its board
+        move = rules.parse_move(text)
+        turn = await play_turn(fake, users[rules.replay(moves)[-1].turn], thread, move)
+        moves.append(move)
+        assert board_words(turn.post) == expected(moves)
+    assert "Last move: Black placed a piece on A1." in board_words(turn.post)
+    assert "Row 1: A1 black, C1 DVONN." in board_words(turn.post)
+    # /dvonn board: the same position, without a last move; spectators may look.
+    shown = await fake.run_command(table.carol, thread, "dvonn board")
+    position = rules.replay(moves)[-1]
+    summary = board_summary(position, PLAYERS)
+    assert board_words(shown.message) == board_alt_text(position, ENGLISH.render, summary=summary)
+    # The end, by resignation: the rules still see a game going on, the words do not.
+    resigned = await fake.run_command(table.alice, thread, "dvonn resign")
+    assert resigned.message is not None
+    await fake.click(table.alice, resigned.message, label="Resign game #1")
+    post = await fake.wait_for_message(thread, lambda m: "alice resigned" in str(m.embeds))
+    assert board_words(post).splitlines()[:2] == ["Final board.", "alice resigned: bob wins."]
+
+
+async def test_the_moves_boards_say_what_was_cut_off(table: Table, bot: DvonnBot) -> None:
+    fake = table.fake
+    challenge = await fake.run_command(
+        table.alice,
+        table.games,
+        "dvonn challenge",
+        {"opponent": table.bob, "colour": "W", "setup": "random"},
+    )
+    assert challenge.message is not None
+    thread = await accept(table, challenge.message, table.bob)
+    game = await bot.service.game_in_channel(thread.id)
+    assert game is not None
+    moves = [m.move for m in (await bot.service.record(game.id)).moves]
+    position = rules.replay(moves)[-1]
+    first = board_words(fake.messages_in(thread)[-1])
+    assert first == board_alt_text(
+        position, ENGLISH.render, summary=board_summary(position, PLAYERS)
+    )
+    assert first.startswith("Board at move 50, movement: alice (White) to move.")
+    users = {rules.Colour.WHITE: table.alice, rules.Colour.BLACK: table.bob}
+    cut = False
+    while not cut:  # moves by command, each answered with its board, until one cuts off
+        legal = [m for m in rules.legal_moves(position) if m != rules.PASS]
+        cutting = [m for m in legal if rules.apply(position, m).removed]
+        move = (cutting or legal)[0]
+        turn = await play_turn(fake, users[position.turn], thread, move)
+        moves.append(move)
+        words = board_words(turn.post)
+        assert words == expected(moves), words
+        assert isinstance(move, rules.Jump)
+        source, target = rules.CELL_NAMES[move.source], rules.CELL_NAMES[move.target]
+        assert f"moved {source} to {target}." in words
+        cut = bool(cutting)
+        assert ("Cut off and removed: " in words) == cut
+        position = rules.replay(moves)[-1]
+        assert rules.legal_moves(position) != (rules.PASS,), "a pass: choose another game"
+
+
+async def test_a_servers_boards_are_described_in_its_language(table: Table, bot: DvonnBot) -> None:
+    fake = table.fake
+    table.guild.locale = "fr"
+    challenge = await fake.run_command(
+        table.alice, table.games, "dvonn challenge", {"opponent": table.bob, "colour": "W"}
+    )
+    assert challenge.message is not None
+    await fake.click(table.bob, challenge.message, custom_id="dvonn:challenge:1:accept")
+    await fake.wait_until(lambda: fake.threads_in(table.games), what="the game's thread")
+    (thread,) = fake.threads_in(table.games)
+    first = await fake.wait_for_message(thread, lambda m: m.embed_image() is not None)
+    words = board_words(first)
+    white = Catalogues().render(COLOUR_NAMES[rules.Colour.WHITE], "fr")
+    assert white == "Blanc" and "alice (Blanc)" in words, words
+
+
+@pytest.fixture
+def global_runner(bot_runner: BotRunner) -> BotRunner:
+    """Bots whose commands are everyone's, for DMs."""
+    bot_runner.settings = dataclasses.replace(bot_runner.settings, dev_guild=None)
+    return bot_runner
+
+
+@pytest.fixture
+async def global_bot(global_runner: BotRunner) -> AsyncIterator[DvonnBot]:
+    async with global_runner.run() as started:
+        yield started
+
+
+async def dm_game(table: Table) -> tuple[FakeChannel, RecordedMessage]:
+    """Alice (White) and Bob, who added the app, play in their DM; its first board."""
+    fake = table.fake
+    for user in (table.alice, table.bob):
+        fake.install_app(user)
+    place = fake.add_private_channel(table.alice, table.bob)
+    challenge = await fake.run_command(
+        table.alice, place, "dvonn challenge", {"opponent": table.bob, "colour": "W"}
+    )
+    assert challenge.message is not None, challenge.content
+    await fake.click(table.bob, challenge.message, label="Accept")
+    first = await fake.wait_for_message(
+        place, lambda m: m.embed_image() is not None, after=challenge.message
+    )
+    return place, first
+
+
+async def test_boards_answered_in_a_dm_say_their_position_too(
+    table: Table, global_bot: DvonnBot
+) -> None:
+    place, first = await dm_game(table)
+    assert board_words(first).startswith("Board at move 1, placement: alice (White)")
+    await send_move(table.fake, table.alice, place, rules.parse_move("E3"))
+    board = await table.fake.wait_for_message(
+        place, lambda m: m.embed_image() is not None and not m.ephemeral, after=first
+    )
+    assert board_words(board) == expected([rules.parse_move("E3")])
+
+
+async def test_replay_import_and_help_pictures_say_what_they_show(
+    table: Table, bot: DvonnBot, shared_dir: Path
+) -> None:
+    fake = table.fake
+    thread = await start_game(table)
+    for user, cell in ((table.alice, "E3"), (table.bob, "C1"), (table.alice, "G5")):
+        await play_turn(fake, user, thread, rules.parse_move(cell))
+    replay = await fake.run_command(table.carol, thread, "dvonn replay")
+    (gif,) = replay.files
+    assert described(gif).splitlines() == [
+        "Animated replay of game #1, alice (White) against bob (Black): one frame for each of "
+        "its 3 actions.",
+        "bob (Black) is to play.",
+        "The record: E3 C1 G5",
+    ]
+    # An analysis board of a transcript: its names, its last move, what it cut off.
+    moves = oracle_game(shared_dir)
+    transcript = rules.format_little_golem(moves, headers={"White": "ann", "Black": "ben"})
+    imported = await fake.run_command(
+        table.carol,
+        table.games,
+        "dvonn import",
+        {"transcript": UserAttachment("game.txt", transcript.encode()), "ply": 60},
+    )
+    (board,) = imported.files
+    positions = rules.replay(moves[:60])
+    summary = board_summary(
+        positions[-1],
+        Players("ann", "ben"),
+        last_move=moves[59],
+        removed=rules.apply(positions[-2], moves[59]).removed,
+    )
+    assert described(board) == board_alt_text(
+        positions[-1], ENGLISH.render, summary=(_("Analysis board (not a game)."), *summary)
+    )
+    # The cells' picture of the rules and the help.
+    for command in ("dvonn rules", "dvonn help"):
+        reply = await fake.run_command(table.carol, table.games, command)
+        assert reply.message is not None
+        assert described(reply.message.embed_image()) == ENGLISH.render(cells_picture())
+
+
+async def test_a_reviews_graph_and_mistake_boards_say_what_they_show(
+    table: Table, bot_runner: BotRunner
+) -> None:
+    fake = table.fake
+    async with bot_runner.run(ai_budget=QUICK) as bot:
+        thread = await finished_game(table, bot, plies=60)
+        reply = await fake.run_command(table.alice, thread, "dvonn review", timeout=60)
+        (graph,) = reply.files
+        words = described(graph).splitlines()
+        assert words[0].startswith("Graph of the lead in pieces after each move")
+        # Who led when, as the review itself says it.
+        assert [line for line in words if "was ahead" in line or "was level" in line]
+        assert all(line in reply.content for line in words if "was ahead" in line)
+        assert any(line.startswith("Biggest swings: ") for line in words), words
+        buttons = reply.message.buttons() if reply.message else []
+        assert buttons and words[-1] == (
+            f"The {len(buttons)} numbered marks are the mistakes listed in the message."
+            if len(buttons) > 1
+            else "The numbered mark is the mistake listed in the message."
+        )
+        assert reply.message is not None
+        shown = await fake.click(table.carol, reply.message, custom_id=buttons[0]["custom_id"])
+        (board,) = shown.files
+        said = described(board).splitlines()
+        assert said[0] == shown.content.split(" Cost:")[0]  # the move, the better one
+        assert "(the arrow)" in said[0] and said[1].startswith("Board at move ")
+        assert any(line.startswith("Row 3: ") for line in said)
+
+
+# --- the text board -----------------------------------------------------------------------------
+
+
+def text_board_rows(content: str) -> list[str]:
+    return [line for line in content.splitlines() if line.startswith("Row ")]
+
+
+def cells_in_order(rows: list[str]) -> list[str]:
+    words = [word.rstrip(",.") for row in rows for word in row.split()]
+    return [word for word in words if word in rules.CELL_NAMES]
+
+
+async def test_the_text_board_by_command_privately_cell_by_cell(
+    table: Table, bot: DvonnBot
+) -> None:
+    fake = table.fake
+    thread = await start_game(table)
+    for user, cell in ((table.alice, "E3"), (table.bob, "C1"), (table.alice, "G5")):
+        await play_turn(fake, user, thread, rules.parse_move(cell))
+    for user in (table.alice, table.carol):  # a player, or anyone looking on
+        reply = await fake.run_command(user, thread, "dvonn board", {"text": True})
+        assert reply.ephemeral and not reply.files
+        lines = reply.content.splitlines()
+        assert lines[:4] == [
+            "DVONN #1: alice (White) vs bob (Black)",
+            "Board at move 4, placement: bob (Black) to place a piece.",
+            "Last move: White placed a DVONN piece on G5.",
+            "Score: White 0, Black 0.",
+        ]
+        rows = text_board_rows(reply.content)
+        assert cells_in_order(rows) == list(rules.CELL_NAMES)
+        assert rows[0] == (
+            "Row 1: A1 empty, B1 empty, C1 DVONN, D1 empty, E1 empty, F1 empty, G1 empty, "
+            "H1 empty, I1 empty."
+        )
+    # By number, from elsewhere; and what cannot be.
+    elsewhere = await fake.run_command(
+        table.carol, table.games, "dvonn board", {"text": True, "game": 1}
+    )
+    assert elsewhere.ephemeral and elsewhere.content.startswith("DVONN #1: ")
+    both = await fake.run_command(
+        table.alice, thread, "dvonn board", {"text": True, "theme": "light"}
+    )
+    assert both.ephemeral and "not both" in both.content
+    nowhere = await fake.run_command(table.carol, table.games, "dvonn board", {"text": True})
+    assert nowhere.ephemeral and not nowhere.files and "DVONN #" not in nowhere.content
+    missing = await fake.run_command(
+        table.carol, table.games, "dvonn board", {"text": True, "game": 99}
+    )
+    assert missing.ephemeral and "99" in missing.content
+
+
+async def test_the_text_board_from_the_picker(table: Table, bot: DvonnBot) -> None:
+    fake = table.fake
+    thread = await start_game(table)
+    turn = await play_turn(fake, table.alice, thread, rules.parse_move("E3"))
+    assert turn.post is not None
+    # Bob, to move: his picker offers the text board beside its menus.
+    picker = await open_picker(table, table.bob, turn.post)
+    assert picker.message is not None
+    shown = await fake.click(table.bob, picker.message, label="Text board")
+    assert shown.ephemeral and not shown.files
+    assert "Board at move 2, placement: bob (Black) to place a DVONN piece." in shown.content
+    assert cells_in_order(text_board_rows(shown.content)) == list(rules.CELL_NAMES)
+    assert "E3 DVONN" in shown.content
+    # Alice, who waits: "Your move" offers to plan a reply, and the text board too.
+    waiting = await fake.click(table.alice, turn.post, label="Your move")
+    assert waiting.ephemeral and waiting.message is not None
+    again = await fake.click(table.alice, waiting.message, label="Text board")
+    assert again.ephemeral and again.content == shown.content
