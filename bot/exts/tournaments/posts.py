@@ -33,6 +33,7 @@ from bot.games.announcements import TournamentNews, read_tournament_news
 from bot.games.tournaments import Standing
 from bot.i18n import Text, _
 from bot.interactions.replies import MAX_CONTENT
+from bot.posting.descriptions import MAX_ALT_TEXT
 from bot.posting.publisher import Publisher, Reader
 from bot.posting.texts import discord_time, mention
 from bot.posting.threads import thread_from
@@ -43,8 +44,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-ALT_TEXT_LENGTH: Final = 1024
-"""The most an attachment's description (its alt text) may hold."""
 THREAD_EXISTS: Final = 160004
 """Discord's code for a thread asked of a message that has one."""
 
@@ -297,6 +296,6 @@ def standings_alt_text(table: StandingsTable) -> str:
         )
         lines.append(f"{row.rank}. {name}: {cells}")
     text = "\n".join(lines)
-    if len(text) <= ALT_TEXT_LENGTH:
+    if len(text) <= MAX_ALT_TEXT:
         return text
-    return text[: ALT_TEXT_LENGTH - 1].rsplit("\n", 1)[0] + "\n…"
+    return text[: MAX_ALT_TEXT - 1].rsplit("\n", 1)[0] + "\n…"
