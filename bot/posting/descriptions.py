@@ -357,7 +357,7 @@ def replay_alt_text(
             (
                 n_(
                     "Animated replay of game #{game}, {white} (White) against {black} (Black): "
-                    "one frame for each of its {count} action.",
+                    "one frame, for its only action.",
                     "Animated replay of game #{game}, {white} (White) against {black} (Black): "
                     "one frame for each of its {count} actions.",
                     len(moves),

@@ -24,6 +24,7 @@ from bot.posting.descriptions import (
     cells_picture,
     fit,
     last_turn,
+    replay_alt_text,
     text_board,
 )
 from bot.posting.texts import Players
@@ -281,3 +282,26 @@ def test_the_last_turn_of_a_record_is_what_its_post_showed() -> None:
                 assert last_turn(game[: index + 1]) == (game[index], cut)
                 return
     pytest.fail("no move that cut pieces off was followed by a pass")
+
+
+def test_a_replay_says_its_whole_record_or_as_much_as_fits() -> None:
+    result = _("bob resigned: alice wins.")
+    for moves in (*oracle_games(), *random_games(RANDOM_GAMES // 4)):
+        words = replay_alt_text(
+            ENGLISH.render, game_id=123_456, players=LONGEST_NAMES, moves=moves, result=result
+        )
+        assert words.endswith(rules.format_record(moves)) and len(words) <= MAX_ALT_TEXT
+    assert replay_alt_text(
+        ENGLISH.render, game_id=7, players=PLAYERS, moves=rules.parse_record("E3"), result=result
+    ).splitlines() == [
+        "Animated replay of game #7, alice (White) against bob (Black): one frame, for its "
+        "only action.",
+        "bob resigned: alice wins.",
+        "The record: E3",
+    ]
+    # Longer than any game can be: the record's end is left out, at a space.
+    endless = [rules.PASS] * 300
+    words = replay_alt_text(
+        ENGLISH.render, game_id=7, players=PLAYERS, moves=endless, result=result
+    )
+    assert len(words) <= MAX_ALT_TEXT and words.endswith(" PASS…")
