@@ -11,13 +11,21 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any, Final
 
 import rules
 from bot.games.ratings import RatingChange, is_provisional
 from bot.games.results import PlayedMove
-from bot.storage import Game, GameStatus, NewNotification, Notification, Tournament, UserId
+from bot.storage import (
+    DailyPuzzlePost,
+    Game,
+    GameStatus,
+    NewNotification,
+    Notification,
+    Tournament,
+    UserId,
+)
 from bot.storage.models import optional_time
 from rules import CELL_NAMES, Colour, Position
 
@@ -44,6 +52,10 @@ TOURNAMENT_GAME: Final = "tournament_game"
 TOURNAMENT_NEWS: Final = "tournament_news"
 """A tournament moved on (it began, a game ended, a round was paired, it ended, a league's
 season ended): the standings in its thread, replacing the last."""
+DAILY_PUZZLE: Final = "daily_puzzle"
+"""The day's puzzle, posted in the channel a server chose for it."""
+DAILY_PUZZLE_COUNT: Final = "daily_puzzle_count"
+"""How many solved a server's daily puzzle, shown on its post once the day is over."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -318,4 +330,46 @@ def read_tournament_news(notification: Notification) -> TournamentNews:
         season_over=None if season is None else int(season),
         withdrawn=None if withdrawn is None else int(withdrawn),
         cancelled=bool(payload.get("cancelled")),
+    )
+
+
+def daily_puzzle(guild_id: int, channel_id: int, day: date, puzzle_id: str) -> NewNotification:
+    """A server's post of the day's puzzle, in ``channel_id``."""
+    return NewNotification(
+        DAILY_PUZZLE,
+        payload={
+            "guild": guild_id,
+            "channel": channel_id,
+            "day": day.isoformat(),
+            "puzzle": puzzle_id,
+        },
+    )
+
+
+def daily_puzzle_count(post: DailyPuzzlePost) -> NewNotification:
+    """A daily post's count (``post.solvers`` of ``post.tried``), to show on it."""
+    return NewNotification(
+        DAILY_PUZZLE_COUNT,
+        payload={
+            "guild": post.guild_id,
+            "channel": post.channel_id,
+            "day": post.day.isoformat(),
+            "puzzle": post.puzzle_id,
+            "solvers": post.solvers,
+            "tried": post.tried,
+        },
+    )
+
+
+def read_daily_puzzle(notification: Notification) -> DailyPuzzlePost:
+    """The post a :data:`DAILY_PUZZLE` or :data:`DAILY_PUZZLE_COUNT` announcement is about
+    (with its count, for the latter; its message is the store's to say)."""
+    payload = notification.payload
+    return DailyPuzzlePost(
+        guild_id=int(payload["guild"]),
+        day=date.fromisoformat(payload["day"]),
+        puzzle_id=str(payload["puzzle"]),
+        channel_id=int(payload["channel"]),
+        solvers=payload.get("solvers"),
+        tried=payload.get("tried"),
     )

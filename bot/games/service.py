@@ -4,7 +4,8 @@ It is the Discord layer's only door to the data. Challenges are made, accepted, 
 cancelled and expired; games are played, resigned and aborted; games and records are looked up.
 Its parts hold the rest: :attr:`GameService.clocks` (deadlines, reminders, vacations),
 :attr:`~GameService.takebacks`, :attr:`~GameService.ratings`, :attr:`~GameService.plans`
-(conditional moves), :attr:`~GameService.digests` (turn notices and the daily digest) and
+(conditional moves), :attr:`~GameService.digests` (turn notices and the daily digest),
+:attr:`~GameService.puzzles` (puzzles, puzzle ratings, the daily puzzle) and
 :attr:`~GameService.outbox` (announcements to deliver). Every use case either succeeds
 completely and durably before it returns, or raises one of :mod:`bot.games.errors` (or a rules
 error, unchanged) and changes nothing. Every ending goes through
@@ -70,6 +71,7 @@ from bot.games.outbox import DEFAULT_LEASE, Outbox
 from bot.games.planning import Planning, played_turn
 from bot.games.planning import new_moves as _new_moves
 from bot.games.planning import played_move as _played
+from bot.games.puzzles import DailyQueued, PuzzleBook, Puzzles
 from bot.games.ratings import Ratings
 from bot.games.rematches import check_rematch, rematch_colour
 from bot.games.results import (
@@ -150,6 +152,7 @@ class Sweep:
     rated: int = 0
     reminders: tuple[Reminder, ...] = ()
     digests: tuple[DigestQueued, ...] = ()
+    daily_puzzles: DailyQueued = dataclasses.field(default_factory=DailyQueued)
 
     @property
     def announcements(self) -> tuple[int, ...]:
@@ -158,6 +161,7 @@ class Sweep:
             tuple(e.announcement for e in self.lost_on_time)
             + tuple(r.announcement for r in self.reminders)
             + tuple(d.announcement for d in self.digests)
+            + self.daily_puzzles.announcements
         )
 
 
@@ -173,10 +177,12 @@ class GameService:
         challenge_ttl: timedelta = DEFAULT_CHALLENGE_TTL,
         default_clock: TimeControl | None = None,
         outbox_lease: timedelta = DEFAULT_LEASE,
+        puzzles: PuzzleBook | None = None,
     ) -> None:
         """``default_clock``: the clock of a challenge that names none, in a server without a
         default of its own (``None``: no clock). ``outbox_lease``: how long a claim on an
-        announcement holds (see :mod:`bot.games.outbox`)."""
+        announcement holds (see :mod:`bot.games.outbox`). ``puzzles``: the puzzles
+        (``None``: :mod:`ai.puzzles`', read when first needed)."""
         _check_clock(default_clock)
         self.store = store
         self._clock = clock
@@ -191,6 +197,13 @@ class GameService:
         self.ratings = Ratings(store, self.now)
         self.tournaments = Tournaments(store, self.now, self.outbox)
         self.plans = Planning(store, self.now, self.outbox)
+        self.puzzles = Puzzles(
+            store,
+            self.now,
+            self.outbox,
+            self._rng,
+            PuzzleBook.standard if puzzles is None else puzzles,
+        )
 
     @classmethod
     async def open(
@@ -284,14 +297,16 @@ class GameService:
 
     async def sweep(self) -> Sweep:
         """One housekeeping pass: expire challenges, end games whose deadline passed, rate what
-        a crash left unrated, queue reminders and the daily digests due. The bot runs it every
-        minute, tests after moving the clock."""
+        a crash left unrated, queue reminders and the daily digests due, and the daily
+        puzzle's posts and counts. The bot runs it every minute, tests after moving the
+        clock."""
         expired = await self.expire_challenges()
         lost = await self.clocks.enforce_deadlines()
         rated = await self.ratings.rate_finished_games()
         reminders = await self.clocks.queue_reminders()
         digests = await self.digests.queue_due()
-        return Sweep(len(expired), tuple(lost), rated, tuple(reminders), tuple(digests))
+        daily = await self.puzzles.queue_daily()
+        return Sweep(len(expired), tuple(lost), rated, tuple(reminders), tuple(digests), daily)
 
     # --- challenges ----------------------------------------------------------------------------
 
