@@ -14,6 +14,7 @@ import random
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -96,6 +97,7 @@ async def make_source(path: Path) -> Source:
                 default_bank=LITTLE_GOLEM.to_text(),
                 channels=frozenset({700, 701}),
                 theme=BoardTheme.LIGHT,
+                puzzle_channel_id=702,
             )
         )
         finished = await start(service, ALICE, BOB, 600)
@@ -151,10 +153,23 @@ async def make_source(path: Path) -> Source:
             ALICE, turns=TurnNotices.DIGEST, hour=8, zone="Europe/Warsaw"
         )
         await service.clocks.start_vacation(CAROL, 3)
+        # Puzzles: the day's posted in a server, solved from there (rated), one given up, one
+        # running; the next day, the post counted and the new day's queued.
+        assert len((await service.puzzles.queue_daily()).posts) == 1
+        today = clock.now.date()
+        await service.puzzles.daily_post_made(OTHER_GUILD, today, 123456789012345679)
+        solved = await service.puzzles.start(ALICE, daily=today, guild_id=OTHER_GUILD)
+        for step in range(0, len(solved.puzzle.line), 2):
+            await service.puzzles.play(ALICE, solved.puzzle.line[step])
+        failed = await service.puzzles.start(CAROL)
+        await service.puzzles.give_up(CAROL, failed.attempt.id, 0)
+        await service.puzzles.start(BOB)
         clock.advance(hours=1)
         service.outbox.sent(1, message_id=123456789012345678)  # one announcement delivered
         await service.outbox.flush()
         await service.ratings.rate_finished_games()
+        clock.advance(days=1)
+        assert len((await service.puzzles.queue_daily()).counts) == 1
     finally:
         await service.close()
     ids = (
@@ -251,6 +266,8 @@ async def test_the_copy_holds_every_row_of_every_table(tmp_path: Path, postgres_
         assert report.rows[name] > 0, name
     assert report.rows["notifications"] > 0 and report.rows["guild_channels"] == 2
     assert report.rows["plans"] == 1  # a line planned, and kept private
+    assert report.rows["puzzle_ratings"] == 3 and report.rows["puzzle_attempts"] == 3
+    assert report.rows["daily_puzzles"] == 2 and report.rows["daily_puzzle_posts"] == 2
     assert report.games_replayed == len(source.game_ids) == report.rows["games"]
     assert f"moves: {report.rows['moves']} rows" in lines
     assert f"players: {report.rows['players']} rows" in lines
@@ -295,6 +312,21 @@ async def test_a_service_on_the_copy_reads_the_same_games_and_plays_on(
         assert (await pg.guild_settings(OTHER_GUILD)).theme is BoardTheme.LIGHT  # the themes
         assert (await pg.guild_settings(GUILD)).theme is None
         assert (await pg.prefs(CAROL)).theme is BoardTheme.LIGHT
+        for user in (ALICE, BOB, CAROL):  # puzzle ratings, tries, the daily posts
+            assert await pg.puzzles.rating(user) == await lite.puzzles.rating(user)
+        day = (await lite.store.uncounted_daily_posts(date(2100, 1, 1)))[0].day
+        assert await pg.puzzles.daily_post(OTHER_GUILD, day) == await lite.puzzles.daily_post(
+            OTHER_GUILD, day
+        )
+        counted = await pg.puzzles.daily_post(OTHER_GUILD, day - timedelta(days=1))
+        assert counted is not None and (counted.solvers, counted.tried) == (1, 1)
+        running = await pg.puzzles.current(BOB)  # his running try goes on
+        assert running == await lite.puzzles.current(BOB)
+        line = running.puzzle.line
+        moved = await pg.puzzles.play(BOB, line[0])
+        assert moved.right and moved.attempt.played[0] == str(line[0])
+        again = await pg.puzzles.start(CAROL, puzzle_id=running.puzzle.id)  # a new id, after
+        assert again.attempt.id > running.attempt.id
         randomly = await pg.record(source.randomly)  # the seed, and what it placed
         assert randomly.game.setup_seed is not None
         assert [m.move for m in randomly.moves[:49]] == [
