@@ -29,6 +29,7 @@ from bot.i18n.translator import CatalogueTranslator
 from bot.incidents import IncidentReporter, Send, webhook
 from bot.interactions.errors import RESTARTING, ErrorHandler, metric_name
 from bot.interactions.inflight import InFlight
+from bot.interactions.places import EVERYWHERE
 from bot.monitoring import Metrics, MonitoringServer, Probes
 from bot.pacing import Pace, pace_requests
 from bot.posting.commands import CommandMentions, subcommands
@@ -51,6 +52,7 @@ EXTENSIONS: Final = (
     "bot.exts.review",
     "bot.exts.server_settings",
     "bot.exts.tournaments",
+    "bot.exts.puzzles",
     "bot.exts.help",
 )
 """The features, loaded in this order."""
@@ -147,18 +149,18 @@ class DvonnBot(commands.AutoShardedBot):
         self.incidents = IncidentReporter(self._incident_senders())
         self.errors = ErrorHandler(self.catalogues, self.mentions, self.incidents.report)
         self.accepting = True
+        installs, contexts = EVERYWHERE
         self.dvonn = app_commands.Group(
             name="dvonn",
             description=locale_str("Play DVONN"),
             # Servers that add the bot, and people who install the app to their own account,
             # for their DMs and group DMs with friends (there the bot answers only; see
             # bot.interactions.places).
-            allowed_installs=app_commands.AppInstallationType(guild=True, user=True),
-            allowed_contexts=app_commands.AppCommandContext(
-                guild=True, dm_channel=True, private_channel=True
-            ),
+            allowed_installs=installs,
+            allowed_contexts=contexts,
         )
-        """The one slash command: every feature's commands are its subcommands."""
+        """The slash command of play: most features' commands are its subcommands (a
+        feature may have a top-level command of its own: ``/puzzle``)."""
         self.tree.add_command(self.dvonn)
         self._service = service
         self._publisher: Publisher | None = None
@@ -290,10 +292,15 @@ class DvonnBot(commands.AutoShardedBot):
         cap = self.settings.ai_seconds
         return seconds if cap is None else min(seconds, cap)
 
-    async def add_feature(self, cog: commands.Cog) -> None:
-        """Add a feature's cog; its slash commands become subcommands of ``/dvonn``."""
+    async def add_feature(self, cog: commands.Cog, *, top_level: bool = False) -> None:
+        """Add a feature's cog; its slash commands become subcommands of ``/dvonn``, or, with
+        ``top_level``, stay commands of their own (``/puzzle``: ``/dvonn`` holds the 25
+        subcommands Discord allows), offered where ``/dvonn`` is."""
         await self.add_cog(cog)
         for command in cog.get_app_commands():
+            if top_level:
+                command.allowed_installs, command.allowed_contexts = EVERYWHERE
+                continue
             # add_cog registered them at the top level; each belongs in the one group.
             self.tree.remove_command(command.name)
             self.dvonn.add_command(command)

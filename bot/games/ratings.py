@@ -16,7 +16,17 @@ from typing import Final
 
 import glicko2  # type: ignore[import-untyped]  # the package ships no type hints
 
-from bot.storage import EndReason, Game, GuildId, RatingRow, Result, Store, UserId, Writer
+from bot.storage import (
+    EndReason,
+    Game,
+    GuildId,
+    PuzzleRating,
+    RatingRow,
+    Result,
+    Store,
+    UserId,
+    Writer,
+)
 
 START_RATING: Final = 1500.0
 START_DEVIATION: Final = 350.0
@@ -76,7 +86,8 @@ class RatingChange:
     black_after: RatingRow
 
 
-def is_provisional(rating: RatingRow) -> bool:
+def is_provisional(rating: RatingRow | PuzzleRating) -> bool:
+    """Too few games (or puzzles) to be sure of the rating: shown with a "?"."""
     return rating.deviation >= PROVISIONAL_DEVIATION
 
 

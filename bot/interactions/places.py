@@ -9,15 +9,24 @@ through the interaction's webhook while its token lasts, 15 minutes). Games star
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 import discord
+from discord import app_commands
 
 from bot.games import Game, GameService
 from bot.i18n import _
 from bot.interactions.errors import UserError
 from bot.posting.answers import ROUTE_LASTS
 from bot.posting.publisher import reply_route
+
+EVERYWHERE: Final = (
+    app_commands.AppInstallationType(guild=True, user=True),
+    app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True),
+)
+"""Where the bot's top-level commands (``/dvonn``, ``/puzzle``) are offered: the installs
+(servers that add the bot, and people who install the app to their own account) and the
+places (servers, the DM with the bot, people's DMs and group DMs with friends)."""
 
 
 def answers_only(interaction: discord.Interaction[Any]) -> bool:

@@ -50,6 +50,13 @@ BUTTON_IDS = {
     "dvonn:plan:to:12:52:9:E3F4:D2",
     "dvonn:plan:confirm:12:40:7:E3:F4",
     "dvonn:plan:confirm:12:52:9:E3F4:D2D3",
+    "dvonn:puzzle:daily:20250301",
+    "dvonn:puzzle:from:12:2",
+    "dvonn:puzzle:to:12:2:E3",
+    "dvonn:puzzle:again:12:2",
+    "dvonn:puzzle:play:12:2:E3F4",
+    "dvonn:puzzle:solution:12:0",
+    "dvonn:puzzle:next",
 }
 
 

@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.app_commands import locale_str
 
 import rules
-from bot.games import Game, GameOver
+from bot.games import Game, GameOver, PuzzleRating
 from bot.games.ratings import LEADERBOARD_MIN_GAMES, is_provisional
 from bot.i18n import COLOUR_NAMES, Text, _, n_
 from bot.interactions.feature import Feature
@@ -218,6 +218,7 @@ class Records(Feature):
                 )
                 if is_provisional(rating):
                     lines.append(PROVISIONAL)
+            lines.append(_puzzle_line(await self.service.puzzles.rating(who.id)))
             for game in profile.active:
                 opponent = await self.publisher.names.get(game.opponent_of(who.id))
                 colour = game.colour_of(who.id)
@@ -279,6 +280,23 @@ class Records(Feature):
             await interaction.followup.send("\n".join(lines), ephemeral=True)
 
     # --- records -------------------------------------------------------------------------------
+
+
+def _puzzle_line(rating: PuzzleRating | None) -> Text:
+    """A player's puzzle rating (the same in every server) and record."""
+    if rating is None or rating.tried == 0:
+        return _("Puzzles: no rated puzzle yet (/puzzle).")
+    return n_(
+        "Puzzles: rating {rating} · {count} rated puzzle: {solved} solved · streak {streak} "
+        "(best {best})",
+        "Puzzles: rating {rating} · {count} rated puzzles: {solved} solved · streak {streak} "
+        "(best {best})",
+        rating.tried,
+        rating=rating_text(rating.rating, provisional=is_provisional(rating)),
+        solved=rating.solved,
+        streak=rating.streak,
+        best=rating.best_streak,
+    )
 
 
 def _result(game: Game, players: Players) -> Text:

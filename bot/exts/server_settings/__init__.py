@@ -1,6 +1,7 @@
 """``/dvonn settings``: a server's default clock, threads, the language of game posts, the
 channels where games may start, the role whose members run tournaments besides Manage Server,
-and the theme of the boards posted there (changes need Manage Server)."""
+the theme of the boards posted there, and the channel of the daily puzzle (changes need Manage
+Server)."""
 
 from __future__ import annotations
 
@@ -49,6 +50,8 @@ class ServerSettings(Feature):
         ),
         clear_organiser_role=locale_str("Only Manage Server runs tournaments again"),
         theme=locale_str("Colours of every image the bot posts here: dark or light"),
+        puzzle_channel=locale_str("Post the daily DVONN puzzle in this channel"),
+        clear_puzzle_channel=locale_str("Post no daily puzzle any more"),
     )
     @app_commands.choices(clock=choices.CLOCKS)
     @app_commands.choices(language=LANGUAGES)
@@ -64,6 +67,8 @@ class ServerSettings(Feature):
         organiser_role: discord.Role | None = None,
         clear_organiser_role: bool = False,
         theme: str | None = None,
+        puzzle_channel: discord.TextChannel | None = None,
+        clear_puzzle_channel: bool = False,
     ) -> None:
         async with self.inflight.track():
             guild_id = server_of(interaction)
@@ -93,10 +98,18 @@ class ServerSettings(Feature):
                 changes["organiser_role_id"] = organiser_role.id
             if clear_organiser_role and current.organiser_role_id is not None:
                 changes["organiser_role_id"] = None
+            if puzzle_channel is not None and clear_puzzle_channel:
+                raise UserError(_("Choose a channel for the daily puzzle, or clear it: not both."))
+            if puzzle_channel is not None and puzzle_channel.id != current.puzzle_channel_id:
+                changes["puzzle_channel_id"] = puzzle_channel.id
+            if clear_puzzle_channel and current.puzzle_channel_id is not None:
+                changes["puzzle_channel_id"] = None
             if changes and not interaction.permissions.manage_guild:
                 raise UserError(
                     _("Only members who may manage the server can change its settings.")
                 )
+            if puzzle_channel is not None:
+                _check_daily_channel(puzzle_channel)
             if changes:
                 current = await self.service.save_guild_settings(
                     dataclasses.replace(current, **changes)
@@ -106,6 +119,23 @@ class ServerSettings(Feature):
                 "\n".join(reader(line) for line in settings_lines(current, bool(changes))),
                 ephemeral=True,
             )
+
+
+def _check_daily_channel(channel: discord.TextChannel) -> None:
+    """Refuses a channel the bot cannot post the daily puzzle in (its board and button)."""
+    me = channel.guild.me
+    allowed = channel.permissions_for(me) if me is not None else None
+    if allowed is not None and not (
+        allowed.view_channel and allowed.send_messages and allowed.attach_files
+    ):
+        raise UserError(
+            _(
+                "I cannot post the daily puzzle in <#{channel}>: I need to see the channel, "
+                "send messages and attach files there. Give me those permissions, or choose "
+                "another channel.",
+                channel=channel.id,
+            )
+        )
 
 
 def settings_lines(settings: GuildSettings, changed: bool) -> list[Text]:
@@ -140,4 +170,7 @@ def settings_lines(settings: GuildSettings, changed: bool) -> list[Text]:
             "Boards and images posted here: {theme}",
             theme=choices.THEME_NAMES[settings.theme or BoardTheme.DARK],
         ),
+        _("Daily puzzle: in <#{channel}>", channel=settings.puzzle_channel_id)
+        if settings.puzzle_channel_id is not None
+        else _("Daily puzzle: not posted (choose a channel with puzzle_channel)"),
     ]

@@ -122,7 +122,8 @@ SUBCOMMAND_GROUP = 2
 
 def recorded_descriptions() -> dict[str, str]:
     """Each /dvonn subcommand's English description, as synced."""
-    (group,) = json.loads(RECORDED.read_text(encoding="utf-8"))
+    commands = json.loads(RECORDED.read_text(encoding="utf-8"))
+    (group,) = [command for command in commands if command["name"] == "dvonn"]
     found = {}
     for option in group["options"]:
         if option["type"] == SUBCOMMAND_GROUP:

@@ -1,0 +1,207 @@
+"""What the puzzle feature says: the lines of a puzzle's private answers, the words on its
+board, and the daily post. Pure: texts in, texts out (the Discord layer renders them)."""
+
+from __future__ import annotations
+
+from typing import Final
+
+import rules
+from bot.games import PuzzleMoved, PuzzleRating, PuzzleShown
+from bot.games.ratings import is_provisional
+from bot.i18n import COLOUR_NAMES, Text, _, n_
+from bot.posting.texts import rating_text
+from rules import Colour, Move
+
+TYPED: Final = _("Tap below, or type /puzzle move: (the menu lists the legal moves).")
+
+
+def move_text(move: Move) -> str:
+    return str(move)
+
+
+def line_text(moves: tuple[Move, ...]) -> str:
+    """A line as played: ``C1E3 K4H4 B3C4``."""
+    return " ".join(move_text(m) for m in moves)
+
+
+def title(puzzle_id: str, puzzle_rating: int, *, rated: bool) -> Text:
+    if rated:
+        return _("🧩 Puzzle {puzzle} (rated {rating})", puzzle=puzzle_id, rating=puzzle_rating)
+    return _(
+        "🧩 Puzzle {puzzle} (rated {rating}) · practice, unrated",
+        puzzle=puzzle_id,
+        rating=puzzle_rating,
+    )
+
+
+def find_line(colour: Colour, moves_left: int) -> Text:
+    """What the solver is to do."""
+    return n_(
+        "You play {colour}. Find the winning move: {count} move of yours to find.",
+        "You play {colour}. Find the winning moves: {count} moves of yours to find; the "
+        "opponent's replies are played for you.",
+        moves_left,
+        colour=COLOUR_NAMES[colour],
+    )
+
+
+def shown_lines(shown: PuzzleShown) -> list[Text]:
+    """A try as it is shown (begun, or shown again)."""
+    attempt, puzzle = shown.attempt, shown.puzzle
+    lines = [title(puzzle.id, puzzle.rating, rated=attempt.rated)]
+    if shown.resumed and attempt.step > 0:
+        lines.append(
+            _("Your puzzle so far: {line}", line=" ".join(attempt.played)),
+        )
+    elif shown.resumed:
+        lines.append(_("Your puzzle is still waiting for your move."))
+    lines.append(find_line(shown.solver, shown.moves_left))
+    lines.append(rating_line(shown.rating))
+    lines.append(TYPED)
+    return lines
+
+
+def rating_line(rating: PuzzleRating) -> Text:
+    """The player's puzzle rating and record."""
+    if rating.tried == 0:
+        return _("Your puzzle rating: {rating} (no rated puzzle yet).", rating=round(rating.rating))
+    return n_(
+        "Your puzzle rating: {rating} · {count} rated puzzle: {solved} solved · streak "
+        "{streak} (best {best})",
+        "Your puzzle rating: {rating} · {count} rated puzzles: {solved} solved · streak "
+        "{streak} (best {best})",
+        rating.tried,
+        rating=rating_text(rating.rating, provisional=is_provisional(rating)),
+        solved=rating.solved,
+        streak=rating.streak,
+        best=rating.best_streak,
+    )
+
+
+def change_line(before: PuzzleRating, after: PuzzleRating) -> Text:
+    """A rated puzzle's rating change, and the streak."""
+    change = round(after.rating) - round(before.rating)
+    return _(
+        "Puzzle rating {before} → {after} ({change}) · streak {streak} (best {best})",
+        before=rating_text(before.rating, provisional=is_provisional(before)),
+        after=rating_text(after.rating, provisional=is_provisional(after)),
+        change=f"{change:+d}".replace("-", "−"),
+        streak=after.streak,
+        best=after.best_streak,
+    )
+
+
+def moved_lines(moved: PuzzleMoved) -> list[Text]:
+    """The answer to a move (or to giving up)."""
+    puzzle, attempt = moved.puzzle, moved.attempt
+    lines = [title(puzzle.id, puzzle.rating, rated=attempt.rated)]
+    colour = COLOUR_NAMES[puzzle.solver().opponent]
+    if not moved.over:
+        assert moved.move is not None and moved.reply is not None
+        lines.append(
+            _(
+                "✅ {move} is right. {colour} answers {reply}.",
+                move=move_text(moved.move),
+                colour=colour,
+                reply=reply_text(moved.reply),
+            )
+        )
+        left = puzzle.solver_moves - attempt.step // 2
+        lines.append(
+            n_(
+                "Your move again: {count} move of yours to find.",
+                "Your move again: {count} moves of yours to find.",
+                left,
+            )
+        )
+        lines.append(TYPED)
+        return lines
+    if moved.solved:
+        lines.append(
+            n_(
+                "🎉 Solved! With best play on both sides you win by {count} piece.",
+                "🎉 Solved! With best play on both sides you win by {count} pieces.",
+                puzzle.margin,
+            )
+        )
+    elif moved.move is None:
+        lines.append(
+            _("You gave up. The winning move was {solution} (the arrow).", solution=solution(moved))
+        )
+    else:
+        lines.append(
+            _(
+                "❌ Not this time: {move} does not win. The winning move was {solution} "
+                "(the arrow).",
+                move=move_text(moved.move),
+                solution=solution(moved),
+            )
+        )
+    lines.append(_("The whole line: {line}", line=line_text(puzzle.line)))
+    if moved.rated:
+        lines.append(change_line(moved.rating_before, moved.rating_after))
+    else:
+        lines.append(_("Practice: your puzzle rating stays as it was."))
+    return lines
+
+
+def solution(moved: PuzzleMoved) -> str:
+    return move_text(moved.expected)
+
+
+def reply_text(move: Move) -> Text | str:
+    if move == rules.PASS:
+        return _("a pass (no move)")
+    return move_text(move)
+
+
+def headline(shown_or_moved: PuzzleShown | PuzzleMoved) -> Text:
+    """The board's status line: what is asked, or how it ended."""
+    if isinstance(shown_or_moved, PuzzleMoved) and shown_or_moved.over:
+        if shown_or_moved.solved:
+            return _("Solved!")
+        return _("Solution: {move}", move=solution(shown_or_moved))
+    return to_play_and_win(shown_or_moved.puzzle.solver())
+
+
+def to_play_and_win(colour: Colour) -> Text:
+    return _("{colour} to play and win", colour=COLOUR_NAMES[colour])
+
+
+def details(puzzle_id: str) -> Text:
+    return _("Puzzle {puzzle}", puzzle=puzzle_id)
+
+
+# --- the daily post ----------------------------------------------------------------------------
+
+
+def daily_lines(
+    colour: Colour, solver_moves: int, puzzle_rating: int, date_text: str
+) -> list[Text]:
+    """The day's post in a server: what is asked, and how to try it."""
+    return [
+        _("🧩 **Daily DVONN puzzle** · {date}", date=date_text),
+        n_(
+            "{colour} to play and win: {count} move to find (rated {rating}).",
+            "{colour} to play and win: {count} moves to find (rated {rating}).",
+            solver_moves,
+            colour=COLOUR_NAMES[colour],
+            rating=puzzle_rating,
+        ),
+        _(
+            "Tap Solve it to try it privately (your first try counts for your puzzle rating); "
+            "tomorrow this post says how many solved it."
+        ),
+    ]
+
+
+def daily_count_line(solvers: int, tried: int) -> Text:
+    """The day's count, added to its post."""
+    if tried == 0:
+        return _("Nobody tried it from here.")
+    return n_(
+        "Solved by {solvers} of the {count} player who tried it from here.",
+        "Solved by {solvers} of the {count} players who tried it from here.",
+        tried,
+        solvers=solvers,
+    )

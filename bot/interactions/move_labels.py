@@ -1,0 +1,72 @@
+"""How a menu or an autocomplete names a move to choose: a stack to move, where it lands and
+what that cuts off, a whole move. Shared by every feature that offers moves (the puzzles'
+picker and ``/puzzle move``; the game picker's own copies read the same messages)."""
+
+from __future__ import annotations
+
+import rules
+from bot.i18n import Text, _, n_
+
+
+def pieces_cut(position: rules.Position, source: int, target: int) -> int:
+    """How many pieces the jump from ``source`` to ``target`` cuts off the board."""
+    return rules.apply(position, rules.jump(source, target)).pieces_removed
+
+
+def stack_label(position: rules.Position, cell: int) -> Text:
+    """A stack to move."""
+    return n_(
+        "{cell}: a single piece",
+        "{cell}: a stack of {count}",
+        len(position.stacks[cell]),
+        cell=rules.cell_name(cell),
+    )
+
+
+def landing_label(position: rules.Position, source: int, target: int) -> Text:
+    """Where the stack on ``source`` may land, and what that cuts off."""
+    cut = pieces_cut(position, source, target)
+    if not cut:
+        return _("{cell}: cuts nothing off", cell=rules.cell_name(target))
+    return n_(
+        "{cell}: cuts off {count} piece",
+        "{cell}: cuts off {count} pieces",
+        cut,
+        cell=rules.cell_name(target),
+    )
+
+
+def move_label(position: rules.Position, move: rules.Move) -> Text | str:
+    """A whole move as an autocomplete lists it: its spelling, and what a jump cuts off."""
+    if isinstance(move, rules.Jump):
+        cut = pieces_cut(position, move.source, move.target)
+        if cut:
+            return n_(
+                "{cell}: cuts off {count} piece",
+                "{cell}: cuts off {count} pieces",
+                cut,
+                cell=str(move),
+            )
+    return str(move)
+
+
+def move_question(position: rules.Position, move: rules.Move) -> Text:
+    """The confirm step's question: what the move does."""
+    if isinstance(move, rules.Place):
+        return _("Place your piece on {cell}?", cell=rules.cell_name(move.cell))
+    if isinstance(move, rules.Jump):
+        cut = pieces_cut(position, move.source, move.target)
+        if cut:
+            return n_(
+                "Move {source} to {target}? It cuts off {count} piece.",
+                "Move {source} to {target}? It cuts off {count} pieces.",
+                cut,
+                source=rules.cell_name(move.source),
+                target=rules.cell_name(move.target),
+            )
+        return _(
+            "Move {source} to {target}?",
+            source=rules.cell_name(move.source),
+            target=rules.cell_name(move.target),
+        )
+    return _("You cannot move: pass?")
