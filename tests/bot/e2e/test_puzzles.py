@@ -1,0 +1,331 @@
+"""Puzzles through the fake Discord, on each backend: ``/puzzle`` solved by typed moves and by
+tapping, failed, the rating moved (and shown in ``/dvonn profile``); practice by name, each
+move answered with the reply; the daily puzzle posted once in the channel a server chose (two
+housekeeping passes), solved from its button, and its count of solvers on the post the next
+day; puzzles in a DM by user install; and a private answer to every bad input. The clock is
+moved by hand; nothing sleeps."""
+
+from __future__ import annotations
+
+import io
+import re
+from datetime import UTC, datetime
+
+import pytest
+from PIL import Image
+
+import ai.puzzles
+import rules
+from bot.app import DvonnBot
+from bot.games import PuzzleShown
+from bot.games.puzzles import start_rating
+from tests.bot.clock import ManualClock
+from tests.bot.e2e.conftest import BotRunner, Table
+from tests.bot.e2e.test_private import dm_between, global_runner
+from tests.fakediscord import (
+    FakeChannel,
+    FakeUser,
+    InteractionResult,
+    Permission,
+    RecordedMessage,
+)
+
+__all__ = ["global_runner"]  # the fixture, for the DM
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock(datetime(2025, 3, 1, 9, 0, tzinfo=UTC))
+
+
+def board_of(message: RecordedMessage | None) -> Image.Image:
+    """The board image of a puzzle's answer, with its alt text checked to be there."""
+    assert message is not None
+    (board,) = [f for f in message.files if f.filename == "board.png"]
+    assert board.description and "Board at move" in board.description
+    image = Image.open(io.BytesIO(board.data))
+    image.load()
+    return image
+
+
+async def current(bot: DvonnBot, user: FakeUser) -> PuzzleShown:
+    return await bot.service.puzzles.current(user.id)
+
+
+def menu_id(message: RecordedMessage, kind: str) -> str:
+    """The id of the puzzle picker's menu of ``kind`` (``from`` or ``to``) on ``message``."""
+    (found,) = [
+        str(c["custom_id"])
+        for c in message.iter_components()
+        if c.get("type") == 3 and str(c["custom_id"]).startswith(f"dvonn:puzzle:{kind}:")
+    ]
+    return found
+
+
+async def tap(
+    table: Table, user: FakeUser, message: RecordedMessage, move: rules.Move
+) -> InteractionResult:
+    """Play ``move`` with the picker under a puzzle's ``message``: the stack, where it lands,
+    then **Play**; the result of the last tap (the message, edited into the answer)."""
+    fake = table.fake
+    assert isinstance(move, rules.Jump)
+    source, target = rules.cell_name(move.source), rules.cell_name(move.target)
+    await fake.select(user, message, menu_id(message, "from"), [source])
+    await fake.select(user, message, menu_id(message, "to"), [target])
+    played = await fake.click(user, message, label=f"Play {move}")
+    await fake.wait_until(lambda: "Play " not in str(message.components), what="the answer")
+    return played
+
+
+def wrong(position: rules.Position, right: rules.Move) -> rules.Move:
+    return next(m for m in rules.legal_moves(position) if m != right)
+
+
+def multi_step() -> ai.puzzles.Puzzle:
+    """A shipped puzzle of two moves of the solver's or more."""
+    return next(p for p in ai.puzzles.load() if p.solver_moves >= 2)
+
+
+async def test_puzzles_solved_typed_and_tapped_then_failed_move_the_rating(
+    table: Table, bot_runner: BotRunner
+) -> None:
+    fake, alice = table.fake, table.alice
+    async with bot_runner.run() as bot:
+        # Typed: /puzzle, then each of the solver's moves with /puzzle move.
+        first = await fake.run_command(alice, table.games, "puzzle")
+        assert first.ephemeral and "🧩 Puzzle p" in first.content
+        assert "Find the winning move" in first.content
+        assert "Your puzzle rating: 1500 (no rated puzzle yet)" in first.content
+        board_of(first.message)
+        shown = await current(bot, alice)
+        colour = "White" if shown.solver is rules.Colour.WHITE else "Black"
+        assert f"You play {colour}" in first.content and shown.attempt.rated
+        again = await fake.run_command(alice, table.games, "puzzle")  # the same one again
+        assert f"Puzzle {shown.puzzle.id}" in again.content
+        assert "still waiting for your move" in again.content
+        line = shown.puzzle.line
+        offered = await fake.autocomplete(
+            alice, table.games, "puzzle", {"move": ""}, focused="move"
+        )
+        assert {c.value for c in offered} <= {str(m) for m in rules.legal_moves(shown.position)}
+        assert str(line[0]) in {c.value for c in offered} or len(offered) == 25
+        for step in range(0, len(line), 2):
+            answer = await fake.run_command(alice, table.games, "puzzle", {"move": str(line[step])})
+            assert answer.ephemeral
+            board_of(answer.message)
+            if step + 1 < len(line):
+                assert f"{line[step]} is right" in answer.content
+                assert f"answers {line[step + 1]}" in answer.content
+        assert "Solved!" in answer.content
+        solved = r"Puzzle rating 1500\? → 1[5-9]\d\d\? \(\+\d+\) · streak 1"
+        assert re.search(solved, answer.content)
+        assert answer.message is not None
+        next_one = await fake.click(alice, answer.message, label="Next puzzle")
+        assert next_one.ephemeral and next_one.message is not None
+
+        # Tapped: the stack, where it lands, Play; the message becomes each answer.
+        shown = await current(bot, alice)
+        assert shown.attempt.rated and f"Puzzle {shown.puzzle.id}" in next_one.content
+        message = next_one.message
+        for step in range(0, len(shown.puzzle.line), 2):
+            await tap(table, alice, message, shown.puzzle.line[step])
+        assert "Solved!" in message.content and "streak 2" in message.content
+        assert "Next puzzle" in str(message.components)
+
+        # Failed: a wrong move, the solution drawn (the board before it, the arrow).
+        failing = await fake.click(alice, message, label="Next puzzle")
+        shown = await current(bot, alice)
+        move = wrong(shown.position, shown.puzzle.line[0])
+        failed = await fake.run_command(alice, table.games, "puzzle", {"move": str(move)})
+        assert failing.ephemeral and "Not this time" in failed.content
+        assert f"The winning move was {shown.puzzle.line[0]}" in failed.content
+        assert "streak 0 (best 2)" in failed.content
+        assert failed.message is not None
+        (board,) = failed.message.files
+        assert f"The arrow: the winning move, {shown.puzzle.line[0]}." in str(board.description)
+
+        rating = await bot.service.puzzles.rating(alice.id)
+        assert rating is not None and (rating.solved, rating.failed) == (2, 1)
+        profile = await fake.run_command(alice, table.games, "dvonn profile")
+        assert f"Puzzles: rating {round(rating.rating)}?" in profile.content
+        assert "3 rated puzzles: 2 solved · streak 0 (best 2)" in profile.content
+
+
+async def test_a_puzzle_by_name_is_practice_and_each_move_is_answered(
+    table: Table, bot_runner: BotRunner
+) -> None:
+    fake, bob = table.fake, table.bob
+    puzzle = multi_step()
+    async with bot_runner.run() as bot:
+        shown = await fake.run_command(bob, table.games, "puzzle", {"id": puzzle.id})
+        assert "practice, unrated" in shown.content and shown.message is not None
+        message = shown.message
+        played = await tap(table, bob, message, puzzle.line[0])
+        assert played.ephemeral or played.message is None or played.message.ephemeral
+        assert f"{puzzle.line[0]} is right" in message.content
+        assert f"answers {puzzle.line[1]}" in message.content
+        # A typed move meanwhile: the picker on the older board refuses, privately.
+        stale_menu = menu_id(message, "from")
+        typed = await fake.run_command(bob, table.games, "puzzle", {"move": str(puzzle.line[2])})
+        assert "is right" in typed.content or "Solved!" in typed.content
+        refused = await fake.select(
+            bob,
+            message,
+            stale_menu,
+            [rules.cell_name(puzzle.line[2].source)],  # type: ignore[union-attr]
+        )
+        why = "puzzle is over" if "Solved!" in typed.content else "moved on"
+        assert refused.ephemeral and why in refused.content
+        assert await bot.service.puzzles.rating(bob.id) in (None, start_rating(bob.id))
+
+
+async def solve_typed(table: Table, bot: DvonnBot, user: FakeUser, place: FakeChannel) -> str:
+    """Solve ``user``'s running puzzle with typed moves; the last answer."""
+    shown = await current(bot, user)
+    answer = None
+    for step in range(0, len(shown.puzzle.line), 2):
+        move = str(shown.puzzle.line[step])
+        answer = await table.fake.run_command(user, place, "puzzle", {"move": move})
+    assert answer is not None and answer.ephemeral
+    return answer.content
+
+
+def daily_posts(table: Table, channel: FakeChannel) -> list[RecordedMessage]:
+    return [m for m in table.fake.messages_in(channel) if not m.ephemeral]
+
+
+async def test_the_daily_puzzle_is_posted_once_solved_from_its_button_and_counted_next_day(
+    table: Table, bot_runner: BotRunner, clock: ManualClock
+) -> None:
+    fake, alice, bob, carol = table.fake, table.alice, table.bob, table.carol
+    admin = fake.add_user(
+        "admin", table.guild, roles=[table.guild.add_role("admins", Permission.MANAGE_GUILD)]
+    )
+    puzzles = table.guild.add_text_channel("puzzles")
+    async with bot_runner.run(clock=clock, housekeeping_interval=0) as bot:
+        await bot.housekeeping()
+        assert daily_posts(table, puzzles) == []  # no channel chosen yet
+        saved = await fake.run_command(
+            admin, table.games, "dvonn settings", {"puzzle_channel": puzzles}
+        )
+        assert saved.ephemeral and "Settings saved" in saved.content
+        assert f"Daily puzzle: in <#{puzzles.id}>" in saved.content
+
+        # Two passes, one post: the day's puzzle, its board, Solve it.
+        await bot.housekeeping()
+        await bot.housekeeping()
+        (post,) = daily_posts(table, puzzles)
+        assert "Daily DVONN puzzle** · 2025-03-01" in post.content
+        assert "to play and win" in post.content and "Solve it" in str(post.components)
+        board_of(post)
+        assert post.nonce is not None
+
+        # Bob solves it from the button (rated); Carol gives up; Alice taps twice.
+        bobs = await fake.click(bob, post, label="Solve it")
+        assert bobs.ephemeral and "🧩 Puzzle p" in bobs.content
+        assert "practice" not in bobs.content
+        solved = await solve_typed(table, bot, bob, table.games)
+        assert "Solved!" in solved and "Puzzle rating 1500? →" in solved
+        carols = await fake.click(carol, post, label="Solve it")
+        assert carols.message is not None
+        message = carols.message
+        await fake.click(carol, message, label="Give up (show the solution)")
+        await fake.wait_until(lambda: "You gave up" in message.content, what="the solution")
+        assert "streak 0" in message.content and "Next puzzle" in str(message.components)
+        await fake.click(alice, post, label="Solve it")
+        twice = await fake.click(alice, post, label="Solve it")
+        assert "still waiting for your move" in twice.content
+        again = await fake.click(bob, post, label="Solve it")  # solved already: practice
+        assert "practice, unrated" in again.content
+
+        # The next day: the count on yesterday's post, and the new day's post, once.
+        clock.now = datetime(2025, 3, 2, 0, 1, tzinfo=UTC)
+        await bot.housekeeping()
+        await bot.housekeeping()
+        yesterday = fake.message(post.id)
+        assert "Solved by 1 of the 3 players who tried it from here." in yesterday.content
+        assert "Solve it" in str(yesterday.components) and yesterday.files
+        posts = daily_posts(table, puzzles)
+        assert len(posts) == 2 and "2025-03-02" in posts[1].content
+        assert "Solved by" not in posts[1].content
+
+        # Cleared: no post the day after.
+        cleared = await fake.run_command(
+            admin, table.games, "dvonn settings", {"clear_puzzle_channel": True}
+        )
+        assert "Daily puzzle: not posted" in cleared.content
+        clock.now = datetime(2025, 3, 3, 0, 1, tzinfo=UTC)
+        await bot.housekeeping()
+        assert len(daily_posts(table, puzzles)) == 2
+        assert "Nobody tried it from here." in fake.message(posts[1].id).content  # counted
+        profile = await fake.run_command(bob, table.games, "dvonn profile")
+        assert "1 rated puzzle: 1 solved · streak 1 (best 1)" in profile.content
+
+
+async def test_puzzles_in_a_dm_by_user_install(table: Table, global_runner: BotRunner) -> None:
+    fake, alice = table.fake, table.alice
+    place = await dm_between(table, alice, table.bob)
+    async with global_runner.run() as bot:
+        first = await fake.run_command(alice, place, "puzzle")
+        assert first.ephemeral and first.message is not None
+        shown = await current(bot, alice)
+        for step in range(0, len(shown.puzzle.line), 2):
+            await tap(table, alice, first.message, shown.puzzle.line[step])
+        assert "Solved!" in first.message.content
+        board_of(first.message)
+        rating = await bot.service.puzzles.rating(alice.id)
+        assert rating is not None and rating.solved == 1  # the same rating as in servers
+        assert [m for m in fake.messages_in(place) if not m.ephemeral] == []
+
+
+async def test_every_bad_input_is_answered_privately(table: Table, bot_runner: BotRunner) -> None:
+    fake, alice = table.fake, table.alice
+    admin = fake.add_user(
+        "admin", table.guild, roles=[table.guild.add_role("admins", Permission.MANAGE_GUILD)]
+    )
+    quiet = table.guild.add_text_channel("quiet", deny_bot=Permission.SEND_MESSAGES)
+    async with bot_runner.run() as bot:
+        nothing = await fake.run_command(alice, table.games, "puzzle", {"move": "E3F4"})
+        assert nothing.ephemeral and "not trying a puzzle" in nothing.content
+        unknown = await fake.run_command(alice, table.games, "puzzle", {"id": "p9999"})
+        assert unknown.ephemeral and "There is no puzzle “p9999”" in unknown.content
+        both = await fake.run_command(alice, table.games, "puzzle", {"id": "p0001", "move": "A1"})
+        assert both.ephemeral and "one at a time" in both.content
+
+        await fake.run_command(alice, table.games, "puzzle")
+        shown = await current(bot, alice)
+        garbled = await fake.run_command(alice, table.games, "puzzle", {"move": "Z9Q"})
+        assert garbled.ephemeral and garbled.message is not None and not garbled.message.files
+        placement = await fake.run_command(alice, table.games, "puzzle", {"move": "E3"})
+        assert placement.ephemeral and not placement.message.files  # type: ignore[union-attr]
+        illegal = next(
+            str(rules.jump(a, b))
+            for a in rules.CELLS
+            for b in rules.CELLS
+            if a != b and rules.jump(a, b) not in rules.legal_moves(shown.position)
+        )
+        refused = await fake.run_command(alice, table.games, "puzzle", {"move": illegal})
+        assert refused.ephemeral and refused.message is not None and not refused.message.files
+        still = await current(bot, alice)
+        assert still.attempt == shown.attempt  # nothing changed
+        rating = await bot.service.puzzles.rating(alice.id)
+        assert rating is not None and rating.tried == 0
+
+        not_admin = await fake.run_command(
+            alice, table.games, "dvonn settings", {"puzzle_channel": table.games}
+        )
+        assert not_admin.ephemeral and "manage the server" in not_admin.content
+        cannot = await fake.run_command(
+            admin, table.games, "dvonn settings", {"puzzle_channel": quiet}
+        )
+        assert cannot.ephemeral and f"I cannot post the daily puzzle in <#{quiet.id}>" in (
+            cannot.content
+        )
+        not_both = await fake.run_command(
+            admin,
+            table.games,
+            "dvonn settings",
+            {"puzzle_channel": table.games, "clear_puzzle_channel": True},
+        )
+        assert not_both.ephemeral and "not both" in not_both.content
+        assert (await bot.service.guild_settings(table.guild.id)).puzzle_channel_id is None
