@@ -27,7 +27,7 @@ from bot.exts.review.texts import (
     review_title,
     transcript_ending,
 )
-from bot.games import Game, GameOver, GameService
+from bot.games import Game, GameOver, GameService, GameStatus
 from bot.i18n import Text, _
 from bot.interactions.buttons import BotButton, label
 from bot.interactions.errors import UserError
@@ -125,6 +125,14 @@ class ReviewFeature(Feature, name=COG_NAME):
         record = await self.service.record(game_id)
         if record.game.is_active:
             raise UserError(_still_played(game_id))
+        if record.game.status is GameStatus.ABORTED:
+            # However long it ran: no result to explain, and the players chose to stop.
+            raise UserError(
+                _(
+                    "Game #{game} was called off without a result: there is nothing to review.",
+                    game=game_id,
+                )
+            )
         over = GameOver.of(record.game)
         subject = Subject(
             key=f"g{game_id}",
@@ -144,6 +152,10 @@ class ReviewFeature(Feature, name=COG_NAME):
 
     async def _transcript(self, attachment: discord.Attachment) -> Subject:
         parsed = await read_transcript(attachment)
+        if not parsed.moves:  # empty, or headers alone: before anything is said of its end
+            raise UserError(
+                _("This transcript has no moves: there is nothing to review. Send a whole game.")
+            )
         final = rules.replay(parsed.moves)[-1]
         if parsed.resigned is None and rules.legal_moves(final):
             raise UserError(

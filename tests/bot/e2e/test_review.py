@@ -123,6 +123,82 @@ async def test_only_finished_games_are_reviewed(table: Table, bot_runner: BotRun
         assert missing.ephemeral and "99" in missing.content
 
 
+async def aborted_game(table: Table, bot: DvonnBot, plies: int, *, seed: int = 5) -> FakeChannel:
+    """Alice and Bob play ``plies`` random actions, then a moderator calls the game off."""
+    thread = await start_game(table)
+    game = await bot.service.game_in_channel(thread.id)
+    assert game is not None
+    rng = random.Random(seed)
+    while game.position.ply < plies:
+        assert game.to_move_id is not None
+        move = rng.choice(rules.legal_moves(game.position))
+        game = (await bot.service.play(game.id, game.to_move_id, move)).game
+    await bot.service.abort(game.id, table.moderator.id, moderator=True)
+    assert (await bot.service.get_game(game.id)).status.value == "aborted"
+    return thread
+
+
+async def test_a_game_called_off_is_not_reviewed_however_long(
+    table: Table, bot_runner: BotRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Ten placements (the review once listed five 'mistakes' in them), or deep into the moves.
+    fake = table.fake
+    async with bot_runner.run(ai_budget=QUICK) as bot:
+        searched: list[object] = []
+        estimate = bot.engine.estimate
+
+        async def counted(*args: Any, **kwargs: Any) -> Any:
+            searched.append(args)
+            return await estimate(*args, **kwargs)
+
+        monkeypatch.setattr(bot.engine, "estimate", counted)
+        for game_id, plies in ((1, 10), (2, 70)):
+            thread = await aborted_game(table, bot, plies)
+            here = await fake.run_command(table.alice, thread, "dvonn review")
+            elsewhere = await fake.run_command(
+                table.carol, table.games, "dvonn review", {"game": game_id}
+            )
+            for refused in (here, elsewhere):
+                assert refused.ephemeral and not refused.files, refused.content
+                assert refused.content == (
+                    f"Game #{game_id} was called off without a result: there is nothing to review."
+                )
+        assert searched == []  # refused before any search
+
+
+async def test_a_transcript_without_moves_is_refused_as_such(
+    table: Table, bot_runner: BotRunner
+) -> None:
+    fake = table.fake
+    async with bot_runner.run(ai_budget=QUICK):
+        for text in (
+            "",
+            "   \n",
+            "White [ann] Black [ben] Event [DVONN]",
+            rules.format_little_golem([], headers={"White": "ann", "Black": "ben"}),
+            rules.format_little_golem([], resigned=True),  # "1. resign": over, but empty
+        ):
+            refused = await fake.run_command(
+                table.alice,
+                table.games,
+                "dvonn review",
+                {"transcript": UserAttachment("game.txt", text.encode())},
+            )
+            assert refused.ephemeral and not refused.files, (text, refused.content)
+            assert refused.content == (
+                "This transcript has no moves: there is nothing to review. Send a whole game."
+            ), text
+        # Moves, but no white or black piece yet (and resigned: over), keeps its own reason.
+        dvonn_only = rules.format_little_golem(rules.parse_record("C3 I3 E3"), resigned=True)
+        refused = await fake.run_command(
+            table.alice,
+            table.games,
+            "dvonn review",
+            {"transcript": UserAttachment("game.txt", dvonn_only.encode())},
+        )
+        assert refused.ephemeral and "before its first white or black piece" in refused.content
+
+
 async def test_a_transcript_is_reviewed_in_the_players_language(
     table: Table, bot_runner: BotRunner, shared_dir: Path
 ) -> None:
