@@ -34,7 +34,8 @@ def test_the_course_says_who_led_after_the_placement_and_from_when_for_good() ->
     lines = said(review_of(curve))
     assert lines == [
         "After the placement ann was ahead by about 3 pieces.",
-        "ann was ahead by up to 3 pieces (move 30).",
+        # ann led from move 30, in the placement: her best moment is counted from its end.
+        "ann was ahead by up to 3 pieces (move 49).",
         "ben was ahead for good from move 65.",
     ]
 
@@ -42,7 +43,26 @@ def test_the_course_says_who_led_after_the_placement_and_from_when_for_good() ->
 def test_a_level_game_says_so_and_no_more() -> None:
     curve = [0.0] * (PLACEMENT_PLIES + 5)
     assert said(review_of(curve)) == ["After the placement the game was level."]
-    assert said(review_of([0.0, 0.4, 2.0])) == ["ann was ahead for good from move 2."]
+
+
+def test_no_lead_is_for_good_on_the_placements_estimates_alone() -> None:
+    # This once said "ann was ahead for good from move 2": a claim on the placement's
+    # estimates, which barely predict the end (ai.review), when only DVONN pieces stood.
+    assert said(review_of([0.0, 0.4, 2.0])) == []
+    ended_in_the_placement = [0.0] * 10 + [5.0] * (PLACEMENT_PLIES - 10)
+    assert said(review_of(ended_in_the_placement)) == []
+    # ben led by the placement's estimates from move 3, and through all the movement.
+    led_throughout = [0.0] * 3 + [-5.0] * (PLACEMENT_PLIES - 3) + [-2.0] * 20 + [-7.0]
+    assert said(review_of(led_throughout)) == [
+        "After the placement ben was ahead by about 2 pieces.",
+        "ben was ahead from the end of the placement to the end.",
+    ]
+    # ann's lead in the placement is not named; ben's lead from the first move is.
+    turned = [0.0] * 3 + [8.0] * (PLACEMENT_PLIES - 3) + [0.5, -3.0, -3.0, -6.0]
+    assert said(review_of(turned)) == [
+        "After the placement the game was level.",
+        "ben was ahead for good from move 50.",
+    ]
 
 
 def test_numbers_are_written_as_the_reader_writes_them() -> None:
@@ -83,7 +103,7 @@ def test_the_graph_in_words_says_who_led_when_and_the_biggest_swings() -> None:
         "Graph of the lead in pieces after each move, as the engine sees it: White's lead "
         "above the middle line, Black's below it.",
         "After the placement ann was ahead by about 3 pieces.",
-        "ann was ahead by up to 3 pieces (move 30).",
+        "ann was ahead by up to 3 pieces (move 49).",
         "ben was ahead for good from move 65.",
         "Biggest swings: 9 pieces toward ben at move 50, 8 pieces toward ann at move 60, "
         "4 pieces toward ben at move 65.",

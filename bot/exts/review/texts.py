@@ -41,29 +41,38 @@ def transcript_ending(final: Position, resigned: Colour | None, players: Players
 
 
 def course(review: Review, players: Players) -> list[Text]:
-    """Who was ahead when: after the placement, the side behind at the end's best moment, and
-    when the side ahead at the end took the lead for good (from the drawn curve)."""
+    """Who was ahead when, from the drawn curve, from the end of the placement on: the lead
+    then, the side behind at the end at its best moment, and when the side ahead at the end
+    took the lead for good.
+
+    Nothing is said of the placement's own leads: they rest on the placement's evaluation,
+    which barely predicts how a game ends (see :mod:`ai.review`), so that a lead "for good
+    from move 3", when only the DVONN pieces stood, was no verdict at all. A winner ahead
+    through all the movement was ahead from the end of the placement; a game that ended in
+    the placement gets no line."""
     curve = review.curve()
     lines: list[Text] = []
-    if len(curve) > PLACEMENT_PLIES:
-        lead = curve[PLACEMENT_PLIES]
-        if abs(lead) < LEVEL:
-            lines.append(_("After the placement the game was level."))
-        else:
-            lines.append(
-                n_(
-                    "After the placement {player} was ahead by about {count} piece.",
-                    "After the placement {player} was ahead by about {count} pieces.",
-                    round(abs(lead)),
-                    player=players.name(Colour.WHITE if lead > 0 else Colour.BLACK),
-                )
+    if len(curve) <= PLACEMENT_PLIES:
+        return lines
+    lead = curve[PLACEMENT_PLIES]
+    if abs(lead) < LEVEL:
+        lines.append(_("After the placement the game was level."))
+    else:
+        lines.append(
+            n_(
+                "After the placement {player} was ahead by about {count} piece.",
+                "After the placement {player} was ahead by about {count} pieces.",
+                round(abs(lead)),
+                player=players.name(Colour.WHITE if lead > 0 else Colour.BLACK),
             )
+        )
     final = curve[-1]
     if abs(final) < LEVEL:
         return lines
     ahead = Colour.WHITE if final > 0 else Colour.BLACK
     sign = 1 if ahead is Colour.WHITE else -1
-    behind_best = max(range(len(curve)), key=lambda i: (-sign * curve[i], -i))
+    moves = range(PLACEMENT_PLIES, len(curve))
+    behind_best = max(moves, key=lambda i: (-sign * curve[i], -i))
     if -sign * curve[behind_best] >= LEVEL:
         lines.append(
             n_(
@@ -75,15 +84,23 @@ def course(review: Review, players: Players) -> list[Text]:
             )
         )
     since = len(curve) - 1
-    while since > 0 and sign * curve[since - 1] >= LEVEL:
+    while since > PLACEMENT_PLIES and sign * curve[since - 1] >= LEVEL:
         since -= 1
-    lines.append(
-        _(
-            "{player} was ahead for good from move {number}.",
-            player=players.name(ahead),
-            number=since,
+    if since == PLACEMENT_PLIES:
+        lines.append(
+            _(
+                "{player} was ahead from the end of the placement to the end.",
+                player=players.name(ahead),
+            )
         )
-    )
+    else:
+        lines.append(
+            _(
+                "{player} was ahead for good from move {number}.",
+                player=players.name(ahead),
+                number=since,
+            )
+        )
     return lines
 
 
