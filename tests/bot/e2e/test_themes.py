@@ -190,7 +190,7 @@ def offer_a_stale_theme(table: Table, subcommand: str, value: str) -> None:
     """As if ``/dvonn <subcommand>`` had been registered when its themes held ``value`` (a
     deployment that offered another, then was rolled back; a client's cached command): the
     Discord client then lets a user send it."""
-    (group,) = table.fake.commands(table.guild)
+    (group,) = [c for c in table.fake.commands(table.guild) if c.name == "dvonn"]
     (command,) = [o for o in group.options if o["name"] == subcommand]
     (theme,) = [o for o in command["options"] if o["name"] == "theme"]
     theme["choices"] = [*theme["choices"], {"name": value, "value": value}]
