@@ -140,6 +140,16 @@ def turn_notices() -> Text:
     )
 
 
+def puzzles() -> Text:
+    """Puzzles: a command of their own, beside /dvonn."""
+    return _(
+        "**Puzzles.** `/puzzle` gives you a position where one move wins, near your puzzle "
+        "rating, only for you: find the move (tap it, or `/puzzle move`), the reply is played, "
+        "and so on. Your puzzle rating counts everywhere. A server may have a puzzle a day "
+        "posted (`/dvonn settings puzzle_channel`)."
+    )
+
+
 def clocks(banks: str) -> Text:
     """The clocks a game may have; ``banks``: the time banks offered, in the reader's words."""
     return _(
@@ -205,5 +215,6 @@ def help_paragraphs(reader: Reader, descriptions: Mapping[str, str], install: st
         paragraphs.append("\n".join(lines))
     paragraphs.append(reader(clocks("; ".join(reader(bank_terms(bank)) for bank in PRESETS))))
     paragraphs.append(reader(turn_notices()))
+    paragraphs.append(reader(puzzles()))
     paragraphs.append(reader(where_to_play(install)))
     return paragraphs
