@@ -121,7 +121,7 @@ class PuzzleBook:
 
     def get(self, puzzle_id: str) -> Puzzle:
         """A puzzle by its name; raises :class:`UnknownPuzzle`."""
-        found = self._by_id.get(puzzle_id.strip())
+        found = self._by_id.get(puzzle_id.strip()) or self._by_id.get(puzzle_id.strip().lower())
         if found is None:
             raise UnknownPuzzle(puzzle_id)
         return found
@@ -343,9 +343,8 @@ class Puzzles:
         :class:`NotYourPuzzle`, :class:`PuzzleOver`."""
         running = await self._store.running_puzzle_attempts(user_id)
         found = next((a for a in running if a.id == attempt_id), None)
-        if found is None:
-            async with self._store.write() as tx:  # why not: whose, or over
-                _check(await tx.puzzle_attempt(attempt_id), attempt_id, user_id)
+        if found is None:  # why not: whose, or over
+            _check(await self._store.puzzle_attempt(attempt_id), attempt_id, user_id)
             raise NoPuzzleRunning(user_id)
         rating = await self._store.puzzle_rating(user_id) or start_rating(user_id)
         return self._shown(found, rating, resumed=True)

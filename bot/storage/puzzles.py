@@ -293,6 +293,10 @@ class PuzzleReads(StorePart):
         """The player's tries still running, the newest first."""
         return [_attempt(row) for row in await self.db.fetch_all(_RUNNING, (user_id,))]
 
+    async def puzzle_attempt(self, attempt_id: int) -> PuzzleAttempt | None:
+        row = await self.db.fetch_one(f"{_SELECT_ATTEMPT} WHERE id = ?", (attempt_id,))
+        return None if row is None else _attempt(row)
+
     async def daily_puzzle(self, day: date) -> str | None:
         row = await self.db.fetch_one(
             "SELECT puzzle_id FROM daily_puzzles WHERE day = ?", (day.isoformat(),)

@@ -26,9 +26,9 @@ def line_text(moves: tuple[Move, ...]) -> str:
 
 def title(puzzle_id: str, puzzle_rating: int, *, rated: bool) -> Text:
     if rated:
-        return _("🧩 Puzzle {puzzle} (rated {rating})", puzzle=puzzle_id, rating=puzzle_rating)
+        return _("🧩 Puzzle {puzzle} (rating {rating})", puzzle=puzzle_id, rating=puzzle_rating)
     return _(
-        "🧩 Puzzle {puzzle} (rated {rating}) · practice, unrated",
+        "🧩 Puzzle {puzzle} (rating {rating}) · practice: your rating stays as it is",
         puzzle=puzzle_id,
         rating=puzzle_rating,
     )
@@ -182,8 +182,8 @@ def daily_lines(
     return [
         _("🧩 **Daily DVONN puzzle** · {date}", date=date_text),
         n_(
-            "{colour} to play and win: {count} move to find (rated {rating}).",
-            "{colour} to play and win: {count} moves to find (rated {rating}).",
+            "{colour} to play and win: {count} move to find (puzzle rating {rating}).",
+            "{colour} to play and win: {count} moves to find (puzzle rating {rating}).",
             solver_moves,
             colour=COLOUR_NAMES[colour],
             rating=puzzle_rating,

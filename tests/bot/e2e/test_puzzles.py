@@ -158,7 +158,7 @@ async def test_a_puzzle_by_name_is_practice_and_each_move_is_answered(
     puzzle = multi_step()
     async with bot_runner.run() as bot:
         shown = await fake.run_command(bob, table.games, "puzzle", {"id": puzzle.id})
-        assert "practice, unrated" in shown.content and shown.message is not None
+        assert "practice: your rating stays" in shown.content and shown.message is not None
         message = shown.message
         played = await tap(table, bob, message, puzzle.line[0])
         assert played.ephemeral or played.message is None or played.message.ephemeral
@@ -236,7 +236,7 @@ async def test_the_daily_puzzle_is_posted_once_solved_from_its_button_and_counte
         twice = await fake.click(alice, post, label="Solve it")
         assert "still waiting for your move" in twice.content
         again = await fake.click(bob, post, label="Solve it")  # solved already: practice
-        assert "practice, unrated" in again.content
+        assert "practice: your rating stays" in again.content
 
         # The next day: the count on yesterday's post, and the new day's post, once.
         clock.now = datetime(2025, 3, 2, 0, 1, tzinfo=UTC)

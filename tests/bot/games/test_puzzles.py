@@ -127,8 +127,8 @@ async def test_the_window_widens_and_a_strong_player_gets_a_hard_one(
 async def test_right_moves_are_answered_and_the_last_solves_a_rated_puzzle(
     service: GameService,
 ) -> None:
-    shown = await service.puzzles.start(ALICE, puzzle_id="long")
-    assert not shown.attempt.rated  # asked for by name: practice
+    shown = await service.puzzles.start(ALICE, puzzle_id=" Long ")  # as a player may type it
+    assert shown.puzzle.id == "long" and not shown.attempt.rated  # asked for by name: practice
     line = shown.puzzle.line
     first = await service.puzzles.play(ALICE, str(line[0]))
     assert first.right and not first.over and first.reply == line[1]
