@@ -17,6 +17,7 @@ from PIL import Image
 import ai.puzzles
 import rules
 from bot.app import DvonnBot
+from bot.exts.puzzles.texts import find_line
 from bot.games import PuzzleShown
 from bot.games.puzzles import start_rating
 from tests.bot.clock import ManualClock
@@ -329,3 +330,17 @@ async def test_every_bad_input_is_answered_privately(table: Table, bot_runner: B
         )
         assert not_both.ephemeral and "not both" in not_both.content
         assert (await bot.service.guild_settings(table.guild.id)).puzzle_channel_id is None
+
+
+async def test_a_puzzle_speaks_its_players_language(table: Table, bot_runner: BotRunner) -> None:
+    fake, alice = table.fake, table.alice
+    alice.locale = "ko"
+    async with bot_runner.run() as bot:
+        answer = await fake.run_command(alice, table.games, "puzzle")
+        shown = await current(bot, alice)
+        asked = find_line(shown.solver, shown.moves_left)
+        korean = bot.catalogues.render(asked, "ko")
+        assert korean != asked.english() and korean in answer.content
+        assert answer.message is not None
+        labels = [str(c.get("label")) for c in answer.message.iter_components() if c.get("label")]
+        assert labels and "Give up (show the solution)" not in labels
