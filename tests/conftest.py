@@ -1,10 +1,16 @@
-"""Shared test fixtures: where the team's shared reference data lives; a PostgreSQL server."""
+"""Shared test fixtures: where the team's shared reference data lives; a PostgreSQL server;
+and turns between the run's worker processes for the tests that must run alone."""
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
+import shutil
+import tempfile
 from collections.abc import Generator, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -68,6 +74,77 @@ def database_target(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         return str(tmp_path / "dvonn.sqlite3")
     url: str = request.getfixturevalue("postgres_url")
     return url
+
+
+# Side by side: `make test` runs the suite in a worker process per core (pytest-xdist, `-n auto`).
+# Each worker has its own PostgreSQL server (the session's fixture above, per process), its own
+# temporary folders and its own fake Discords on ports of their own. A test marked `alone`
+# (declared in pyproject.toml) is one whose goals are in seconds of the wall clock, for real
+# processes started, killed and started again, or for Discord's rate limits: it runs with no
+# other test beside it, as in a serial run. The workers take turns through two locked files
+# (flock: released by the system should a worker die): the tests of the others wait until an
+# `alone` one is over, and it waits until those running have ended. Serially (`-n0`) nothing
+# waits. Only the time between the tests is spent waiting: --durations counts what it did.
+
+TURNS_DIRECTORY = "dvonn_turns"
+"""The key of the workers' input (xdist) naming the folder of the two lock files."""
+_TURNS_FOLDER = pytest.StashKey[Path]()
+"""That folder, in the controller's configuration."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The controller of a distributed run makes the folder of the workers' two lock files."""
+    if _distributed(config) and not hasattr(config, "workerinput"):
+        config.stash[_TURNS_FOLDER] = Path(tempfile.mkdtemp(prefix="dvonn-turns-"))
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    folder = config.stash.get(_TURNS_FOLDER, None)
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    """(pytest-xdist, in the controller) Each worker is told where the lock files are."""
+    node.workerinput[TURNS_DIRECTORY] = str(node.config.stash[_TURNS_FOLDER])
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, object, object]:
+    """In a worker: the test's turn, exclusive if it is `alone`, shared otherwise, from its
+    set-up to its teardown."""
+    folder = getattr(item.config, "workerinput", {}).get(TURNS_DIRECTORY)
+    if folder is None:
+        return (yield)
+    with _turn(Path(folder), alone=item.get_closest_marker("alone") is not None):
+        return (yield)
+
+
+def _distributed(config: pytest.Config) -> bool:
+    return bool(getattr(config.option, "numprocesses", None)) and config.pluginmanager.hasplugin(
+        "xdist"
+    )
+
+
+@contextlib.contextmanager
+def _turn(folder: Path, *, alone: bool) -> Iterator[None]:
+    """A readers-writer lock between processes: shared for most tests, exclusive for an
+    `alone` one. Everyone passes the gate to get into the room; an `alone` test keeps the gate
+    shut while it waits for the room to empty, so the others cannot keep it waiting for ever
+    by coming in one after another."""
+    gate = os.open(folder / "gate", os.O_RDWR | os.O_CREAT, 0o600)
+    room = os.open(folder / "room", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(gate, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(room, fcntl.LOCK_EX if alone else fcntl.LOCK_SH)
+        finally:
+            fcntl.flock(gate, fcntl.LOCK_UN)
+        yield
+    finally:
+        os.close(room)  # closing the descriptors releases their locks
+        os.close(gate)
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)

@@ -348,6 +348,7 @@ def _settled(database: Path, computer_game: int) -> bool:
     )
 
 
+@pytest.mark.alone  # RESTART_GOAL is seconds of the wall clock for a process starting again
 async def test_a_rate_limited_post_then_a_kill_is_posted_once_after_the_restart(
     table: Table, tmp_path: Path
 ) -> None:

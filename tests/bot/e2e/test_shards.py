@@ -46,7 +46,8 @@ from tests.fakediscord import (
 from tests.fakediscord.fixtures import interaction_deadline
 from tests.fakediscord.harness import discord_endpoints
 
-pytestmark = [pytest.mark.slow, pytest.mark.postgres]
+# Alone: TAKEOVER_GOAL is seconds of the wall clock for three processes and a server.
+pytestmark = [pytest.mark.slow, pytest.mark.postgres, pytest.mark.alone]
 
 SHARDS = 3
 TAKEOVER_GOAL = 10.0

@@ -466,6 +466,7 @@ async def _resign(fake: FakeDiscord, user: FakeUser, thread: FakeChannel) -> Non
 
 
 @pytest.mark.slow
+@pytest.mark.alone  # RESTART_GOAL is seconds of the wall clock for a process starting again
 async def test_a_swiss_goes_on_once_however_the_bot_is_killed_as_its_rounds_end(
     table: Table, tmp_path: Path
 ) -> None:
