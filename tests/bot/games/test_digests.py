@@ -30,7 +30,9 @@ from tests.bot.games.test_service import ALICE, BOB, CAROL, start_game
 WARSAW = ZoneInfo("Europe/Warsaw")
 
 
-def utc(year: int, month: int, day: int, hour: int, minute: int = 0, second: int = 0) -> datetime:
+def utc(*fields: int) -> datetime:
+    """A moment in UTC: ``utc(2025, 1, 2, 8)`` (year, month, day, hour[, minute[, second]])."""
+    year, month, day, hour, minute, second = (*fields, 0, 0)[:6]
     return datetime(year, month, day, hour, minute, second, tzinfo=UTC)
 
 
