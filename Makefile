@@ -54,8 +54,10 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# In a worker process per core (pytest-xdist's -n auto); `make test PYTEST_ARGS=-n0` runs the tests
+# serially, in one process. PYTEST_ARGS takes any other option of pytest's too (-x, -k NAME...).
 pytest: $(STAMP) $(NATIVE)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto $(PYTEST_ARGS)
 
 bench: $(STAMP) $(NATIVE)
 	$(BIN)/python -m rules.bench
