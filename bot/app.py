@@ -225,6 +225,8 @@ class DvonnBot(commands.AutoShardedBot):
         for command in synced:
             if command.name == self.dvonn.name:
                 self.mentions.learn(command.id, subcommands(self.dvonn))
+            elif not any(isinstance(o, app_commands.AppCommandGroup) for o in command.options):
+                self.mentions.learn_command(command.name, command.id)  # /puzzle
         if self.application_id is not None:
             log.info("invite link: %s", invite_url(self.application_id))
             log.info("install link (for players' DMs): %s", user_install_url(self.application_id))

@@ -31,12 +31,20 @@ class CommandMentions:
     def __init__(self) -> None:
         self._group_id: int | None = None
         self._names: frozenset[str] = frozenset()
+        self._top_level: dict[str, int] = {}
+        self._spelled_top_level: re.Pattern[str] | None = None
 
     def learn(self, group_id: int, subcommands: Iterable[str]) -> None:
         """The id of ``/dvonn`` as synced, and the names of its subcommands (those in a group
         as ``group subcommand``, e.g. ``tournament join``)."""
         self._group_id = group_id
         self._names = frozenset(subcommands)
+
+    def learn_command(self, name: str, command_id: int) -> None:
+        """The id of a top-level command without subcommands beside ``/dvonn`` (``/puzzle``)."""
+        self._top_level[name] = command_id
+        names = "|".join(re.escape(n) for n in sorted(self._top_level, key=len, reverse=True))
+        self._spelled_top_level = re.compile(rf"(?<![\w/<])`?/({names})`?(?![\w-])")
 
     @property
     def known(self) -> bool:
@@ -50,8 +58,10 @@ class CommandMentions:
         return f"</{GROUP} {subcommand}:{self._group_id}>"
 
     def link(self, text: str) -> str:
-        """``text`` with every ``/dvonn subcommand`` it names (with or without backticks) made
-        a mention."""
+        """``text`` with every ``/dvonn subcommand`` it names (with or without backticks), and
+        every top-level command learned (``/puzzle``), made a mention."""
+        if self._spelled_top_level is not None:
+            text = self._spelled_top_level.sub(lambda m: f"</{m[1]}:{self._top_level[m[1]]}>", text)
         if self._group_id is None:
             return text
         return _SPELLED.sub(self._replace, text)

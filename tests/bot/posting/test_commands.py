@@ -15,3 +15,15 @@ def test_commands_in_texts_become_mentions_with_their_group() -> None:
     )
     assert mentions.link("Try /dvonn move now") == "Try </dvonn move:42> now"
     assert mentions.link("/dvonn nothing here") == "/dvonn nothing here"
+
+
+def test_a_top_level_command_in_texts_becomes_a_mention() -> None:
+    mentions = CommandMentions()
+    text = "Try `/puzzle` or /puzzle now; /puzzles and https://example.org/puzzle stay."
+    assert mentions.link(text) == text
+    mentions.learn_command("puzzle", 7)
+    assert mentions.link(text) == (
+        "Try </puzzle:7> or </puzzle:7> now; /puzzles and https://example.org/puzzle stay."
+    )
+    mentions.learn(42, ["move"])
+    assert mentions.link("/puzzle, then /dvonn move") == "</puzzle:7>, then </dvonn move:42>"
