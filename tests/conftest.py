@@ -79,12 +79,12 @@ def database_target(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 # Side by side: `make test` runs the suite in a worker process per core (pytest-xdist, `-n auto`).
 # Each worker has its own PostgreSQL server (the session's fixture above, per process), its own
 # temporary folders and its own fake Discords on ports of their own. A test marked `alone`
-# (declared in pyproject.toml) is one whose goals are in seconds of the wall clock, for real
-# processes started, killed and started again, or for Discord's rate limits: it runs with no
-# other test beside it, as in a serial run. The workers take turns through two locked files
-# (flock: released by the system should a worker die): the tests of the others wait until an
-# `alone` one is over, and it waits until those running have ended. Serially (`-n0`) nothing
-# waits. Only the time between the tests is spent waiting: --durations counts what it did.
+# (declared in pyproject.toml) is one whose goals are seconds of the wall clock for real
+# processes killed and started again: it runs with no other test beside it, as in a serial run.
+# The workers take turns through two locked files (flock: released by the system should a worker
+# die): the tests of the others wait until an `alone` one is over, and it waits until those
+# running have ended. Serially (`-n0`) nothing waits. Only the time between the tests is spent
+# waiting: --durations counts what each test did.
 
 TURNS_DIRECTORY = "dvonn_turns"
 """The key of the workers' input (xdist) naming the folder of the two lock files."""
@@ -92,22 +92,21 @@ _TURNS_FOLDER = pytest.StashKey[Path]()
 """That folder, in the controller's configuration."""
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    """The controller of a distributed run makes the folder of the workers' two lock files."""
-    if _distributed(config) and not hasattr(config, "workerinput"):
-        config.stash[_TURNS_FOLDER] = Path(tempfile.mkdtemp(prefix="dvonn-turns-"))
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    """(pytest-xdist, in the controller) Each worker is told the folder of the lock files,
+    made for the first."""
+    stash = node.config.stash
+    if _TURNS_FOLDER not in stash:
+        stash[_TURNS_FOLDER] = Path(tempfile.mkdtemp(prefix="dvonn-turns-"))
+    node.workerinput[TURNS_DIRECTORY] = str(stash[_TURNS_FOLDER])
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
+    """The controller deletes the folder of the lock files at the end of the run."""
     folder = config.stash.get(_TURNS_FOLDER, None)
     if folder is not None:
         shutil.rmtree(folder, ignore_errors=True)
-
-
-@pytest.hookimpl(optionalhook=True)
-def pytest_configure_node(node: Any) -> None:
-    """(pytest-xdist, in the controller) Each worker is told where the lock files are."""
-    node.workerinput[TURNS_DIRECTORY] = str(node.config.stash[_TURNS_FOLDER])
 
 
 @pytest.hookimpl(wrapper=True)
@@ -117,18 +116,12 @@ def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, object, object
     folder = getattr(item.config, "workerinput", {}).get(TURNS_DIRECTORY)
     if folder is None:
         return (yield)
-    with _turn(Path(folder), alone=item.get_closest_marker("alone") is not None):
+    with take_turn(Path(folder), alone=item.get_closest_marker("alone") is not None):
         return (yield)
 
 
-def _distributed(config: pytest.Config) -> bool:
-    return bool(getattr(config.option, "numprocesses", None)) and config.pluginmanager.hasplugin(
-        "xdist"
-    )
-
-
 @contextlib.contextmanager
-def _turn(folder: Path, *, alone: bool) -> Iterator[None]:
+def take_turn(folder: Path, *, alone: bool) -> Iterator[None]:
     """A readers-writer lock between processes: shared for most tests, exclusive for an
     `alone` one. Everyone passes the gate to get into the room; an `alone` test keeps the gate
     shut while it waits for the room to empty, so the others cannot keep it waiting for ever
