@@ -1,6 +1,7 @@
 """How a menu or an autocomplete names a move to choose: a stack to move, where it lands and
-what that cuts off, a whole move. Shared by every feature that offers moves (the puzzles'
-picker and ``/puzzle move``; the game picker's own copies read the same messages)."""
+what that cuts off, a whole move. Shared by every feature that offers moves (the game's
+picker, its "Plan a reply" steps and ``/dvonn move``'s autocomplete; the puzzles' picker and
+``/puzzle move``)."""
 
 from __future__ import annotations
 

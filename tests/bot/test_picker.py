@@ -11,7 +11,6 @@ import discord
 import pytest
 
 import rules
-from bot.exts.play.moves import stack_label
 from bot.exts.play.picker import (
     COLUMN_GROUPS,
     MAX_OPTIONS,
@@ -22,9 +21,9 @@ from bot.exts.play.picker import (
     Shown,
     StackMenu,
     TurnButton,
-    _landing_label,
 )
 from bot.i18n import ENGLISH
+from bot.interactions.move_labels import landing_label, stack_label
 
 ITEMS: list[type[discord.ui.DynamicItem[Any]]] = [
     TurnButton,
@@ -55,7 +54,7 @@ def test_landings_say_what_they_cut_off() -> None:
             for move in moves:
                 if isinstance(move, rules.Jump):
                     cut = rules.apply(pos, move).pieces_removed
-                    label = ENGLISH.render(_landing_label(pos, move.source, move.target))
+                    label = ENGLISH.render(landing_label(pos, move.source, move.target))
                     assert label.startswith(rules.CELL_NAMES[move.target])
                     if cut:
                         assert f"cuts off {cut} piece" in label

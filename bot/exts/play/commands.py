@@ -18,7 +18,7 @@ from discord.app_commands import Choice, locale_str
 
 import rules
 from bot.exts.play.buttons import AbortAgreeButton, ResignButton
-from bot.exts.play.moves import pieces_cut, play_and_report, stack_label
+from bot.exts.play.moves import play_and_report
 from bot.exts.play.text_board import send_text_board
 from bot.games import BoardTheme, NoGameHere
 from bot.i18n import COLOUR_NAMES, Text, _, excerpt, n_
@@ -26,6 +26,7 @@ from bot.interactions import choices
 from bot.interactions.errors import UserError
 from bot.interactions.feature import Feature
 from bot.interactions.lookup import game_for_record, game_here
+from bot.interactions.move_labels import pieces_cut, stack_label
 from bot.interactions.places import remember_reply_route
 from bot.interactions.replies import fit_lines
 from bot.posting.outbox import REPLY_WAIT

@@ -9,7 +9,7 @@ import discord
 
 import rules
 from bot.games import Game, GameService, MoveOutcome
-from bot.i18n import Text, n_
+from bot.i18n import Text
 from bot.interactions import events
 from bot.interactions.places import may_post, remember_reply_route
 from bot.posting.answers import Answer, answer_route
@@ -18,21 +18,6 @@ from bot.posting.publisher import Publisher
 from bot.posting.texts import played_reply
 
 log = logging.getLogger(__name__)
-
-
-def stack_label(position: rules.Position, cell: int) -> Text:
-    """A stack to move, as the menus and the autocomplete name it."""
-    return n_(
-        "{cell}: a single piece",
-        "{cell}: a stack of {count}",
-        len(position.stacks[cell]),
-        cell=rules.cell_name(cell),
-    )
-
-
-def pieces_cut(position: rules.Position, source: int, target: int) -> int:
-    """How many pieces the jump from ``source`` to ``target`` cuts off the board."""
-    return rules.apply(position, rules.jump(source, target)).pieces_removed
 
 
 class Services(Protocol):

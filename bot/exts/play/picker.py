@@ -29,12 +29,13 @@ from typing import TYPE_CHECKING, Any, Final
 import discord
 
 import rules
-from bot.exts.play.moves import pieces_cut, play_and_report, stack_label
+from bot.exts.play.moves import play_and_report
 from bot.exts.play.text_board import TextBoardButton
 from bot.games import Game
-from bot.i18n import Text, _, n_
+from bot.i18n import Text, _
 from bot.interactions.buttons import BotButton, BotMenu, label, run_like_a_command
 from bot.interactions.errors import UserError
+from bot.interactions.move_labels import landing_label, move_question, stack_label
 from bot.posting.publisher import Reader
 
 if TYPE_CHECKING:
@@ -90,39 +91,6 @@ def board_view(game: Game, reader: Reader) -> discord.ui.View | None:
     return view
 
 
-def _landing_label(position: rules.Position, source: int, target: int) -> Text:
-    cut = pieces_cut(position, source, target)
-    if not cut:
-        return _("{cell}: cuts nothing off", cell=rules.cell_name(target))
-    return n_(
-        "{cell}: cuts off {count} piece",
-        "{cell}: cuts off {count} pieces",
-        cut,
-        cell=rules.cell_name(target),
-    )
-
-
-def _move_question(position: rules.Position, move: rules.Move) -> Text:
-    if isinstance(move, rules.Place):
-        return _("Place your piece on {cell}?", cell=rules.cell_name(move.cell))
-    if isinstance(move, rules.Jump):
-        cut = pieces_cut(position, move.source, move.target)
-        if cut:
-            return n_(
-                "Move {source} to {target}? It cuts off {count} piece.",
-                "Move {source} to {target}? It cuts off {count} pieces.",
-                cut,
-                source=rules.cell_name(move.source),
-                target=rules.cell_name(move.target),
-            )
-        return _(
-            "Move {source} to {target}?",
-            source=rules.cell_name(move.source),
-            target=rules.cell_name(move.target),
-        )
-    return _("You cannot move: pass?")
-
-
 async def _game_for(interaction: Interaction, game_id: int, version: int | None = None) -> Game:
     """The game, if the interaction's user is to move in it (and it is still at ``version``,
     when given: the position a picker showed)."""
@@ -156,7 +124,7 @@ def picker(game: Game, reader: Reader) -> tuple[str, discord.ui.View]:
         question = _("Which stack do you move?")
     else:
         view.add_item(ConfirmButton(shown, str(rules.PASS), reader))
-        question = _move_question(position, rules.PASS)
+        question = move_question(position, rules.PASS)
     view.add_item(TextBoardButton(game.id, reader))  # the position in words, to read or copy
     return reader(question), view
 
@@ -308,7 +276,7 @@ class StackMenu(BotMenu, template=rf"dvonn:from:{SHOWN}"):
             raise UserError(_("Pick one of your stacks from the menu."))
         reader = interaction.client.publisher.private_reader(interaction)
         targets = [
-            (rules.cell_name(t), reader(_landing_label(position, source, t))) for t in landings
+            (rules.cell_name(t), reader(landing_label(position, source, t))) for t in landings
         ]
         view = discord.ui.View(timeout=None)
         view.add_item(LandingMenu(self.shown, rules.cell_name(source), targets, reader))
@@ -383,7 +351,7 @@ async def _confirm(interaction: Interaction, game: Game, shown: Shown, move: rul
     view.add_item(ConfirmButton(shown, str(move), reader))
     view.add_item(TurnButton.again(game, reader))
     await interaction.response.edit_message(
-        content=reader(_move_question(game.position, move)), view=view
+        content=reader(move_question(game.position, move)), view=view
     )
 
 

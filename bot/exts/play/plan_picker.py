@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, Any, Final
 import discord
 
 import rules
-from bot.exts.play.moves import stack_label
 from bot.exts.play.picker import (
     COLUMN_GROUPS,
     MAX_OPTIONS,
@@ -30,7 +29,6 @@ from bot.exts.play.picker import (
     PLAN,
     SHOWN,
     Shown,
-    _landing_label,
     _menu,
     plan_button,
     waits,
@@ -39,6 +37,7 @@ from bot.games import Game, plans
 from bot.i18n import Text, _, n_
 from bot.interactions.buttons import BotButton, BotMenu, label
 from bot.interactions.errors import UserError
+from bot.interactions.move_labels import landing_label, stack_label
 from bot.posting.publisher import Reader
 
 if TYPE_CHECKING:
@@ -230,7 +229,7 @@ class PlanStackMenu(BotMenu, template=rf"{PLAN}:from:{SHOWN}:{EXPECTED}"):
             raise UserError(_("Pick a stack from the menu."))
         reader = interaction.client.publisher.private_reader(interaction)
         targets = [
-            (rules.cell_name(t), reader(_landing_label(position, source, t))) for t in landings
+            (rules.cell_name(t), reader(landing_label(position, source, t))) for t in landings
         ]
         view = discord.ui.View(timeout=None)
         name = rules.cell_name(source)
