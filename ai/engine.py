@@ -46,11 +46,15 @@ def think_in_worker(position_text: str, level: str, budget: float | None, seed: 
 
 
 def estimate_in_worker(
-    position_text: str, budget: float | None, max_nodes: int | None, seed: int
+    position_text: str,
+    budget: float | None,
+    max_nodes: int | None,
+    seed: int,
+    depth: int | None = None,
 ) -> tuple[str, float, bool, int]:
     """The worker's side of a review's search: read the position, estimate, answer plainly."""
     pos = Position.from_text(position_text)
-    return estimate(pos, budget=budget, max_nodes=max_nodes, seed=seed).to_wire()
+    return estimate(pos, budget=budget, max_nodes=max_nodes, seed=seed, depth=depth).to_wire()
 
 
 @dataclass(eq=False, slots=True)
@@ -122,19 +126,23 @@ class Engine:
         *,
         max_nodes: int | None = None,
         seed: int = 0,
+        depth: int | None = None,
         game: Hashable = None,
     ) -> Estimate:
         """The review's search of ``position`` (:func:`ai.review.estimate`): the engine's move
         and what the position is worth to the side to act.
 
-        ``budget`` as for :meth:`choose`; with ``budget=None``, ``max_nodes`` bounds the search.
-        Raises ``ValueError`` unless the side to act has a choice, or for a bad position text or
-        budget, and ``RuntimeError`` once the engine is closed.
+        ``budget`` as for :meth:`choose`; with ``budget=None``, ``max_nodes`` bounds the search;
+        ``depth``, if given, how many plies deep it may go at most.
+        Raises ``ValueError`` unless the side to act has a choice, or for a bad position text,
+        budget or depth, and ``RuntimeError`` once the engine is closed.
         """
         text, pos = self._request(position, budget)
         if len(legal_moves(pos)) < 2:
             raise ValueError("nothing to weigh: the side to act has no choice here")
-        work = functools.partial(estimate_in_worker, text, budget, max_nodes, seed)
+        if depth is not None and depth < 1:
+            raise ValueError(f"a search goes at least one ply deep, not {depth}")
+        work = functools.partial(estimate_in_worker, text, budget, max_nodes, seed, depth)
         found: Estimate = await self._submit(work, Estimate.from_wire, game)
         return found
 

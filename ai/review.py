@@ -9,14 +9,56 @@ mistakes with the move the engine prefers.
 ([1, 2, 3], 8)
 
 How a move is weighed. Every position a player faced is searched by the strongest level
-(:func:`ai.think`, set up by :func:`review_spec`) within the same budget. Then, where the engine
-prefers another move than the one played, the position after the engine's move is searched too,
-with the same settings, and compared with the search of the position after the move played:
-both are positions at the same ply with the same side to act, searched alike, so the difference
-is a fair price of the move (the search's own biases, such as the side to act looking better at
-odd depths, cancel). A move the engine agrees with costs nothing; a forced move (a pass, the
-last empty cell) and the three DVONN placements (no rule about where they go measured better
-than chance, see :func:`ai.choose.place_dvonn`) are not weighed.
+(:func:`ai.think`, set up by :func:`review_spec`) within the same budget. Where the engine
+prefers another move than the one played, the position after the move played is searched again,
+one ply less deep than the search that preferred the engine's move went
+(:meth:`ReviewPlan.second_round`): that search valued the engine's move at exactly that depth,
+so the two values are positions at the same ply with the same side to act searched to the same
+depth, and their difference is a fair price of the move. Searched each as deep as its budget
+allowed, as they once were, they were not: the side to act looks better at odd depths, by
+several pieces in the middle game (one position: -4.5, -11.1, -3.0, -7.7 pieces at depths 5
+to 8), and a move's "loss" was often that swing. A move the engine agrees with costs nothing;
+a forced move (a pass, the last empty cell) is not weighed, and neither is any placement.
+
+Why no placement is weighed. The placement is judged by its own evaluation (a table of what a
+piece is worth on each cell given the DVONN pieces, plus how bunched it is): the same for both
+players, so the cell it rates highest stays on top until someone takes it, and every other
+placement was priced against that one cell ("better C1" six times in one game, 6 to 13 pieces
+each; at most plies it was an edge cell beside a DVONN piece). Engines that search the last
+placements into the moves (the strongest level itself, PrimaDvonna) leave such cells empty for
+ten plies and more. Its calibration (``python -m ai.review_check calibration``): the
+placement's evaluation of the board after the 49th placement, on this module's scale, against
+the final margin of self-play games (200,000 nodes a move, the review's searches at a million
+nodes), with the mean absolute error of calling every game level beside it:
+
+===================================  =====  ==========  ==========  ================
+games                                    r  mean error  mean |err|  |err| if "level"
+===================================  =====  ==========  ==========  ================
+strongest v strongest (40)           +0.12        -4.1        11.2              10.9
+strongest v strong (40)              -0.57        -4.9        19.8              16.4
+medium v medium (30)                 +0.34        -6.6        10.6               9.2
+===================================  =====  ==========  ==========  ================
+
+The review's own estimates during the placement did no better: r from -0.06 to +0.08 at plies
+10 to 46 between two strongest players, -0.54 at ply 44 strongest against strong (the strongest
+plays its last placements against the evaluation, and wins), 0.35 to 0.51 between two medium
+players but 1.5 to 3.5 times too large (fitted factors 0.28 to 0.70). It never predicted the
+margin better than calling the game level: no placement verdict is trustworthy enough to list,
+and none is made. The leads of the placement are still drawn, as the engine's rough view.
+
+Which mistakes are listed. Even fairly priced, a verdict of the movement phase rests on an
+estimate that a deeper search often overturns (``python -m ai.review_check mistakes``: the
+positions after a listed mistake and after its better move searched ten times longer, compared
+the same way): of the mistakes listed in 50 games from the match logs (the review's searches at
+300,000 nodes, the deeper ones at 3 million) 65 of 116 (56%) still cost a piece; 24 of 34
+said to cost 5 pieces or more (71%); those in games against PrimaDvonna, stronger than a search
+of a tenth of a second, 7 of 42. Asking the verdict to hold at two shallower depths as well
+raised the share to 71% (24 moves), no threshold to 90%. So a mistake is listed only when its
+price is proven (:attr:`PlyReview.proven`: both moves' values are results of the game worked
+out to its end, which a deeper search cannot change), at least :data:`MISTAKE_THRESHOLD`
+pieces: of those, 22 of 22 still cost a piece searched ten times longer (the same 50 games, 300,000
+nodes; 12 of the games had one, most of them against the strong level, whose endgames the
+review works out). Estimated losses are still in every :class:`PlyReview`.
 
 The scale. The engine's values are integers for the side to act: a finished game is worth
 ``PIECE_VALUE`` per piece of final margin (plus a bonus for winning), a position still in play a
@@ -29,9 +71,10 @@ movement phase against the margin its side proved a few moves later (1 piece per
 :data:`MOVEMENT_PIECES`; the fit was the same 4, 8 or 12 actions before the proof); a search
 among the placements against the game's final margin, which it predicts about as well at every
 ply once divided by the number of actions played (:data:`PLACEMENT_SCALE` pieces per unit per
-action). The placement is searched by the placement's own evaluation to its end: the level's
-search through the last placements into the moves, at this budget, did not predict the final
-margin at all (a fitted factor of -0.01 against 0.2 to 0.8 for the placement's evaluation).
+action; between those weak levels: see the calibration above for better players). The
+placement is searched by the placement's own evaluation to its end: the level's search through
+the last placements into the moves, at this budget, did not predict the final margin at all (a
+fitted factor of -0.01 against 0.2 to 0.8 for the placement's evaluation).
 Estimates are rough, a heuristic explains only part of how a game ends, and are clamped to
 :data:`ESTIMATE_LIMIT`. The fit belongs to the evaluation it was made with: a new evaluation
 needs it made again.
@@ -55,6 +98,7 @@ from ai.choose import think
 from ai.evaluation import PIECE_VALUE, WIN
 from ai.levels import Level, LevelSpec
 from rules import (
+    PASS,
     PLACEMENT_PLIES,
     Colour,
     Move,
@@ -87,7 +131,9 @@ MISTAKE_THRESHOLD: Final = 1.5
 """A move that costs at least this many pieces is a mistake."""
 MISTAKES_PER_PLAYER: Final = 3
 FIRST_JUDGED_PLY: Final = DVONN_PIECES
-"""The DVONN placements before this ply are not weighed."""
+"""The leads before this ply (the DVONN placements) are not estimated."""
+FIRST_WEIGHED_PLY: Final = PLACEMENT_PLIES
+"""The actions before this ply (the placements) are not weighed: see the module's docstring."""
 _WIN_BONUS: Final = WIN - 49 * PIECE_VALUE
 """What a won game is worth beyond its margin (``WIN`` is that bonus plus the largest margin)."""
 
@@ -143,39 +189,60 @@ def estimate(
     budget: float | None = DEFAULT_BUDGET,
     max_nodes: int | None = None,
     seed: int = 0,
+    depth: int | None = None,
 ) -> Estimate:
     """Search ``position`` as the review does (:func:`review_spec`) for ``budget`` seconds, or
     (``budget=None``) for at most ``max_nodes`` nodes (the level's own limit if ``None``), which
-    makes the answer the same on every machine.
+    makes the answer the same on every machine; ``depth``: no deeper than that many plies (a
+    move's price, see :meth:`ReviewPlan.second_round`).
 
-    Raises ``ValueError`` unless the side to act has a choice (at least two legal moves).
+    Raises ``ValueError`` unless the side to act has a choice (at least two legal moves), or
+    for a ``depth`` below 1.
     """
     moves = legal_moves(position)
     if len(moves) < 2:
         raise ValueError("nothing to weigh: the side to act has no choice here")
-    spec = review_spec(max_nodes if budget is None else None)
+    spec = review_spec(max_nodes if budget is None else None, depth=depth)
     found = think(position, level=REVIEW_LEVEL, budget=budget, seed=seed, spec=spec)
     margin, proven = margin_of(found.value, ply=position.ply, depth=found.depth, exact=found.exact)
     return Estimate(found.move, margin, proven, found.depth)
 
 
-def review_spec(max_nodes: int | None = None) -> LevelSpec:
+def review_spec(max_nodes: int | None = None, *, depth: int | None = None) -> LevelSpec:
     """The strongest level as the review searches with it: the placement judged by its own
     evaluation to its end (no search through the last placements into the moves: see the
-    module's docstring), and at most ``max_nodes`` nodes a search if given. Each setting is
-    changed for the Python search and the compiled search."""
+    module's docstring), at most ``max_nodes`` nodes a search if given, and no deeper than
+    ``depth`` plies if given. Each setting is changed for the Python search and the compiled
+    search."""
     spec = dataclasses.replace(REVIEW_LEVEL.spec, late_placement=0, compiled_late_placement=0)
-    if max_nodes is None:
-        return spec
-    return dataclasses.replace(spec, max_nodes=max_nodes, compiled_nodes=max_nodes)
+    if max_nodes is not None:
+        spec = dataclasses.replace(spec, max_nodes=max_nodes, compiled_nodes=max_nodes)
+    if depth is not None:
+        if depth < 1:
+            raise ValueError(f"a search goes at least one ply deep, not {depth}")
+        spec = dataclasses.replace(
+            spec,
+            max_depth=depth,
+            placement_depth=min(depth, spec.placement_depth),
+            compiled_placement_depth=min(depth, spec.compiled_placement_depth),
+        )
+    return spec
 
 
 def settle(position: Position) -> Position:
     """``position``, or the first position after it where someone has a choice or the game is
     over: forced moves (passes, the last empty cell) change nothing of its worth."""
+    return settled(position)[0]
+
+
+def settled(position: Position) -> tuple[Position, int]:
+    """:func:`settle`, and how many plies the search counts on the way: every forced move but
+    a pass (a forced pass costs the search no depth)."""
+    plies = 0
     while len(moves := legal_moves(position)) == 1:
+        plies += moves[0] is not PASS
         position = play(position, moves[0])
-    return position
+    return position, plies
 
 
 def white_lead(position: Position, found: Mapping[str, Estimate]) -> tuple[float, bool]:
@@ -208,7 +275,10 @@ class PlyReview:
     loss: float
     """What the move played cost its player against the engine's, in pieces (never negative)."""
     judged: bool
-    """Weighed at all: not a DVONN placement, and not forced."""
+    """Weighed at all: a move of the movement phase with a choice, priced fairly."""
+    proven: bool = False
+    """The loss is proven: both values compared are results of the game worked out to its end
+    (not the evaluation's estimates), so no deeper search can change it."""
 
     @property
     def number(self) -> int:
@@ -256,13 +326,16 @@ class Review:
         *,
         threshold: float = MISTAKE_THRESHOLD,
         per_player: int = MISTAKES_PER_PLAYER,
+        proven: bool = True,
     ) -> tuple[PlyReview, ...]:
         """Each player's (or ``colour``'s) costliest moves, at least ``threshold`` pieces, at
-        most ``per_player`` each, in the order they were played."""
+        most ``per_player`` each, in the order they were played; only those whose loss is
+        proven unless ``proven`` is false (see the module's docstring: the estimates' verdicts
+        did not hold under a deeper look)."""
         chosen: list[PlyReview] = []
         for side in (Colour.WHITE, Colour.BLACK) if colour is None else (colour,):
             costly = [p for p in self.plies if p.judged and p.colour is side]
-            costly = [p for p in costly if p.loss >= threshold]
+            costly = [p for p in costly if p.loss >= threshold and (p.proven or not proven)]
             costly.sort(key=lambda p: (-p.loss, p.ply))
             chosen += costly[:per_player]
         return tuple(sorted(chosen, key=lambda p: p.ply))
@@ -291,10 +364,24 @@ def _bridge(leads: Sequence[float], bridged: Sequence[bool]) -> list[float]:
     return values
 
 
+@dataclass(frozen=True, slots=True)
+class Search:
+    """A search a review asks for: ``position``, no deeper than ``depth`` plies if given."""
+
+    position: Position
+    depth: int | None = None
+
+    @property
+    def key(self) -> str:
+        """What its answer is kept under: the position's text (and the depth, if limited)."""
+        text = self.position.to_text()
+        return text if self.depth is None else f"{text} depth {self.depth}"
+
+
 class ReviewPlan:
     """A review of ``moves`` (from the start) in three steps: what to search first, what to
-    search then, and the review. Searches are keyed by position text, so the same position is
-    searched once.
+    search then, and the review. Searches are keyed (:attr:`Search.key`), so the same search
+    is made once.
 
     Raises ``ValueError`` for no moves, and the rules' errors for an illegal one.
     """
@@ -309,31 +396,34 @@ class ReviewPlan:
         self.positions = tuple(positions)
         self._settled = tuple(settle(p) for p in positions)
 
-    def first_round(self) -> dict[str, Position]:
+    def first_round(self) -> dict[str, Search]:
         """Every position the players faced with a choice (after the DVONN placements), and the
-        last one: by text, the positions to search."""
-        wanted: dict[str, Position] = {}
+        last one: by key, the searches to make (as deep as the budget allows)."""
+        wanted: dict[str, Search] = {}
         for ply, position in enumerate(self._settled):
             if ply >= FIRST_JUDGED_PLY and legal_moves(position):
-                wanted[position.to_text()] = position
+                search = Search(position)
+                wanted[search.key] = search
         return wanted
 
-    def second_round(self, found: Mapping[str, Estimate]) -> dict[str, Position]:
-        """The positions after the engine's moves, where it prefers another than the move
-        played (and they are not searched yet): by text, the positions to search."""
-        wanted: dict[str, Position] = {}
-        for ply, move in enumerate(self.moves):
-            best = self._best(ply, found)
-            if best is not None and best != move:
-                after = settle(play(self.positions[ply], best))
-                text = after.to_text()
-                if legal_moves(after) and text not in found:
-                    wanted[text] = after
+    def second_round(self, found: Mapping[str, Estimate]) -> dict[str, Search]:
+        """Where a weighed move is not the engine's: the position after the move played,
+        searched one ply less deep than the search that preferred the engine's move went (by
+        key, the searches to make). That search valued the engine's move one ply less deep
+        too, so the two values compare positions at the same ply searched to the same depth:
+        a fair price. (Searched each to its own depth, they were not: the side to act looks
+        better at odd depths, by several pieces in the middle game, and a move's price was
+        often that swing.)"""
+        wanted: dict[str, Search] = {}
+        for ply in range(len(self.moves)):
+            search = self._pricing(ply, found)
+            if search is not None:
+                wanted[search.key] = search
         return wanted
 
     def review(self, found: Mapping[str, Estimate]) -> Review:
-        """The review, from the searches of both rounds (by position text). Raises ``KeyError``
-        if one is missing."""
+        """The review, from the searches of both rounds (by key). Raises ``KeyError`` if one
+        is missing."""
         leads: list[float] = []
         proven: list[bool] = []
         bridged: list[bool] = []
@@ -354,32 +444,68 @@ class ReviewPlan:
         for ply, move in enumerate(self.moves):
             colour = self.positions[ply].turn
             best = self._best(ply, found)
-            after = leads[ply + 1]
-            best_after = after
+            after = best_after = leads[ply + 1]
+            judged = best is not None
+            exact = False
             if best is not None and best != move:
-                best_after = white_lead(settle(play(self.positions[ply], best)), found)[0]
+                priced = self._price(ply, found)
+                if priced is None:  # no fair price: the search went too shallow
+                    judged = False
+                else:
+                    after, best_after, exact = priced
             gain = best_after - after if colour is Colour.WHITE else after - best_after
             plies.append(
                 PlyReview(
                     ply=ply,
                     colour=colour,
                     played=move,
-                    best=move if best is None else best,
+                    best=best if judged and best is not None else move,
                     before=leads[ply],
                     after=after,
                     best_after=best_after,
-                    loss=max(0.0, gain),
-                    judged=best is not None,
+                    loss=max(0.0, gain) if judged else 0.0,
+                    judged=judged,
+                    proven=exact,
                 )
             )
         return Review(tuple(plies), tuple(leads), tuple(proven), tuple(bridged))
 
     def _best(self, ply: int, found: Mapping[str, Estimate]) -> Move | None:
-        """The engine's move at ``ply``, if that action is weighed."""
+        """The engine's move at ``ply``, if that action is weighed: a move of the movement
+        phase with a choice (no placement: see the module's docstring)."""
         position = self.positions[ply]
-        if ply < FIRST_JUDGED_PLY or len(legal_moves(position)) < 2:
+        if ply < FIRST_WEIGHED_PLY or len(legal_moves(position)) < 2:
             return None
         return found[position.to_text()].move
+
+    def _pricing(self, ply: int, found: Mapping[str, Estimate]) -> Search | None:
+        """The search that prices the move played at ``ply`` against the engine's, if it is
+        weighed, not the engine's, and not the end of the game."""
+        best = self._best(ply, found)
+        if best is None or best == self.moves[ply]:
+            return None
+        after, forced = settled(play(self.positions[ply], self.moves[ply]))
+        depth = found[self.positions[ply].to_text()].depth - 1 - forced
+        if not legal_moves(after) or depth < 1:
+            return None
+        return Search(after, depth)
+
+    def _price(self, ply: int, found: Mapping[str, Estimate]) -> tuple[float, float, bool] | None:
+        """White's leads after the move played and after the engine's move at ``ply``, both
+        at the same depth, and whether both are proven; ``None`` if the search that preferred
+        the engine's move was too shallow to leave a ply for the other."""
+        position = self.positions[ply]
+        chosen = found[position.to_text()]
+        best_after = chosen.margin if position.turn is Colour.WHITE else -chosen.margin
+        after = settle(play(position, self.moves[ply]))
+        if not legal_moves(after):
+            return white_lead(after, found)[0], best_after, chosen.proven
+        search = self._pricing(ply, found)
+        if search is None:
+            return None
+        answer = found[search.key]
+        played = answer.margin if after.turn is Colour.WHITE else -answer.margin
+        return played, best_after, chosen.proven and answer.proven
 
 
 def review_game(
@@ -393,7 +519,9 @@ def review_game(
     for ``budget``, ``max_nodes`` and ``seed``)."""
     plan = ReviewPlan(moves)
     found: dict[str, Estimate] = {}
-    for search in (plan.first_round, lambda: plan.second_round(found)):
-        for text, position in search().items():
-            found[text] = estimate(position, budget=budget, max_nodes=max_nodes, seed=seed)
+    for searches in (plan.first_round, lambda: plan.second_round(found)):
+        for key, search in searches().items():
+            found[key] = estimate(
+                search.position, budget=budget, max_nodes=max_nodes, seed=seed, depth=search.depth
+            )
     return plan.review(found)

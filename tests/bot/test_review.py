@@ -12,7 +12,14 @@ import rules
 from ai.engine import Engine
 from ai.review import Estimate, PlyReview, Review, estimate
 from bot.exts.review.reviewer import Reviewer, ReviewsBusy, ReviewStopped, Subject
-from bot.exts.review.texts import biggest_swings, course, graph_description, mistake_lines, pieces
+from bot.exts.review.texts import (
+    biggest_swings,
+    course,
+    graph_description,
+    listing_rule,
+    mistake_lines,
+    pieces,
+)
 from bot.i18n import ENGLISH, Catalogues, _
 from bot.posting.texts import Players
 from rules import PLACEMENT_PLIES
@@ -85,12 +92,30 @@ def test_mistakes_are_listed_by_player_numbered_in_the_order_played() -> None:
     assert french == "**1** · coup 5 : F3 (−2,0) ; mieux : E3"
 
 
+def test_an_estimated_loss_is_not_listed_and_the_review_says_why() -> None:
+    moves = list(rules.parse_record("C3 I3 E3 D3 F3 C2 G3 C4 G4"))
+    review = _review_with_losses(moves, {4: 2.0, 5: 3.0})
+    estimated = dataclasses.replace(
+        review, plies=tuple(dataclasses.replace(p, proven=False) for p in review.plies)
+    )
+    lines = [ENGLISH.render(t) for t in mistake_lines(estimated, PLAYERS, "en")]
+    assert lines[1:] == [
+        "ann (White): no mistake the engine could prove.",
+        "ben (Black): no mistake the engine could prove.",
+    ]
+    assert ENGLISH.render(listing_rule()) == (
+        "-# A mistake is listed only where the engine worked the game out to its end and proved "
+        "what the move cost; placements are not weighed."
+    )
+
+
 def _review_with_losses(moves: list[rules.Move], losses: dict[int, float]) -> Review:
     plies = []
     for ply, move in enumerate(moves):
         colour = rules.replay(moves[:ply])[-1].turn
         best = rules.parse_move("E3") if ply in losses else move
-        plies.append(PlyReview(ply, colour, move, best, 0, 0, 0, losses.get(ply, 0.0), ply >= 3))
+        loss = losses.get(ply, 0.0)
+        plies.append(PlyReview(ply, colour, move, best, 0, 0, 0, loss, ply >= 3, proven=True))
     return Review(tuple(plies), (0.0,) * (len(moves) + 1), (False,) * (len(moves) + 1))
 
 

@@ -24,6 +24,7 @@ def test_no_placement_of_a_random_setup_is_a_mistake() -> None:
             best_after=0.0,
             loss=5.0,  # each as costly as can be
             judged=ply >= 3,
+            proven=True,
         )
         for ply, played in enumerate(moves)
     )

@@ -20,6 +20,7 @@ from bot.exts.review.texts import (
     course,
     footnote,
     graph_description,
+    listing_rule,
     mistake_lines,
     mistake_marks,
     move_text,
@@ -185,6 +186,7 @@ class ReviewFeature(Feature, name=COG_NAME):
         lines: list[Text] = [review_title(subject.game_id, players), subject.ending(players)]
         lines += course(review, players)
         lines += mistake_lines(review, players, language)
+        lines.append(listing_rule())
         lines.append(footnote(self.reviewer.budget, language))
         content = "\n".join(reader(line) for line in lines)
         labels = image_labels(reader.catalogues, reader.locale)

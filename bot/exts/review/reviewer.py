@@ -142,18 +142,22 @@ class Reviewer:
         plan = ReviewPlan(subject.moves)
         queue = ("review", subject.key)  # all its searches wait their turns in one queue
         found: dict[str, Estimate] = {}
-        for search in (plan.first_round, lambda: plan.second_round(found)):
-            wanted = search()
+        for searches in (plan.first_round, lambda: plan.second_round(found)):
+            wanted = searches()
             # A task group: should one search fail, the others are cancelled instead of going
             # on taking the workers' time from the games being played.
             async with asyncio.TaskGroup() as group:
                 answers = [
                     group.create_task(
                         self._engine.estimate(
-                            position, self.budget, max_nodes=self._max_nodes, game=queue
+                            search.position,
+                            self.budget,
+                            max_nodes=self._max_nodes,
+                            depth=search.depth,
+                            game=queue,
                         )
                     )
-                    for position in wanted.values()
+                    for search in wanted.values()
                 ]
             found.update(zip(wanted, (answer.result() for answer in answers), strict=True))
         return plan.review(found)

@@ -117,7 +117,13 @@ def mistake_lines(review: Review, players: Players, language: str) -> list[Text]
         mistakes = review.mistakes(colour)
         name, colour_name = players.name(colour), COLOUR_NAMES[colour]
         if not mistakes:
-            lines.append(_("{player} ({colour}): no big mistake.", player=name, colour=colour_name))
+            lines.append(
+                _(
+                    "{player} ({colour}): no mistake the engine could prove.",
+                    player=name,
+                    colour=colour_name,
+                )
+            )
             continue
         lines.append(_("{player} ({colour}):", player=name, colour=colour_name))
         for mistake in mistakes:
@@ -145,6 +151,14 @@ def footnote(budget: float | None, language: str) -> Text:
         "-# Leads and losses are pieces of final margin, as the engine sees them after {seconds} s "
         "of search a position. Tap a number for the board before that move, with the better move.",
         seconds=format_decimal(budget, format="0.0#", locale=language),
+    )
+
+
+def listing_rule() -> Text:
+    """Which mistakes are listed: only proven ones, never a placement (:mod:`ai.review`)."""
+    return _(
+        "-# A mistake is listed only where the engine worked the game out to its end and proved "
+        "what the move cost; placements are not weighed."
     )
 
 

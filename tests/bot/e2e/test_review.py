@@ -16,6 +16,7 @@ from PIL import Image
 
 import rules
 from bot.app import DvonnBot
+from bot.games import EndReason
 from bot.i18n import Catalogues, _
 from render.graph import DEFAULT_GRAPH_WIDTH, HEIGHT, MARK_LANE
 from tests.bot.e2e.conftest import BotRunner, Table
@@ -35,17 +36,21 @@ def oracle_game(shared_dir: Path, index: int = 0) -> list[rules.Move]:
     return [rules.parse_move(p["action"]) for p in game["positions"]]
 
 
-async def finished_game(table: Table, bot: DvonnBot, plies: int, seed: int = 3) -> FakeChannel:
-    """Alice (White) and Bob play ``plies`` random actions, then Bob resigns."""
+async def finished_game(
+    table: Table, bot: DvonnBot, plies: int | None, seed: int = 3
+) -> FakeChannel:
+    """Alice (White) and Bob play ``plies`` random actions, then Bob resigns (``None``: to the
+    end of the game)."""
     thread = await start_game(table)
     game = await bot.service.game_in_channel(thread.id)
     assert game is not None
     rng = random.Random(seed)
-    while game.position.ply < plies and game.is_active:
+    while (plies is None or game.position.ply < plies) and game.is_active:
         move = rng.choice(rules.legal_moves(game.position))
         assert game.to_move_id is not None
         game = (await bot.service.play(game.id, game.to_move_id, move)).game
-    await bot.service.resign(game.id, table.bob.id)
+    if game.is_active:
+        await bot.service.resign(game.id, table.bob.id)
     return thread
 
 
@@ -68,12 +73,13 @@ async def test_a_finished_game_is_reviewed_with_its_mistakes_and_their_boards(
 ) -> None:
     fake = table.fake
     async with bot_runner.run(ai_budget=QUICK) as bot:
-        thread = await finished_game(table, bot, plies=60)
+        # To its end: random moves lose pieces in the endgame, where the engine proves it.
+        thread = await finished_game(table, bot, plies=None)
         record = await bot.service.record(1)
         reply = await fake.run_command(table.alice, thread, "dvonn review", timeout=60)
         assert not reply.ephemeral, reply.content
         assert reply.content.startswith("**Review of game #1**: alice (White) vs bob (Black)")
-        assert "bob resigned: alice wins." in reply.content
+        assert record.game.end_reason is EndReason.SCORE
         assert "**Biggest mistakes**" in reply.content
         # Listed by player, numbered in the order played (as on the graph and the buttons).
         named = sorted(MISTAKE.findall(reply.content), key=lambda found: int(found[0]))
@@ -255,11 +261,12 @@ async def test_two_reviews_of_one_game_at_once_share_the_work(
     fake = table.fake
     async with bot_runner.run(ai_budget=QUICK) as bot:
         thread = await finished_game(table, bot, plies=52, seed=8)
-        searched: list[str] = []
+        searched: list[tuple[str, int | None]] = []
         estimate = bot.engine.estimate
 
         async def counted(position: rules.Position | str, *args: Any, **kwargs: Any) -> Any:
-            searched.append(position if isinstance(position, str) else position.to_text())
+            text = position if isinstance(position, str) else position.to_text()
+            searched.append((text, kwargs.get("depth")))  # a move's price: to a set depth
             return await estimate(position, *args, **kwargs)
 
         monkeypatch.setattr(bot.engine, "estimate", counted)
@@ -270,7 +277,7 @@ async def test_two_reviews_of_one_game_at_once_share_the_work(
         assert sorted(MISTAKE.findall(replies[0].content)) == sorted(
             MISTAKE.findall(replies[1].content)
         )
-        assert searched and len(searched) == len(set(searched))  # no position searched twice
+        assert searched and len(searched) == len(set(searched))  # no search made twice
 
 
 async def test_a_running_game_sent_as_a_resigned_transcript_is_refused(
