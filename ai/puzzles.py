@@ -29,9 +29,19 @@ before it.
 Non-trivial. The best alternative never wins (by the first rule). How hard the winning move is
 to see is measured, not assumed: :attr:`Puzzle.search_depth` is the shallowest fixed-depth search
 of the engine's evaluation (1 = one move ahead, the easy level's look) from which on every
-deeper search up to the proof picks the line's moves; the rating (:func:`rating_of`) grows with
-it, with the number of the solver's moves and with the solver's effort (nodes) to prove the win.
-Puzzles a one-ply search solves are kept but rated lowest.
+deeper search up to ten plies picks the line's moves; the rating (:func:`rating_of`) grows with
+it, with the number of the solver's moves, with the solver's effort (nodes) to prove the win and
+with the moves to choose from. Single moves a one-ply search finds are kept for new players,
+rated lowest, and held to a fifth of the set (:data:`TRIVIAL_SHARE`).
+
+Where the positions come from: the games in ``docs/matches`` (the strongest level against
+PrimaDvonna and against the strong level), a log at a time in turn, then the oracle's reference
+games, then self-play of the compiled search at several node limits and the medium level
+(:func:`self_play_game`). In each game, from the end backwards as far as the solver finishes
+within :data:`MAX_NODES` a position: the game's own position, and the positions after three
+other moves (:data:`VARIATIONS`, most often a mistake the other side may punish). Two puzzles
+with the same stacks and side to act are one; in a game, a puzzle's later steps are no puzzles
+of their own.
 
 The set ships as ``ai/puzzles.txt`` (one line a puzzle, see :func:`format_line`), read once by
 :func:`load`. ``python -m ai.puzzles generate --out FILE --count N`` makes more (a file that
@@ -93,6 +103,12 @@ VERIFY_NODES: Final = 60_000_000
 fails verification only if it is wrong, never for want of time."""
 MAX_SOLVER_MOVES: Final = 3
 """The longest line: three moves of the solver (five actions)."""
+VARIATIONS: Final = 3
+"""How many other moves than the game's are tried at each of its positions: the position after
+one, where the other side acts, may be a puzzle too (most often after a mistake)."""
+TRIVIAL_SHARE: Final = 0.2
+"""The largest share of a generated set that :func:`is_trivial` puzzles may take (the easiest,
+for new players; most positions where exactly one move wins are such)."""
 MAX_SEARCH_DEPTH: Final = 10
 """The deepest fixed-depth search tried when measuring how deep a search must look."""
 MIN_RATING, MAX_RATING = 600, 2600
@@ -404,19 +420,34 @@ def search_depth_for(pos: Position, move: Move, *, limit: int) -> int:
 def rating_of(search_depth: int, solver_moves: int, effort: int, choices: int) -> int:
     """A difficulty on a Glicko-like scale, clamped to 600..2600.
 
-    Mostly how deep a search must look to find the moves (240 points a ply beyond the first),
+    Mostly how deep a search must look to find the moves (180 points a ply beyond the first),
     then each further move the solver must find (150), the solver's effort to prove the win
-    (60 points per doubling of its thousands of nodes beyond a thousand) and the legal moves to
-    choose from (80 per doubling beyond eight).
+    (50 points per doubling of its thousands of nodes beyond a thousand) and the legal moves to
+    choose from (60 per doubling beyond eight). A first guess, to be corrected by how players
+    fare.
     """
     rating = (
         MIN_RATING
-        + 240 * (search_depth - 1)
+        + 180 * (search_depth - 1)
         + 150 * (solver_moves - 1)
-        + 60 * max(0.0, math.log2(max(effort, 1) / 1000))
-        + 80 * max(0.0, math.log2(choices / 8))
+        + 50 * max(0.0, math.log2(max(effort, 1) / 1000))
+        + 60 * max(0.0, math.log2(choices / 8))
     )
     return max(MIN_RATING, min(MAX_RATING, round(rating)))
+
+
+def is_trivial(puzzle: Puzzle) -> bool:
+    """One move, which a one-ply search finds: kept, rated lowest, but at most
+    :data:`TRIVIAL_SHARE` of a set."""
+    return puzzle.search_depth == 1 and puzzle.solver_moves == 1
+
+
+def rerated(puzzle: Puzzle) -> Puzzle:
+    """``puzzle`` with the rating :func:`rating_of` gives it now."""
+    rating = rating_of(
+        puzzle.search_depth, puzzle.solver_moves, puzzle.effort, len(legal_moves(puzzle.position))
+    )
+    return dataclasses.replace(puzzle, rating=rating)
 
 
 # --- generation ------------------------------------------------------------------------------
@@ -513,22 +544,37 @@ def build_line(prover: Prover, pos: Position, first: Move) -> tuple[Move, ...]:
     return tuple(line)
 
 
-def puzzles_in_game(game: Game, *, max_nodes: int = MAX_NODES) -> list[Puzzle]:
-    """The puzzles (without ids) in one game's movement phase: from its end backwards as far as
-    the solver finishes within ``max_nodes`` a position, then built from the earliest on."""
+def puzzles_in_game(
+    game: Game, *, max_nodes: int = MAX_NODES, variations: int = VARIATIONS
+) -> list[Puzzle]:
+    """The puzzles (without ids) in one game's movement phase and beside it.
+
+    From the game's end backwards, as far as the solver finishes within ``max_nodes`` a
+    position: each position of the game, and the positions after up to ``variations`` other
+    moves than the one played there (chosen at random, seeded by the game), where the other
+    side is to act. Then the lines are built, the earliest position first."""
     positions = replay(list(game.moves))
+    rng = random.Random(" ".join(str(move) for move in game.moves))
     prover = Prover(max_nodes)
-    candidates: list[tuple[Position, Move]] = []
-    for pos in reversed(positions[PLACEMENT_PLIES:]):
+    candidates: list[tuple[Position, Move, str]] = []
+    for ply in range(len(positions) - 1, PLACEMENT_PLIES - 1, -1):
+        pos = positions[ply]
+        played = game.moves[ply] if ply < len(game.moves) else None
+        others = [move for move in legal_moves(pos) if move != played]
+        tries = [(pos, game.source)] + [
+            (play(pos, move), f"{game.source}, a variation")
+            for move in rng.sample(others, min(variations, len(others)))
+        ]
         try:
-            first = prover.unique_win(pos)
+            for position, source in tries:
+                first = prover.unique_win(position)
+                if first is not None:
+                    candidates.append((position, first, source))
         except Unproven:
             break
-        if first is not None:
-            candidates.append((pos, first))
     found: list[Puzzle] = []
     taken: set[tuple[tuple[str, ...], Colour]] = set()
-    for pos, first in reversed(candidates):
+    for pos, first, source in reversed(candidates):
         if position_key(pos) in taken:
             continue
         line = build_line(prover, pos, first)
@@ -553,7 +599,7 @@ def puzzles_in_game(game: Game, *, max_nodes: int = MAX_NODES) -> list[Puzzle]:
                 margin=margin,
                 search_depth=depth,
                 effort=effort,
-                source=game.source,
+                source=source,
             )
         )
     return found
@@ -567,18 +613,19 @@ ORACLE: Final = Path("/work/shared/oracle")
 
 def match_games(folder: Path = MATCHES) -> Iterator[Game]:
     """The games of the match logs (``docs/matches/*.jsonl``: a settings line, then a game a
-    line with its ``record``)."""
-    for path in sorted(folder.glob("*.jsonl")):
-        with path.open(encoding="utf-8") as lines:
-            settings = json.loads(next(lines))
-            opponent = "primadvonna" if "codecup" in str(settings.get("b", "")) else settings["b"]
-            for text in lines:
-                data = json.loads(text)
-                if data.get("record"):
-                    yield Game(
-                        tuple(parse_record(data["record"])),
-                        f"{settings['a']}-vs-{opponent}",
-                    )
+    line with its ``record``), a game of each log in turn."""
+    logs = [_match_log(path) for path in sorted(folder.glob("*.jsonl"))]
+    for games in itertools.zip_longest(*logs):
+        yield from (game for game in games if game is not None)
+
+
+def _match_log(path: Path) -> list[Game]:
+    with path.open(encoding="utf-8") as lines:
+        settings = json.loads(next(lines))
+        opponent = "primadvonna" if "codecup" in str(settings.get("b", "")) else settings["b"]
+        source = f"{settings['a']}-vs-{opponent}"
+        records = [json.loads(text).get("record") for text in lines]
+    return [Game(tuple(parse_record(record)), source) for record in records if record]
 
 
 def oracle_games(folder: Path = ORACLE) -> Iterator[Game]:
@@ -644,9 +691,9 @@ def _cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
-def _puzzles_of(source: GameSource) -> list[Puzzle]:
+def _puzzles_of(source: GameSource, max_nodes: int = MAX_NODES) -> list[Puzzle]:
     game = self_play_game(source) if isinstance(source, int) else source
-    return puzzles_in_game(game)
+    return puzzles_in_game(game, max_nodes=max_nodes)
 
 
 def _mapped(function: Callable[[_T], _R], items: Iterable[_T], jobs: int) -> Iterator[_R]:
@@ -666,10 +713,18 @@ def _mapped(function: Callable[[_T], _R], items: Iterable[_T], jobs: int) -> Ite
 
 
 def generate(
-    out: Path, count: int, *, seed: int = 1, jobs: int = 1, games: int | None = None
+    out: Path,
+    count: int,
+    *,
+    seed: int = 1,
+    jobs: int = 1,
+    games: int | None = None,
+    max_nodes: int = MAX_NODES,
 ) -> None:
-    """Add puzzles to ``out`` until it holds ``count``; prints progress and the rate."""
-    kept = list(read(out)) if out.exists() else []
+    """Add puzzles to ``out`` until it holds ``count`` (from at most ``games`` games); prints
+    progress and the rate."""
+    kept = [rerated(puzzle) for puzzle in read(out)] if out.exists() else []
+    trivial = sum(map(is_trivial, kept))
     seen = {position_key(p.position) for p in kept}
     next_number = 1 + max((int(p.id[1:]) for p in kept), default=0)
     start_cpu, start = _cpu_seconds(), time.perf_counter()
@@ -678,12 +733,17 @@ def generate(
     if games is not None:
         sources = (game for _, game in zip(range(games), sources, strict=False))
     looked = 0
-    for found in _mapped(_puzzles_of, _bounded(sources, lambda: len(kept) < count), jobs):
+    search = functools.partial(_puzzles_of, max_nodes=max_nodes)
+    for found in _mapped(search, _bounded(sources, lambda: len(kept) < count), jobs):
         looked += 1
         for puzzle in found:
             key = position_key(puzzle.position)
             if key in seen or len(kept) >= count:
                 continue
+            if is_trivial(puzzle):
+                if trivial + 1 > TRIVIAL_SHARE * (len(kept) + 1):
+                    continue
+                trivial += 1
             seen.add(key)
             kept.append(dataclasses.replace(puzzle, id=f"p{next_number:04d}"))
             next_number += 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import random
 import re
 import time
@@ -13,10 +14,10 @@ import pytest
 from ai import native, puzzles
 from ai.evaluation import PIECE_VALUE, WIN_BONUS
 from ai.puzzles import Puzzle
-from rules import Colour, Position, legal_moves, parse_move, play
+from rules import Colour, Position, legal_moves, parse_move, play, replay
 from tests.conftest import REPO_ROOT
 
-MIN_SHIPPED = 12
+MIN_SHIPPED = 500
 """How many puzzles ship at least."""
 SAMPLE_NODES = 20_000_000
 """The sample re-proved here: puzzles drawn at random (seeded) while their proofs' recorded
@@ -249,3 +250,48 @@ def test_pieces_reads_exact_values() -> None:
     assert puzzles.pieces(0) == 0
     assert puzzles.pieces(WIN_BONUS + 3 * PIECE_VALUE) == 3
     assert puzzles.pieces(-(WIN_BONUS + 5 * PIECE_VALUE)) == -5
+
+
+# --- generation ------------------------------------------------------------------------------
+
+
+@needs_native
+def test_what_the_generator_makes_the_verifier_proves() -> None:
+    """The last few positions of some logged games (a small node limit keeps it quick)."""
+    made = []
+    for game in itertools.islice(puzzles.match_games(), 6):
+        made += puzzles.puzzles_in_game(game, max_nodes=100_000, variations=2)
+        if len(made) >= 3:
+            break
+    assert made
+    keys = [puzzles.position_key(p.position) for p in made]
+    assert len(set(keys)) == len(keys)
+    for puzzle in made:
+        assert puzzles.verify(dataclasses.replace(puzzle, id="new")) == []
+        assert puzzle.margin > 0
+        assert puzzles.MIN_RATING <= puzzle.rating <= puzzles.MAX_RATING
+
+
+@needs_native
+def test_generate_keeps_a_files_puzzles_and_numbers_new_ones_after_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "puzzles.txt"
+    old = dataclasses.replace(puzzles.load()[0], id="p0041")
+    puzzles.write(path, [old])
+    games = list(itertools.islice(puzzles.match_games(), 6))
+    monkeypatch.setattr(puzzles, "all_games", lambda seed: iter(games))
+    puzzles.generate(path, 3, max_nodes=100_000)
+    kept = puzzles.read(path)
+    assert kept[0] == old
+    assert [p.id for p in kept[1:]] == [f"p{n:04d}" for n in range(42, 42 + len(kept) - 1)]
+    assert "verified puzzles per CPU minute" in capsys.readouterr().out
+
+
+@pytest.mark.slow
+def test_self_play_games_are_legal_finished_and_fixed_by_their_seed() -> None:
+    game = puzzles.self_play_game(7)
+    assert game.source == "self-play"
+    positions = replay(list(game.moves))  # raises on an illegal move
+    assert legal_moves(positions[-1]) == ()
+    assert puzzles.self_play_game(7) == game
