@@ -59,8 +59,8 @@ import functools
 import itertools
 import json
 import math
+import os
 import random
-import resource
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -608,7 +608,10 @@ def puzzles_in_game(
 # --- where games come from -------------------------------------------------------------------
 
 MATCHES: Final = Path(__file__).resolve().parent.parent / "docs" / "matches"
-ORACLE: Final = Path("/work/shared/oracle")
+ORACLE: Final = (
+    Path(os.environ.get("DVONN_SHARED", Path(__file__).resolve().parents[2] / "shared")) / "oracle"
+)
+"""The reference games of ``../shared`` beside the checkout (or ``$DVONN_SHARED``)."""
 
 
 def match_games(folder: Path = MATCHES) -> Iterator[Game]:
@@ -686,9 +689,8 @@ def all_games(seed: int) -> Iterator[GameSource]:
 
 def _cpu_seconds() -> float:
     """CPU time of this process and of its finished worker processes."""
-    own = resource.getrusage(resource.RUSAGE_SELF)
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+    times = os.times()  # everywhere Python runs (``resource`` is Unix's alone)
+    return times.user + times.system + times.children_user + times.children_system
 
 
 def _puzzles_of(source: GameSource, max_nodes: int = MAX_NODES) -> list[Puzzle]:
