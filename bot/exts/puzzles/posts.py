@@ -3,11 +3,13 @@ asked, and **Solve it**), and, once the day is over, how many solved it, added t
 
 The post carries its outbox row's nonce (posted again after a crash, Discord returns the message
 made the first time); its message is kept for the count. A server that cleared its channel, or
-chose another, since the post was queued gets none that day. The count edits the post (a post
-deleted since: nothing to do)."""
+chose another, since the post was queued gets none that day; a channel that refuses the post
+for good (403, or gone) stops the server's daily puzzle until an admin chooses a channel again.
+The count edits the post (a post deleted since: nothing to do)."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import logging
 from typing import TYPE_CHECKING
@@ -70,15 +72,39 @@ class DailyPosts:
             summary=(headline, *board_summary(puzzle.position, None)),
         )
         channel = self._bot.get_partial_messageable(post.channel_id, guild_id=post.guild_id)
-        message = await channel.send(
-            self._content(post, reader),
-            file=discord.File(io.BytesIO(png), filename=BOARD_FILENAME, description=alt),
-            view=daily_view(post.day, reader),
-            allowed_mentions=discord.AllowedMentions.none(),
-            nonce=notification.nonce,
-        )
+        try:
+            message = await channel.send(
+                self._content(post, reader),
+                file=discord.File(io.BytesIO(png), filename=BOARD_FILENAME, description=alt),
+                view=daily_view(post.day, reader),
+                allowed_mentions=discord.AllowedMentions.none(),
+                nonce=notification.nonce,
+            )
+        except (discord.Forbidden, discord.NotFound) as refused:
+            await self._stop_posting(post, refused)
+            return None
         await self._service.puzzles.daily_post_made(post.guild_id, post.day, message.id)
         return message
+
+    async def _stop_posting(self, post: DailyPuzzlePost, refused: discord.HTTPException) -> None:
+        """The channel refused the day's post for good (the bot lost its permissions there, or
+        the channel is gone): the server's daily puzzle stops, rather than one refused post a
+        day for ever; an admin who chooses a channel again with /dvonn settings brings it back
+        (the settings then show none chosen)."""
+        settings = await self._service.guild_settings(post.guild_id)
+        if settings.puzzle_channel_id == post.channel_id:
+            await self._service.save_guild_settings(
+                dataclasses.replace(settings, puzzle_channel_id=None)
+            )
+        log.warning(
+            "daily puzzle of %s: channel %s of server %s refused it (%s %s): no daily puzzle "
+            "there until an admin chooses a channel again",
+            post.day,
+            post.channel_id,
+            post.guild_id,
+            refused.status,
+            refused.text,
+        )
 
     async def count(self, notification: Notification) -> discord.Message | None:
         """How many solved it, added to the day's post."""

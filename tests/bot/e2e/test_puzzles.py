@@ -27,6 +27,8 @@ from tests.fakediscord import (
     FakeChannel,
     FakeUser,
     InteractionResult,
+    Overwrite,
+    OverwriteTarget,
     Permission,
     RecordedMessage,
 )
@@ -344,3 +346,39 @@ async def test_a_puzzle_speaks_its_players_language(table: Table, bot_runner: Bo
         assert answer.message is not None
         labels = [str(c.get("label")) for c in answer.message.iter_components() if c.get("label")]
         assert labels and "Give up (show the solution)" not in labels
+
+
+async def test_a_channel_that_refuses_the_daily_puzzle_stops_it_until_chosen_again(
+    table: Table, bot_runner: BotRunner, clock: ManualClock
+) -> None:
+    """A moderator takes Send Messages away from the bot in the puzzle channel: the day's post
+    is refused once, the server's puzzle channel is cleared (no refused post a day for ever),
+    and choosing it again brings the puzzle back the next day."""
+    fake = table.fake
+    admin = fake.add_user(
+        "admin", table.guild, roles=[table.guild.add_role("admins", Permission.MANAGE_GUILD)]
+    )
+    puzzles = table.guild.add_text_channel("puzzles")
+    async with bot_runner.run(clock=clock, housekeeping_interval=0) as bot:
+        await fake.run_command(admin, table.games, "dvonn settings", {"puzzle_channel": puzzles})
+        refused = Overwrite(
+            fake.world.bot.id, OverwriteTarget.MEMBER, allow=Permission(0),
+            deny=Permission.SEND_MESSAGES,
+        )  # fmt: skip
+        puzzles.overwrites.append(refused)
+        await bot.housekeeping()
+        await bot.housekeeping()
+        path = rf"/channels/{puzzles.id}/messages$"
+        tried = [r for r in fake.world.requests if r.status == 403 and re.search(path, r.path)]
+        assert len(tried) == 1 and daily_posts(table, puzzles) == []
+        assert (await bot.service.guild_settings(table.guild.id)).puzzle_channel_id is None
+        clock.now = datetime(2025, 3, 2, 0, 1, tzinfo=UTC)
+        await bot.housekeeping()
+        assert len([r for r in fake.world.requests if re.search(path, r.path)]) == 1
+
+        puzzles.overwrites.remove(refused)
+        await fake.run_command(admin, table.games, "dvonn settings", {"puzzle_channel": puzzles})
+        clock.now = datetime(2025, 3, 3, 0, 1, tzinfo=UTC)
+        await bot.housekeeping()
+        (post,) = daily_posts(table, puzzles)
+        assert "2025-03-03" in post.content
