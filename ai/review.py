@@ -48,17 +48,19 @@ and none is made. The leads of the placement are still drawn, as the engine's ro
 
 Which mistakes are listed. Even fairly priced, a verdict of the movement phase rests on an
 estimate that a deeper search often overturns (``python -m ai.review_check mistakes``: the
-positions after a listed mistake and after its better move searched ten times longer, compared
-the same way): of the mistakes listed in 50 games from the match logs (the review's searches at
-300,000 nodes, the deeper ones at 3 million) 65 of 116 (56%) still cost a piece; 24 of 34
-said to cost 5 pieces or more (71%); those in games against PrimaDvonna, stronger than a search
-of a tenth of a second, 7 of 42. Asking the verdict to hold at two shallower depths as well
-raised the share to 71% (24 moves), no threshold to 90%. So a mistake is listed only when its
-price is proven (:attr:`PlyReview.proven`: both moves' values are results of the game worked
-out to its end, which a deeper search cannot change), at least :data:`MISTAKE_THRESHOLD`
-pieces: of those, 22 of 22 still cost a piece searched ten times longer (the same 50 games, 300,000
-nodes; 12 of the games had one, most of them against the strong level, whose endgames the
-review works out). Estimated losses are still in every :class:`PlyReview`.
+position after a listed mistake and after its better move priced again, the same way, with ten
+times the budget). Of the mistakes the review listed on its estimates in 50 games drawn from
+the match logs (its searches at 300,000 nodes, the deeper ones at 3 million), 65 of 116 (56%)
+still cost a piece: 24 of 34 said to cost 5 pieces or more (71%), and in the games against
+PrimaDvonna, who plays better than a search of a tenth of a second, 7 of 42. Asking a verdict
+to hold at the two depths below its own as well gave 71% (17 of 24, in 16 games); no threshold
+reached 90%. So a mistake is listed only when its price is proven (:attr:`PlyReview.proven`:
+both moves' values are the game worked out to its end, which no deeper search changes) and at
+least :data:`MISTAKE_THRESHOLD` pieces. In the same 50 games: 29 of 29 such mistakes still cost a
+piece with the review's searches at a million nodes (its 0.3 s) and the deeper ones at 10
+million, 22 of 22 at 300,000 and 3 million; they were in 15 of the games, endgames against the
+strong level mostly, none in a game against PrimaDvonna. Estimated losses stay in every
+:class:`PlyReview` (:meth:`Review.mistakes` lists them with ``proven=False``).
 
 The scale. The engine's values are integers for the side to act: a finished game is worth
 ``PIECE_VALUE`` per piece of final margin (plus a bonus for winning), a position still in play a
@@ -128,7 +130,7 @@ PLACEMENT_FLOOR: Final = 10
 ESTIMATE_LIMIT: Final = 20.0
 """The largest lead a heuristic value may stand for, in pieces (proven results may be more)."""
 MISTAKE_THRESHOLD: Final = 1.5
-"""A move that costs at least this many pieces is a mistake."""
+"""A move that costs at least this many pieces (proven) is a mistake."""
 MISTAKES_PER_PLAYER: Final = 3
 FIRST_JUDGED_PLY: Final = DVONN_PIECES
 """The leads before this ply (the DVONN placements) are not estimated."""
