@@ -231,7 +231,8 @@ async def test_a_reviews_graph_and_mistake_boards_say_what_they_show(
 ) -> None:
     fake = table.fake
     async with bot_runner.run(ai_budget=QUICK) as bot:
-        thread = await finished_game(table, bot, plies=60)
+        # To its end: the review lists only mistakes it proves, in the endgame.
+        thread = await finished_game(table, bot, plies=None)
         reply = await fake.run_command(table.alice, thread, "dvonn review", timeout=60)
         (graph,) = reply.files
         words = described(graph).splitlines()
