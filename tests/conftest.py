@@ -109,6 +109,14 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """In a worker: the `alone` tests first (in every worker alike, as xdist needs), so that they
+    are handed out at the start, when the other workers run short tests, and not while one of
+    them runs a test of a minute that they would have to wait for."""
+    if hasattr(config, "workerinput"):
+        items.sort(key=lambda item: item.get_closest_marker("alone") is None)  # a stable sort
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, object, object]:
     """In a worker: the test's turn, exclusive if it is `alone`, shared otherwise, from its
