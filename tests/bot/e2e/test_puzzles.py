@@ -45,7 +45,8 @@ def board_of(message: RecordedMessage | None) -> Image.Image:
     """The board image of a puzzle's answer, with its alt text checked to be there."""
     assert message is not None
     (board,) = [f for f in message.files if f.filename == "board.png"]
-    assert board.description and "Board at move" in board.description
+    assert board.description  # a position in play, or the end when the solution finished it
+    assert "Board at move" in board.description or "Final board." in board.description
     image = Image.open(io.BytesIO(board.data))
     image.load()
     return image
