@@ -175,6 +175,8 @@ class Digests:
         if hour is not None and hour not in HOURS:
             raise InvalidDigestHour(hour)
         named = None if zone is None else time_zone(zone)
+        if turns is None and hour is None and named is None and reminders is None:
+            return TurnNoticesChosen(await self._store.prefs(user_id))  # only what stands
         now = self._now()
         async with self._store.write() as tx:
             await tx.ensure_players([user_id], now)

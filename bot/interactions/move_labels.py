@@ -24,17 +24,18 @@ def stack_label(position: rules.Position, cell: int) -> Text:
     )
 
 
+def cut_label(named: str, cut: int) -> Text:
+    """A choice (a landing cell, or a whole move) and the pieces it cuts off: "F4: cuts off 3
+    pieces"."""
+    return n_("{cell}: cuts off {count} piece", "{cell}: cuts off {count} pieces", cut, cell=named)
+
+
 def landing_label(position: rules.Position, source: int, target: int) -> Text:
     """Where the stack on ``source`` may land, and what that cuts off."""
     cut = pieces_cut(position, source, target)
     if not cut:
         return _("{cell}: cuts nothing off", cell=rules.cell_name(target))
-    return n_(
-        "{cell}: cuts off {count} piece",
-        "{cell}: cuts off {count} pieces",
-        cut,
-        cell=rules.cell_name(target),
-    )
+    return cut_label(rules.cell_name(target), cut)
 
 
 def move_label(position: rules.Position, move: rules.Move) -> Text | str:
@@ -42,12 +43,7 @@ def move_label(position: rules.Position, move: rules.Move) -> Text | str:
     if isinstance(move, rules.Jump):
         cut = pieces_cut(position, move.source, move.target)
         if cut:
-            return n_(
-                "{cell}: cuts off {count} piece",
-                "{cell}: cuts off {count} pieces",
-                cut,
-                cell=str(move),
-            )
+            return cut_label(str(move), cut)
     return str(move)
 
 

@@ -170,6 +170,15 @@ class Publisher:
 
         Their images are drawn in the server's theme (``/dvonn settings theme``); outside a
         server, in the own theme of whoever triggered the post (``/dvonn board theme``)."""
+        reader = await self._server_reader(guild_id, interaction)
+        if guild_id is None and interaction is not None:
+            reader = replace(reader, theme=(await self._service.prefs(interaction.user.id)).theme)
+        return reader
+
+    async def _server_reader(
+        self, guild_id: int | None, interaction: discord.Interaction[Any] | None
+    ) -> Reader:
+        """:meth:`public_reader`'s language, and the server's theme (none outside a server)."""
         locale: Locale = None
         theme: BoardTheme | None = None
         if guild_id is not None:
@@ -183,8 +192,6 @@ class Publisher:
                     locale = await self._service.guild_locale(guild_id)
         if locale is None and interaction is not None:
             locale = interaction.locale
-        if guild_id is None and interaction is not None:
-            theme = (await self._service.prefs(interaction.user.id)).theme
         return Reader(self.catalogues, locale, self.mentions, theme)
 
     async def public_theme(self, interaction: discord.Interaction[Any]) -> BoardTheme | None:
@@ -202,7 +209,7 @@ class Publisher:
         A game outside a server that added the bot (a DM, or a private game) has no server's
         theme: both players see the same posts there, drawn in the theme they both chose
         (or the one human player, against the bot), else in the default."""
-        reader = await self.public_reader(game.guild_id, interaction)
+        reader = await self._server_reader(game.guild_id, interaction)
         if game.guild_id is not None and not game.private:
             return reader
         chosen = {(await self._service.prefs(u)).theme or BoardTheme.DARK for u in game.human_ids}

@@ -24,7 +24,14 @@ TURNS: Final = [
     Choice(name=locale_str("One DM a day: the daily digest"), value=TurnNotices.DIGEST.value),
     Choice(name=locale_str("Nothing (reminders still come)"), value=TurnNotices.NONE.value),
 ]
-HOURS: Final = [Choice(name=f"{hour:02d}:00", value=hour) for hour in range(24)]
+
+
+def hour_text(hour: int) -> str:
+    """An hour of the 24-hour clock: "08:00"."""
+    return f"{hour:02d}:00"
+
+
+HOURS: Final = [Choice(name=hour_text(hour), value=hour) for hour in range(24)]
 """The digest's hours, on a 24-hour clock that no one reads as morning for evening."""
 
 
@@ -37,10 +44,6 @@ def _turns(value: str | None) -> TurnNotices | None:
         raise UserError(
             _("Choose how to hear of your turns from the list of the `turns` option.")
         ) from None
-
-
-def hour_text(hour: int) -> str:
-    return f"{hour:02d}:00"
 
 
 def notices_text(prefs: PlayerPrefs) -> list[Text]:

@@ -9,6 +9,7 @@ import logging
 
 import discord
 
+from bot.exts.notices.commands import hour_text
 from bot.games import Game, GameService, Notification, PlayerPrefs
 from bot.i18n import Text, _, n_
 from bot.interactions.replies import MAX_CONTENT, fit_lines
@@ -63,7 +64,7 @@ def digest_text(lines: list[str], reader: Reader, prefs: PlayerPrefs) -> str:
     foot = reader(
         _(
             "(One DM a day at {hour} ({zone}) instead of pings; change it with /dvonn notify.)",
-            hour=f"{prefs.digest_hour or 0:02d}:00",
+            hour=hour_text(prefs.digest_hour or 0),
             zone=prefs.time_zone,
         )
     )

@@ -21,12 +21,12 @@ from bot.exts.play.buttons import AbortAgreeButton, ResignButton
 from bot.exts.play.moves import play_and_report
 from bot.exts.play.text_board import send_text_board
 from bot.games import BoardTheme, NoGameHere
-from bot.i18n import COLOUR_NAMES, Text, _, excerpt, n_
+from bot.i18n import COLOUR_NAMES, _, excerpt, n_
 from bot.interactions import choices
 from bot.interactions.errors import UserError
 from bot.interactions.feature import Feature
 from bot.interactions.lookup import game_for_record, game_here
-from bot.interactions.move_labels import pieces_cut, stack_label
+from bot.interactions.move_labels import cut_label, pieces_cut, stack_label
 from bot.interactions.places import remember_reply_route
 from bot.interactions.replies import fit_lines
 from bot.posting.outbox import REPLY_WAIT
@@ -172,15 +172,8 @@ class Play(Feature):
             if not name.startswith(typed):
                 continue
             cut = pieces_cut(position, source, target)
-            label: Text | str = name
-            if cut:
-                label = n_(
-                    "{cell}: cuts off {count} piece",
-                    "{cell}: cuts off {count} pieces",
-                    cut,
-                    cell=name,
-                )
-            choices.append(Choice(name=reader(label), value=name))
+            label = reader(cut_label(name, cut)) if cut else name
+            choices.append(Choice(name=label, value=name))
         return choices[:MAX_CHOICES]
 
     @play.autocomplete("move")
