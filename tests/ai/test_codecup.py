@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import shlex
 import sys
@@ -9,9 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from ai.codecup import serve
+from ai.levels import Level
 from ai.match import MatchLog, MatchSettings, main, play_game
 from ai.players import CodeCupError, CodeCupPlayer, parse_player
-from rules import Colour, Position, legal_moves, new_game, play
+from rules import Colour, Position, legal_moves, new_game, parse_move, play
 
 STAND_IN = Path(__file__).with_name("codecup_random.py")
 ROOT = Path(__file__).parents[2]
@@ -109,3 +112,25 @@ def test_the_committed_match_logs_name_no_path_of_one_machine() -> None:
         assert not any(str(value).startswith("codecup:") for value in header.values()), path
         if header["b"] == "codecup":
             assert "maksverver/PrimaDvonna commit 548dacf" in header["b_source"], path
+
+
+@pytest.mark.parametrize("index", [0, 1], ids=["front-end-black", "front-end-white"])
+def test_a_level_plays_by_the_protocol_through_its_front_end(index: int) -> None:
+    """``python -m ai.codecup`` is how one version of the engine plays another: a whole game of
+    it through the match runner, as either colour (White sends two moves at the phase change)."""
+    front_end = shlex.join([sys.executable, "-m", "ai.codecup", "--level", "easy", "--seed"])
+    settings = MatchSettings("greedy", f"codecup:{front_end} {{seed}}", None, 5, 0)
+    result = play_game(settings, index)
+    assert result.a_moves + result.b_moves == result.plies > 49
+    assert result.b_moves >= 24
+
+
+def test_the_front_end_answers_start_and_each_move() -> None:
+    out = io.StringIO()
+    serve(["Start\n", "Quit\n"], out, level=Level.EASY, budget=None, seed=1)
+    first = parse_move(out.getvalue().strip())
+    assert first in legal_moves(new_game())
+    out = io.StringIO()
+    serve(["E3\n", "Quit\n"], out, level=Level.EASY, budget=None, seed=1)
+    reply = parse_move(out.getvalue().strip())
+    assert reply in legal_moves(play(new_game(), parse_move("E3")))
