@@ -37,7 +37,7 @@ lock: venv
 
 # The strongest level's compiled search (the levels search in Python where it cannot be built).
 NATIVE := ai/native/_engine.so
-$(NATIVE): ai/native/engine.c $(STAMP)
+$(NATIVE): ai/native/engine.c ai/native/placement_model.h $(STAMP)
 	$(BIN)/python -m ai.native.build
 
 run: venv

@@ -24,10 +24,6 @@ SAFETY_MARGIN: Final = 0.01
 SOFT_SHARE: Final = 0.5
 """Do not start another iteration after this share of the time: it would rarely finish."""
 
-COMPILED_SOFT_SHARE: Final = 0.6
-"""The compiled search's share: an unfinished iteration still counts (its first move is the last
-best, so whatever it ranked above that move proved better), so starting one late costs little."""
-
 Clock = Callable[[], float]
 
 
@@ -116,7 +112,7 @@ def _think(
             position,
             # From now: the time already spent here is the budget's too.
             hard=None if deadline is None else deadline - clock(),
-            soft=None if deadline is None else (deadline - start) * COMPILED_SOFT_SHARE,
+            soft=None if deadline is None else (deadline - start) * spec.compiled_soft_share,
             max_nodes=spec.compiled_nodes if deadline is None else None,
             max_depth=spec.compiled_placement_depth if early else spec.max_depth,
             seed=rng.getrandbits(64),

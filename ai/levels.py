@@ -33,6 +33,9 @@ class LevelSpec:
     compiled search is weighed by ``native``, limited to ``compiled_nodes`` nodes when there is no
     budget, and searches ``compiled_placement_depth`` plies while placing until
     ``compiled_late_placement`` cells are left, then as deep as its time allows (into the moves).
+    It starts no new iteration after ``compiled_soft_share`` of its time: an unfinished
+    iteration still counts (its first move is the last best, so whatever it ranked above that
+    move proved better), so starting one late costs little.
     """
 
     description: str
@@ -50,6 +53,7 @@ class LevelSpec:
     compiled_nodes: int = 3_000_000
     compiled_placement_depth: int = 3
     compiled_late_placement: int = 12
+    compiled_soft_share: float = 0.6
     native: NativeWeights = field(default=DEFAULT_WEIGHTS)
 
 

@@ -21,11 +21,13 @@ from pathlib import Path
 from typing import Final
 
 from ai.search import SearchResult
-from rules import PASS, Move, Place, Position, jump, legal_moves
+from rules import PASS, Colour, Move, Place, Position, jump, legal_moves
 from rules.board import CELL_COUNT
 
 LIBRARY: Final = Path(__file__).with_name("_engine.so")
 SOURCE: Final = Path(__file__).with_name("engine.c")
+SOURCES: Final = (SOURCE, Path(__file__).with_name("placement_model.h"))
+"""What the library is built from: the search, and the fitted placement model it includes."""
 _TOPS: Final = {"W": 1, "B": 2, "D": 3}
 _ONE_AT_A_TIME: Final = threading.Lock()
 """The library keeps one transposition table and one set of weights per process, and ctypes lets
@@ -39,15 +41,17 @@ class NativeWeights:
 
     Movement terms are weighed by field values: a cell is worth ``field_base`` plus, for each
     DVONN stack at distance *d*, ``field_bonus >> (field_shift * d)`` (64 is one unit), so stacks
-    and targets near the DVONN pieces count more (PrimaDvonna's published idea). Placement
-    terms are :class:`ai.evaluation.PlacementWeights`'.
+    and targets near the DVONN pieces count more (PrimaDvonna's published idea). The movement
+    weights were fitted to the final margins of 1,500 self-play games (``python -m
+    ai.movement_fit``, the README says how), PrimaDvonna's own four (100, 25, 20, 20) standing
+    before. Placement terms are :class:`ai.evaluation.PlacementWeights`'.
     """
 
     stacks: int = 100
-    moves: int = 25
-    to_dvonn: int = 20
-    to_enemy: int = 20
-    score: int = 0
+    moves: int = 33
+    to_dvonn: int = 35
+    to_enemy: int = 10
+    score: int = 32
     field_base: int = 64
     field_bonus: int = 64
     field_shift: int = 2
@@ -56,6 +60,31 @@ class NativeWeights:
     edge: int = 7
     dvonn_distance: int = 2
     bunched: int = 4
+    placement_model: int = 0
+    """1: value a placement by the fitted model (``placement_model.h``, :mod:`ai.placement_fit`)
+    instead of the five placement terms above."""
+    reductions: int = 1
+    """1: in the movement phase, moves ordered after the third that take no enemy stack and
+    land on no DVONN piece are searched a ply shallower first (late move reductions)."""
+    capture: int = 28
+    """Movement, per piece in the enemy stacks a stack could jump onto now."""
+    stuck: int = -15
+    """Movement, per piece in stacks that cannot move now."""
+    guarded: int = 14
+    """Movement, per piece in stacks next to a DVONN piece."""
+    best: int = 16
+    """Movement, per piece of the tallest enemy stack the player to act can jump onto now."""
+    late_stacks: int = 100
+    """The movement weights again (``late_`` and the name), for late in the game: the
+    evaluation moves from the first set to the second over the first 40 moves (tapered)."""
+    late_moves: int = 33
+    late_to_dvonn: int = 35
+    late_to_enemy: int = 10
+    late_score: int = 32
+    late_capture: int = 28
+    late_stuck: int = -15
+    late_guarded: int = 14
+    late_best: int = 16
 
 
 DEFAULT_WEIGHTS: Final = NativeWeights()
@@ -91,6 +120,14 @@ def _library() -> ctypes.CDLL | None:
         ctypes.c_int,
         ctypes.c_int,
         ctypes.c_char_p,
+    ]
+    lib.dvonn_piece_kinds.restype = ctypes.c_int
+    lib.dvonn_piece_kinds.argtypes = [ctypes.c_char_p, ctypes.c_int, ctypes.POINTER(ctypes.c_int)]
+    lib.dvonn_movement_terms.restype = ctypes.c_int
+    lib.dvonn_movement_terms.argtypes = [
+        ctypes.c_char_p,
+        ctypes.c_int,
+        ctypes.POINTER(ctypes.c_int),
     ]
     lib.dvonn_evaluate.restype = ctypes.c_int
     lib.dvonn_evaluate.argtypes = [
@@ -204,6 +241,42 @@ def native_play(pos: Position, move: Move) -> bytes:
     with _ONE_AT_A_TIME:
         _need().dvonn_play(encode(pos), pos.ply, source, target, out)
     return out.raw
+
+
+PIECE_KINDS: Final = 128
+"""How many kinds of piece the placement model tells apart (``placement_model.h``)."""
+
+
+def piece_kinds(pos: Position) -> tuple[int, list[int]]:
+    """The placement model's features of ``pos``: its stage, and how many pieces of each kind
+    White has minus Black's (engine.c's ``piece_kind`` says what a kind is)."""
+    counts = (ctypes.c_int * PIECE_KINDS)()
+    with _ONE_AT_A_TIME:
+        stage = _need().dvonn_piece_kinds(encode(pos), pos.ply, counts)
+    if stage < 0:
+        raise ValueError(f"the library cannot read {pos!r}")
+    return stage, list(counts)
+
+
+MOVEMENT_TERMS: Final = 9
+"""engine.c's movement terms: stacks, moves, to_dvonn, to_enemy, score, capture, stuck, guarded
+(White's minus Black's), best (for the player to act)."""
+
+
+def movement_terms(pos: Position) -> tuple[bool, list[int]]:
+    """Whether anyone can move in ``pos`` (a position of the movement phase), and the movement
+    evaluation's terms before they are weighed (for :mod:`ai.movement_fit`)."""
+    terms = (ctypes.c_int * MOVEMENT_TERMS)()
+    with _ONE_AT_A_TIME:
+        status = _need().dvonn_movement_terms(encode(pos), pos.ply, terms)
+    if status < 0:
+        raise ValueError(f"the library cannot read {pos!r}")
+    return bool(status), list(terms)
+
+
+def white_acts(pos: Position) -> bool:
+    """Whether White is to act in ``pos``."""
+    return pos.turn is Colour.WHITE
 
 
 def native_evaluate(pos: Position, weights: NativeWeights = DEFAULT_WEIGHTS) -> tuple[int, bool]:

@@ -14,14 +14,18 @@ import subprocess
 import sys
 import tempfile
 
-from ai.native import LIBRARY, SOURCE
+from ai.native import LIBRARY, SOURCE, SOURCES
 
 FLAGS = ("-O2", "-std=c99", "-D_POSIX_C_SOURCE=199309L", "-Wall", "-Wextra", "-shared", "-fPIC")
 
 
 def build(*, force: bool = False) -> bool:
-    """Compile if the library is missing or older than its source; whether it is there now."""
-    if not force and LIBRARY.exists() and LIBRARY.stat().st_mtime >= SOURCE.stat().st_mtime:
+    """Compile if the library is missing or older than its sources; whether it is there now."""
+    if (
+        not force
+        and LIBRARY.exists()
+        and all(LIBRARY.stat().st_mtime >= source.stat().st_mtime for source in SOURCES)
+    ):
         return True
     compiler = shlex.split(os.environ.get("CC", "cc"))
     if not shutil.which(compiler[0]):

@@ -315,8 +315,16 @@ typedef struct {
     int stacks, moves, to_dvonn, to_enemy, score; /* movement, per unit of field value */
     int field_base, field_bonus, field_shift;     /* a cell's value: base + bonus >> shift*d */
     int next_to_dvonn, near_dvonn, edge, dvonn_distance, bunched; /* placement, per piece */
+    int placement_model; /* 1: the fitted placement model below instead of those five terms */
+    int reductions;      /* 1: moves ordered late are first searched a ply shallower */
+    int capture, stuck, guarded, best; /* movement, per piece (see movement_terms) */
+    /* The movement weights again for late in the game: the evaluation moves from the first
+     * set to this one over the first TAPER_PLIES moves (a tapered evaluation). */
+    int late_stacks, late_moves, late_to_dvonn, late_to_enemy, late_score;
+    int late_capture, late_stuck, late_guarded, late_best;
 } Weights;
-#define NWEIGHTS 13
+#define NWEIGHTS 28
+#define TAPER_PLIES 40
 
 static Weights weights;
 
@@ -347,40 +355,83 @@ static inline int field_sum(const int *fv, u64 m)
     return s;
 }
 
-/* Movement: the heuristic for the side to act, or the exact value when nobody can move. */
-static int evaluate_movement(const Board *bd, int *exact)
+/* The movement evaluation's terms, White's minus Black's, before they are weighed: stacks,
+ * moves, to_dvonn, to_enemy, score, capture (the heights of the enemy stacks a stack can jump
+ * onto now), stuck (the pieces in stacks that cannot move), guarded (the pieces in stacks next
+ * to a DVONN piece), as Weights names them; then best (the tallest enemy stack the side to
+ * act can jump onto now), for the side to act. Returns whether anyone can move. */
+#define MOVEMENT_TERMS 9
+static int movement_terms(const Board *bd, long *terms)
 {
     const int *fv = fields_for(bd->dvonn);
     u64 occupied = bd->occupied;
     u64 free = spread(all_mask & ~occupied) | edge_mask;
+    u64 guarded_cells = spread(bd->dvonn);
+    int white_acts = white_to_act(bd->ply);
     int stacks = 0, moves = 0, to_dvonn = 0, to_enemy = 0, score = 0, can_move = 0;
+    int capture = 0, stuck = 0, guarded = 0, best = 0;
     for (int side = 0; side < 2; ++side) {
         u64 mine = side == 0 ? bd->white : bd->black;
         u64 enemy = side == 0 ? bd->black : bd->white;
-        int sign = side == 0 ? 1 : -1;
+        int sign = side == 0 ? 1 : -1, acts = (side == 0) == white_acts;
         for (u64 m = mine; m; m &= m - 1) {
-            int b = lowest(m);
-            u64 targets = jump_mask[b][bd->height[b]] & occupied;
-            score += sign * bd->height[b];
+            int b = lowest(m), h = bd->height[b];
+            u64 targets = jump_mask[b][h] & occupied;
+            score += sign * h;
             stacks += sign * fv[b];
             moves += sign * field_sum(fv, targets);
+            if (guarded_cells >> b & 1) guarded += sign * h;
             if (targets && (free >> b & 1)) {
                 can_move = 1;
                 to_dvonn += sign * field_sum(fv, targets & bd->dvonn);
                 to_enemy += sign * field_sum(fv, targets & enemy);
+                for (u64 t = targets & enemy; t; t &= t - 1) {
+                    int th = bd->height[lowest(t)];
+                    capture += sign * th;
+                    if (acts && th > best) best = th;
+                }
+            } else {
+                stuck += sign * h;
             }
         }
     }
-    if (!can_move) {
+    terms[0] = stacks;
+    terms[1] = moves;
+    terms[2] = to_dvonn;
+    terms[3] = to_enemy;
+    terms[4] = score;
+    terms[5] = capture;
+    terms[6] = stuck;
+    terms[7] = guarded;
+    terms[8] = best;
+    return can_move;
+}
+
+/* Movement: the heuristic for the side to act, or the exact value when nobody can move. */
+static int evaluate_movement(const Board *bd, int *exact)
+{
+    long t[MOVEMENT_TERMS];
+    if (!movement_terms(bd, t)) {
         *exact = 1;
         return final_value(bd);
     }
     *exact = 0;
-    long value = ((long)weights.stacks * stacks + (long)weights.moves * moves +
-                  (long)weights.to_dvonn * to_dvonn + (long)weights.to_enemy * to_enemy) /
+    const Weights *w = &weights;
+    long early = ((long)w->stacks * t[0] + (long)w->moves * t[1] + (long)w->to_dvonn * t[2] +
+                  (long)w->to_enemy * t[3]) /
                      64 +
-                 (long)weights.score * score;
+                 (long)w->score * t[4] + (long)w->capture * t[5] + (long)w->stuck * t[6] +
+                 (long)w->guarded * t[7];
+    long late = ((long)w->late_stacks * t[0] + (long)w->late_moves * t[1] +
+                 (long)w->late_to_dvonn * t[2] + (long)w->late_to_enemy * t[3]) /
+                    64 +
+                (long)w->late_score * t[4] + (long)w->late_capture * t[5] +
+                (long)w->late_stuck * t[6] + (long)w->late_guarded * t[7];
+    long k = bd->ply - PLACEMENT_PLIES;
+    if (k > TAPER_PLIES) k = TAPER_PLIES;
+    long value = (early * (TAPER_PLIES - k) + late * k) / TAPER_PLIES;
     if (!white_to_act(bd->ply)) value = -value;
+    value += ((long)w->best * (TAPER_PLIES - k) + (long)w->late_best * k) * t[8] / TAPER_PLIES;
     if (value > HEURISTIC_LIMIT) value = HEURISTIC_LIMIT;
     if (value < -HEURISTIC_LIMIT) value = -HEURISTIC_LIMIT;
     return (int)value;
@@ -423,11 +474,75 @@ static int side_value(u64 mine, const int *pv)
     return v;
 }
 
+/* The fitted placement model (ai/placement_fit.py writes placement_model.h): each placed
+ * piece is worth a weight chosen by its kind, and the model predicts what the movement search
+ * will say of the position after the last placement. A piece's kind: its distance to the
+ * nearest DVONN piece (1, 2, 3, 4 or more), whether it stands on the edge, and how many of its
+ * neighbours hold its own colour and the other's (0, 1, 2, 3 or more each). The weights
+ * depend on the stage of the placement (PLACEMENT_STAGES stages of equal length). */
+#include "placement_model.h"
+
+static u64 kind_dvonn = ~0ULL;
+static int kind_base[64]; /* the distance and edge part of each cell's piece kind */
+
+static const int *kind_bases_for(u64 dvonn)
+{
+    if (dvonn != kind_dvonn) {
+        for (int c = 0; c < NCELLS; ++c) {
+            int b = cell_bit[c], nearest = 4;
+            for (u64 m = dvonn; m; m &= m - 1) {
+                int d = distance_table[lowest(m)][b];
+                if (d < nearest) nearest = d;
+            }
+            if (nearest < 1) nearest = 1;
+            kind_base[b] = (((nearest - 1) * 2) + (int)(edge_mask >> b & 1)) * 16;
+        }
+        kind_dvonn = dvonn;
+    }
+    return kind_base;
+}
+
+static inline int stage_of(int ply)
+{
+    int stage = (ply - DVONN_PIECES) * PLACEMENT_STAGES / (PLACEMENT_PLIES - DVONN_PIECES);
+    return stage < 0 ? 0 : stage >= PLACEMENT_STAGES ? PLACEMENT_STAGES - 1 : stage;
+}
+
+static inline int piece_kind(const int *base, int b, u64 mine, u64 theirs)
+{
+    int own = popcount(neighbour_mask[b] & mine), other = popcount(neighbour_mask[b] & theirs);
+    return base[b] + (own < 3 ? own : 3) * 4 + (other < 3 ? other : 3);
+}
+
+/* Adds each piece's kind to counts (+1 for White's, -1 for Black's); returns the stage. */
+static int count_kinds(const Board *bd, int *counts)
+{
+    const int *base = kind_bases_for(bd->dvonn);
+    for (u64 m = bd->white; m; m &= m - 1) ++counts[piece_kind(base, lowest(m), bd->white, bd->black)];
+    for (u64 m = bd->black; m; m &= m - 1) --counts[piece_kind(base, lowest(m), bd->black, bd->white)];
+    return stage_of(bd->ply);
+}
+
+static int model_value(const Board *bd)
+{
+    const int *base = kind_bases_for(bd->dvonn);
+    const int *w = placement_weights[stage_of(bd->ply)];
+    int v = 0;
+    for (u64 m = bd->white; m; m &= m - 1) v += w[piece_kind(base, lowest(m), bd->white, bd->black)];
+    for (u64 m = bd->black; m; m &= m - 1) v -= w[piece_kind(base, lowest(m), bd->black, bd->white)];
+    return v;
+}
+
 static int evaluate_placement(const Board *bd)
 {
     if (bd->ply <= DVONN_PIECES) return 0;
-    const int *pv = pieces_for(bd->dvonn);
-    int v = side_value(bd->white, pv) - side_value(bd->black, pv);
+    int v;
+    if (weights.placement_model) {
+        v = model_value(bd);
+    } else {
+        const int *pv = pieces_for(bd->dvonn);
+        v = side_value(bd->white, pv) - side_value(bd->black, pv);
+    }
     return white_to_act(bd->ply) ? v : -v;
 }
 
@@ -608,7 +723,13 @@ static int negamax(Search *s, const Board *bd, int depth, int alpha, int beta, i
         if (i == 0) {
             v = -negamax(s, &child, depth - 1, -beta, -low, &child_exact);
         } else {
-            v = -negamax(s, &child, depth - 1, -low - 1, -low, &child_exact);
+            /* Late moves that take nothing: first a ply shallower; a move that then beats the
+             * best so far is searched again at full depth. */
+            int reduce = weights.reductions && depth >= 3 && i >= 3 && scores[i] < SCORE_DVONN &&
+                         bd->ply >= PLACEMENT_PLIES;
+            v = -negamax(s, &child, depth - 1 - reduce, -low - 1, -low, &child_exact);
+            if (reduce && !s->stopped && v > low)
+                v = -negamax(s, &child, depth - 1, -low - 1, -low, &child_exact);
             if (!s->stopped && low < v && v < beta)
                 v = -negamax(s, &child, depth - 1, -beta, -v, &child_exact);
         }
@@ -790,6 +911,30 @@ int dvonn_play(const uint8_t *cells, int ply, int source, int target, uint8_t *o
     make_move(&bd, mv, &child);
     store_board(&child, out_cells);
     return child.ply;
+}
+
+/* The placement model's features: counts[PIECE_KINDS] of each kind of piece, White's minus
+ * Black's. Returns the stage, or -1 for a bad board. For ai/placement_fit.py. */
+int dvonn_piece_kinds(const uint8_t *cells, int ply, int *counts)
+{
+    init_tables();
+    Board bd;
+    if (load_board(&bd, cells, ply) != 0) return -1;
+    memset(counts, 0, PIECE_KINDS * sizeof *counts);
+    return count_kinds(&bd, counts);
+}
+
+/* The movement evaluation's terms in terms[MOVEMENT_TERMS], as movement_terms gives them. Returns 1 when a
+ * player can move, 0 when the game is over, -1 for a bad board. For fitting the weights. */
+int dvonn_movement_terms(const uint8_t *cells, int ply, int *terms)
+{
+    init_tables();
+    Board bd;
+    if (load_board(&bd, cells, ply) != 0) return -1;
+    long t[MOVEMENT_TERMS];
+    int can_move = movement_terms(&bd, t);
+    for (int i = 0; i < MOVEMENT_TERMS; ++i) terms[i] = (int)t[i];
+    return can_move;
 }
 
 /* The static evaluation for the side to act; *exact set when the game is over. For tests. */

@@ -1,0 +1,237 @@
+"""Fit the compiled search's placement model to what its movement search says after the last
+placement (a developer's tool, never run by the bot).
+
+    python -m ai.placement_fit generate --games 4000 --jobs 2 --out /tmp/placements.jsonl
+    python -m ai.placement_fit fit /tmp/placements.jsonl --out ai/native/placement_model.h
+
+``generate`` plays the placement phase of many games (the compiled search two plies deep, a
+random placement now and then so that the positions vary) and searches the position after the
+49th placement as the movement phase begins, one JSON line a game: the placements and that
+value, for White. ``fit`` counts each position's kinds of piece (:func:`ai.native.piece_kinds`:
+distance to the DVONN pieces, edge, own and other neighbours) and fits, for each stage of the
+placement, a weight per kind by ridge regression, so that White's pieces' weights minus Black's
+predict the value at the 49th placement. The value of a search is less noisy than a game's
+result, and it is what the search will think of the placement once the moves begin.
+``fit`` prints each stage's correlation on the games it held out, and the constant model's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from ai import native
+from ai.choose import place_dvonn
+from ai.fitting import Regression, constant_error, correlation, mean_abs, predict
+from rules import Move, Position, legal_moves, parse_move, play, score
+from rules.position import PLACEMENT_PLIES
+
+STAGES: Final = 3
+"""As ``PLACEMENT_STAGES`` in the header: the placement's 46 plies of pieces in equal stages."""
+LABEL_NODES: Final = 400_000
+"""Nodes of the movement search that values the position after the last placement."""
+LABEL_LIMIT: Final = 4_000
+"""Values beyond this (won or lost games, found by the search) count as this much."""
+HELD_OUT: Final = 0.1
+"""The share of the games kept out of the fit to measure it."""
+RIDGE: Final = 1.0
+"""How strongly the weights are pulled towards zero, per position (so kinds seldom seen stay
+near it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Sample:
+    """One generated game's placement and what the movement search thought of its end."""
+
+    placements: tuple[Move, ...]
+    value: int
+    """The search's value for White, who moves first once every piece is placed."""
+
+    def to_json(self) -> str:
+        return json.dumps(
+            {"placements": " ".join(str(m) for m in self.placements), "value": self.value}
+        )
+
+    @classmethod
+    def from_json(cls, line: str) -> Sample:
+        data = json.loads(line)
+        return cls(tuple(parse_move(m) for m in data["placements"].split()), int(data["value"]))
+
+
+def play_placement(
+    seed: int, *, explore: float = 0.25, label: str = "play", label_nodes: int = LABEL_NODES
+) -> Sample:
+    """One game's placement phase and the search's value at its end."""
+    rng = random.Random(f"placement-fit/{seed}")
+    pos = Position()
+    placements: list[Move] = []
+    while pos.ply < PLACEMENT_PLIES:
+        move: Move
+        if pos.ply < 3:
+            move = place_dvonn(pos, rng)
+        elif rng.random() < explore:
+            move = rng.choice(legal_moves(pos))
+        else:
+            move = native.search(
+                pos, hard=None, max_nodes=50_000, max_depth=2, seed=rng.getrandbits(64)
+            ).move
+        placements.append(move)
+        pos = play(pos, move)
+    if label == "search":
+        return Sample(tuple(placements), native.search(pos, hard=None, max_nodes=label_nodes).value)
+    # "play": the final margin, White's pieces minus Black's, of the game played on from there
+    # by the compiled search with label_nodes a move for both players.
+    while moves := legal_moves(pos):
+        move = (
+            moves[0]
+            if len(moves) == 1
+            else native.search(pos, hard=None, max_nodes=label_nodes, seed=rng.getrandbits(64)).move
+        )
+        pos = play(pos, move)
+    white, black = score(pos)
+    return Sample(tuple(placements), white - black)
+
+
+def generate(games: int, *, seed: int, jobs: int, label: str, label_nodes: int) -> Iterator[Sample]:
+    seeds = [seed * 1_000_003 + i for i in range(games)]
+    if jobs == 1:
+        for s in seeds:
+            yield play_placement(s, label=label, label_nodes=label_nodes)
+        return
+    with ProcessPoolExecutor(jobs) as pool:
+        yield from pool.map(_play, [(s, label, label_nodes) for s in seeds], chunksize=8)
+
+
+def _play(args: tuple[int, str, int]) -> Sample:
+    return play_placement(args[0], label=args[1], label_nodes=args[2])
+
+
+def rows(sample: Sample) -> Iterator[tuple[int, list[int]]]:
+    """Each position of the sample after a piece of a player was placed: stage and kinds."""
+    pos = Position()
+    for move in sample.placements:
+        pos = play(pos, move)
+        if 3 < pos.ply < PLACEMENT_PLIES:
+            yield native.piece_kinds(pos)
+
+
+def target_of(sample: Sample, scale: float = 1.0) -> float:
+    return max(-LABEL_LIMIT, min(LABEL_LIMIT, sample.value * scale))
+
+
+def fit(
+    samples: Sequence[Sample], *, ridge: float = RIDGE, scale: float = 1.0
+) -> tuple[list[list[int]], str]:
+    """Each stage's weights (whole numbers), and a report of how well they predict.
+    ``scale`` multiplies the values first (100 makes a final margin in pieces centipieces, so
+    that whole-number weights keep their precision)."""
+    cut = len(samples) - max(1, int(len(samples) * HELD_OUT))
+    training, held_out = samples[:cut], samples[cut:]
+    stages = [Regression.of_size(native.PIECE_KINDS) for _ in range(STAGES)]
+    for sample in training:
+        target = target_of(sample, scale)
+        for stage, counts in rows(sample):
+            stages[stage].add(counts, target)
+    solved = [stage.solve(ridge) for stage in stages]
+    weights = [[round(w) for w in weights[: native.PIECE_KINDS]] for weights in solved]
+    lines = [f"{len(training)} games fitted, {len(held_out)} held out"]
+    for index, stage_weights in enumerate(solved):
+        predicted: list[float] = []
+        actual: list[float] = []
+        for sample in held_out:
+            for stage, counts in rows(sample):
+                if stage == index:
+                    predicted.append(predict(stage_weights, counts))
+                    actual.append(target_of(sample, scale))
+        lines.append(
+            f"stage {index + 1}: {stages[index].count} positions; held out: correlation "
+            f"{correlation(predicted, actual):+.3f}, mean absolute error "
+            f"{mean_abs(predicted, actual):.0f} (a constant: {constant_error(actual):.0f})"
+        )
+    return weights, "\n".join(lines)
+
+
+def header(weights: Sequence[Sequence[int]], note: str) -> str:
+    """``placement_model.h`` for these weights."""
+    lines = [
+        "/* Written by python -m ai.placement_fit; see engine.c's evaluate_placement.",
+        *(f" * {line}" for line in note.splitlines()),
+        " */",
+        f"#define PLACEMENT_STAGES {len(weights)}",
+        f"#define PIECE_KINDS {native.PIECE_KINDS}",
+        "static const int placement_weights[PLACEMENT_STAGES][PIECE_KINDS] = {",
+    ]
+    for stage in weights:
+        lines.append("    {")
+        for start in range(0, len(stage), 16):
+            lines.append("        " + ", ".join(f"{w}" for w in stage[start : start + 16]) + ",")
+        lines.append("    },")
+    lines.append("};")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m ai.placement_fit", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    make = commands.add_parser("generate", help="play placements and value their ends")
+    make.add_argument("--games", type=int, default=4000)
+    make.add_argument("--seed", type=int, default=1)
+    make.add_argument("--jobs", type=int, default=1)
+    make.add_argument(
+        "--label",
+        choices=("play", "search"),
+        default="play",
+        help="value the placement by the game played on (final margin) or by one search",
+    )
+    make.add_argument("--label-nodes", type=int, default=LABEL_NODES)
+    make.add_argument("--out", type=Path, required=True)
+    fitting = commands.add_parser("fit", help="fit the model and write its header")
+    fitting.add_argument("data", type=Path)
+    fitting.add_argument("--ridge", type=float, default=RIDGE)
+    fitting.add_argument(
+        "--scale",
+        type=float,
+        default=1.0,
+        help="multiplies the values (100: pieces to centipieces)",
+    )
+    fitting.add_argument("--out", type=Path, required=True)
+    args = parser.parse_args(argv)
+    if not native.available():
+        parser.exit(2, "the compiled search is not built: run python -m ai.native.build\n")
+    if args.command == "generate":
+        with args.out.open("a", encoding="utf-8") as out:
+            for n, sample in enumerate(
+                generate(
+                    args.games,
+                    seed=args.seed,
+                    jobs=args.jobs,
+                    label=args.label,
+                    label_nodes=args.label_nodes,
+                ),
+                start=1,
+            ):
+                out.write(sample.to_json() + "\n")
+                if n % 100 == 0:
+                    out.flush()
+                    print(f"{n}/{args.games}", flush=True)
+        return
+    samples = [
+        Sample.from_json(line) for line in args.data.read_text(encoding="utf-8").splitlines()
+    ]
+    weights, report = fit(samples, ridge=args.ridge, scale=args.scale)
+    print(report)
+    note = (
+        f"{report}\nfrom {len(samples)} games of python -m ai.placement_fit generate, "
+        f"values times {args.scale:g}"
+    )
+    args.out.write_text(header(weights, note), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
