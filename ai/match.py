@@ -31,10 +31,16 @@ from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
+from ai.clock import move_budget
 from ai.players import CODECUP_PREFIX, parse_player, random_opening_moves
 from ai.stats import Tally
 from rules import Colour, Move, format_record, legal_moves, play, replay, score
+
+MIN_BUDGET: Final = 0.005
+"""The least a move on a game clock is given, even with the clock run out (the report shows
+A's time a game, so an overrun is seen)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +82,9 @@ class MatchSettings:
     commit 548dacf, submission.c, gcc -O2 -m32``): logs and reports name it so, never by the
     path it has on one machine."""
     b_source: str | None = None
+    a_clock: float | None = None
+    """Seconds A may think in a whole game (each move's share by :func:`ai.clock.move_budget`),
+    instead of ``budget`` a move."""
 
     def header(self) -> dict[str, object]:
         """The log's first line: the settings, an external program named by its source and
@@ -87,11 +96,8 @@ class MatchSettings:
                 header |= {side: "codecup", f"{side}_source": source, f"{side}_args": arguments}
             else:
                 header[side] = player
-        return header | {
-            "budget": self.budget,
-            "seed": self.seed,
-            "opening_plies": self.opening_plies,
-        }
+        header |= {"budget": self.budget, "seed": self.seed, "opening_plies": self.opening_plies}
+        return header | ({"a_clock": self.a_clock} if self.a_clock is not None else {})
 
     def name(self, side: str) -> str:
         """Player A's or B's name in the report: an external program's source, if given."""
@@ -113,8 +119,11 @@ def play_game(settings: MatchSettings, index: int) -> GameResult:
     try:
         while legal_moves(pos):
             is_a = (pos.turn is Colour.WHITE) == a_is_white
+            budget = settings.budget
+            if is_a and settings.a_clock is not None:
+                budget = max(MIN_BUDGET, move_budget(pos, settings.a_clock - seconds[True]))
             started = time.perf_counter()
-            move = players[is_a].choose(pos, budget=settings.budget, seed=game_seed)
+            move = players[is_a].choose(pos, budget=budget, seed=game_seed)
             spent = time.perf_counter() - started
             seconds[is_a] += spent
             moves[is_a] += 1
@@ -224,6 +233,8 @@ def report(settings: MatchSettings, results: list[GameResult], wall: float) -> s
     as_black = tally(r for r in results if not r.a_is_white)
     n = len(results)
     budget = "none (node limits)" if settings.budget is None else f"{settings.budget:g} s/move"
+    if settings.a_clock is not None:
+        budget += f", A {settings.a_clock:g} s a game"
     a_moves = sum(r.a_moves for r in results) or 1
     b_moves = sum(r.b_moves for r in results) or 1
     low, high = total.score_interval()
@@ -244,6 +255,10 @@ def report(settings: MatchSettings, results: list[GameResult], wall: float) -> s
         f"longest {max((r.a_longest for r in results), default=0):.3f} s; "
         f"B mean {sum(r.b_seconds for r in results) / b_moves:.3f} s, "
         f"longest {max((r.b_longest for r in results), default=0):.3f} s",
+        f"thinking per game: A mean {sum(r.a_seconds for r in results) / max(n, 1):.2f} s, "
+        f"most {max((r.a_seconds for r in results), default=0):.2f} s; "
+        f"B mean {sum(r.b_seconds for r in results) / max(n, 1):.2f} s, "
+        f"most {max((r.b_seconds for r in results), default=0):.2f} s",
         f"wall time {wall:.0f} s",
     ]
     return "\n".join(lines)
@@ -255,6 +270,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--b", required=True, help="player B (e.g. greedy, random, medium)")
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--budget", type=float, default=None, help="seconds per move")
+    parser.add_argument(
+        "--a-clock",
+        type=float,
+        default=None,
+        help="seconds A may think in a whole game, as a CodeCup program does (instead of "
+        "--budget for A's moves)",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1, help="games played in parallel")
     parser.add_argument("--opening-plies", type=int, default=0, help="random placements first")
@@ -269,7 +291,14 @@ def main(argv: list[str] | None = None) -> None:
         )
     args = parser.parse_args(argv)
     settings = MatchSettings(
-        args.a, args.b, args.budget, args.seed, args.opening_plies, args.a_source, args.b_source
+        args.a,
+        args.b,
+        args.budget,
+        args.seed,
+        args.opening_plies,
+        args.a_source,
+        args.b_source,
+        args.a_clock,
     )
     for side, player, source in (("a", args.a, args.a_source), ("b", args.b, args.b_source)):
         if args.log and player.startswith(CODECUP_PREFIX) and source is None:

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
 
 import rules
+from ai.clock import move_budget
 from ai.levels import Level
-from ai.match import MatchLog, MatchSettings, main, play_game, report
+from ai.match import MIN_BUDGET, MatchLog, MatchSettings, main, play_game, report
 from ai.players import GreedyPlayer, LevelPlayer, RandomPlayer, parse_player, random_opening
 from rules.board import lookup_cell
+from rules.position import PLACEMENT_PLIES
 
 from .positions import board
 
@@ -117,3 +120,36 @@ def test_a_log_written_before_games_had_records_still_loads(tmp_path: Path) -> N
     settings = MatchSettings("greedy", "random", None, 1, 0)
     (loaded,) = MatchLog(log, settings).load()
     assert loaded.record == "" and loaded.index == 0
+
+
+def test_a_game_clock_is_spent_over_the_game_and_never_overdrawn() -> None:
+    """Spending each move's whole share leaves time for every move still to come."""
+    for seed in range(20):
+        rng = random.Random(seed)
+        pos, left, shares = rules.new_game(), 4.95, []
+        while moves := rules.legal_moves(pos):
+            share = move_budget(pos, left)
+            assert 0 <= share <= left / 2 or pos.ply < PLACEMENT_PLIES
+            shares.append((pos.ply, share))
+            left -= share
+            pos = rules.play(pos, rng.choice(moves))
+        assert left > 0
+        early = [s for ply, s in shares if 3 <= ply < PLACEMENT_PLIES - 12]
+        moving = [s for ply, s in shares if ply >= PLACEMENT_PLIES]
+        assert max(early) < min(moving[:5])  # the first moves get more than a placement
+    assert move_budget(rules.new_game(), 4.95) == 0  # DVONN pieces: at random
+    assert move_budget(pos, 0) == 0
+
+
+def test_a_match_on_a_game_clock_says_so_and_keeps_it(capsys: pytest.CaptureFixture[str]) -> None:
+    settings = MatchSettings("strong", "greedy", None, 3, 0, a_clock=1.0)
+    assert settings.header()["a_clock"] == 1.0
+    assert "a_clock" not in MatchSettings("strong", "greedy", None, 3, 0).header()
+    result = play_game(settings, 0)
+    # Each move takes its share of what is left, at least MIN_BUDGET: generous room for a
+    # busy machine, but far less than the strong level's node limit would take.
+    assert result.a_seconds < 1.0 + result.a_moves * MIN_BUDGET + 1.0
+    main(["--a", "strong", "--b", "greedy", "--games", "2", "--seed", "3", "--a-clock", "1"])
+    out = capsys.readouterr().out
+    assert "A 1 s a game" in out
+    assert "thinking per game: A mean" in out
