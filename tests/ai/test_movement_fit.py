@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import random
-import shutil
 from pathlib import Path
 
 import pytest
@@ -12,18 +11,10 @@ import pytest
 from ai import native
 from ai.fitting import predict
 from ai.movement_fit import TAPER_PLIES, as_weights, features, in_use, main, play_game
-from ai.native.build import build
 from rules import Position, legal_moves, play
 from rules.position import PLACEMENT_PLIES
 
-
-@pytest.fixture(scope="module", autouse=True)
-def compiled() -> None:
-    if not native.available():
-        if not shutil.which("cc"):
-            pytest.skip("no C compiler: the levels search in Python here")
-        assert build(), "the compiled search did not build"
-        native._library.cache_clear()
+pytestmark = pytest.mark.usefixtures("compiled")
 
 
 def movement_positions(count: int) -> list[Position]:

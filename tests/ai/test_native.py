@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
-import shutil
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -16,22 +15,12 @@ from hypothesis import given, settings
 import rules
 from ai import Level, SearchResult, native, think
 from ai.evaluation import final_value
-from ai.native.build import build
 from tests.rules.test_oracle import ORACLE_FILES
 
 from .positions import live_positions, random_game
 from .test_search import TooBig, minimax
 
-
-@pytest.fixture(scope="module", autouse=True)
-def compiled() -> None:
-    """Build the library if it is not (make builds it); skip only where no compiler exists."""
-    if not native.available():
-        if not shutil.which("cc"):
-            pytest.skip("no C compiler: the levels search in Python here")
-        assert build(), "the compiled search did not build"
-        native._library.cache_clear()
-        assert native.available()
+pytestmark = pytest.mark.usefixtures("compiled")
 
 
 def test_it_plays_every_move_of_random_games_exactly_as_the_rules_do() -> None:

@@ -5,14 +5,12 @@ from __future__ import annotations
 import dataclasses
 import random
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 
 from ai import native
 from ai.fitting import Regression
-from ai.native.build import build
 from ai.placement_fit import STAGES, Sample, fit, header, main, play_placement, rows
 from rules import Position, legal_moves, play
 from rules.position import PLACEMENT_PLIES
@@ -20,13 +18,7 @@ from rules.position import PLACEMENT_PLIES
 HEADER = Path(native.__file__).with_name("placement_model.h")
 
 
-@pytest.fixture(scope="module", autouse=True)
-def compiled() -> None:
-    if not native.available():
-        if not shutil.which("cc"):
-            pytest.skip("no C compiler: the levels search in Python here")
-        assert build(), "the compiled search did not build"
-        native._library.cache_clear()
+pytestmark = pytest.mark.usefixtures("compiled")
 
 
 def committed_weights() -> list[list[int]]:
