@@ -1,12 +1,51 @@
-"""Least squares for the developer's fitting tools (:mod:`ai.placement_fit`,
-:mod:`ai.movement_fit`): normal equations filled a row at a time, and the figures that say how
-well a fit predicts. Plain Python: the tools fit a few hundred weights at most."""
+"""What the developer's fitting tools (:mod:`ai.placement_fit`, :mod:`ai.movement_fit`) share:
+games played in several processes and kept a JSON line each, least squares (normal equations
+filled a row at a time), and the figures that say how well a fit predicts. Plain Python: the
+tools fit a few hundred weights at most."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Final, TypeVar
+
+Item = TypeVar("Item")
+Result = TypeVar("Result")
+
+HELD_OUT: Final = 0.1
+"""The share of the games kept out of a fit to measure it."""
+
+
+def in_processes(
+    work: Callable[[Item], Result], items: Sequence[Item], jobs: int
+) -> Iterator[Result]:
+    """``work`` of each item, in order, in ``jobs`` processes (one: in this one). ``work`` must
+    be a module's function, for the processes to find it."""
+    if jobs == 1:
+        yield from map(work, items)
+        return
+    with ProcessPoolExecutor(jobs) as pool:
+        yield from pool.map(work, items, chunksize=4)
+
+
+def append_lines(path: Path, lines: Iterable[str], total: int) -> None:
+    """Add each line to ``path`` as it comes, flushed and counted on the console every 100
+    (a stopped run keeps what it made)."""
+    with path.open("a", encoding="utf-8") as out:
+        for n, line in enumerate(lines, start=1):
+            out.write(line + "\n")
+            if n % 100 == 0:
+                out.flush()
+                print(f"{n}/{total}", flush=True)
+
+
+def split(games: Sequence[Item]) -> tuple[Sequence[Item], Sequence[Item]]:
+    """The games to fit on, and the last :data:`HELD_OUT` of them to measure the fit by."""
+    cut = len(games) - max(1, int(len(games) * HELD_OUT))
+    return games[:cut], games[cut:]
 
 
 @dataclass(slots=True)

@@ -19,22 +19,20 @@ import argparse
 import json
 import random
 from collections.abc import Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Final
 
 from ai import native
 from ai.choose import place_dvonn
-from ai.fitting import Regression, correlation, predict
+from ai.fitting import Regression, append_lines, correlation, in_processes, predict, split
 from ai.native import DEFAULT_WEIGHTS, NativeWeights
-from rules import Move, Position, legal_moves, play, score
+from rules import Colour, Move, Position, legal_moves, play, score
 from rules.position import PLACEMENT_PLIES
 
 NODES: Final = 30_000
 """Nodes a move in the generated games."""
 EXPLORE: Final = 0.1
 """The chance of a random placement, so that games from the same start differ."""
-HELD_OUT: Final = 0.1
 WEIGHED: Final = ("stacks", "moves", "to_dvonn", "to_enemy")
 """Terms the evaluation divides by 64 after weighing (field values: 64 is one unit)."""
 PER_PIECE: Final = ("score", "capture", "stuck", "guarded")
@@ -71,19 +69,14 @@ def play_game(seed: int) -> tuple[list[Row], int]:
         if pos.ply >= PLACEMENT_PLIES:
             can_move, terms = native.movement_terms(pos)
             if can_move:
-                rows.append((pos.ply, terms, 1 if native.white_acts(pos) else -1))
+                rows.append((pos.ply, terms, 1 if pos.turn is Colour.WHITE else -1))
         pos = play(pos, move)
     white, black = score(pos)
     return rows, white - black
 
 
 def generate(games: int, *, seed: int, jobs: int) -> Iterator[tuple[list[Row], int]]:
-    seeds = range(seed, seed + games)
-    if jobs == 1:
-        yield from map(play_game, seeds)
-        return
-    with ProcessPoolExecutor(jobs) as pool:
-        yield from pool.map(play_game, seeds, chunksize=4)
+    return in_processes(play_game, range(seed, seed + games), jobs)
 
 
 def features(ply: int, terms: Sequence[int], sign: int, *, taper: bool) -> list[float]:
@@ -104,6 +97,8 @@ def as_weights(solved: Sequence[float]) -> dict[str, int]:
     """Fitted weights as NativeWeights fields, the early ``stacks`` at 100: the weighed terms
     are divided by 64 in the evaluation, the others are not. Without a taper (one set), the
     late weights are the same."""
+    if solved[0] <= 0:
+        raise ValueError(f"the fit gave the stacks term no positive weight ({solved[0]:g})")
     scale = 100 / solved[0]
     if len(solved) == len(NAMES) + 1:
         solved = [*solved[:-1], *solved[:-1], solved[-1]]
@@ -128,9 +123,9 @@ def fit(
 ) -> tuple[dict[str, int], str]:
     """The weights fitted on every game (one set, or with ``taper`` an early and a late one),
     and a report of how well the weights fitted without the held-out games predict them."""
-    cut = len(games) - max(1, int(len(games) * HELD_OUT))
+    training, held_out = split(games)
     regression = Regression.of_size(len(NAMES) * (2 if taper else 1))
-    for rows, margin in games[:cut]:
+    for rows, margin in training:
         for ply, terms, sign in rows:
             regression.add(features(ply, terms, sign, taper=taper), sign * margin)
     solved = regression.solve()
@@ -138,18 +133,18 @@ def fit(
     current: list[float] = []
     actual: list[float] = []
     old = in_use(DEFAULT_WEIGHTS)
-    for rows, margin in games[cut:]:
+    for rows, margin in held_out:
         for ply, terms, sign in rows:
             fitted.append(predict(solved, features(ply, terms, sign, taper=taper)))
             current.append(predict(old, features(ply, terms, sign, taper=True)))
             actual.append(sign * margin)
     report = (
-        f"{cut} games fitted ({regression.count} positions), {len(games) - cut} held out "
+        f"{len(training)} games fitted ({regression.count} positions), {len(held_out)} held out "
         f"({len(actual)} positions): correlation with the final margin "
         f"{correlation(fitted, actual):+.3f} fitted, {correlation(current, actual):+.3f} with "
         "the weights in use"
     )
-    for rows, margin in games[cut:]:  # the weights given: fitted on every game
+    for rows, margin in held_out:  # the weights given: fitted on every game
         for ply, terms, sign in rows:
             regression.add(features(ply, terms, sign, taper=taper), sign * margin)
     return as_weights(regression.solve()), report
@@ -172,14 +167,9 @@ def main(argv: list[str] | None = None) -> None:
     if not native.available():
         parser.exit(2, "the compiled search is not built: run python -m ai.native.build\n")
     if args.command == "generate":
-        with args.out.open("a", encoding="utf-8") as out:
-            for n, (rows, margin) in enumerate(
-                generate(args.games, seed=args.seed, jobs=args.jobs), start=1
-            ):
-                out.write(json.dumps({"rows": rows, "margin": margin}) + "\n")
-                if n % 100 == 0:
-                    out.flush()
-                    print(f"{n}/{args.games}", flush=True)
+        made = generate(args.games, seed=args.seed, jobs=args.jobs)
+        lines = (json.dumps({"rows": rows, "margin": margin}) for rows, margin in made)
+        append_lines(args.out, lines, args.games)
         return
     games = []
     for line in args.data.read_text(encoding="utf-8").splitlines():

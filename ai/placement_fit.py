@@ -1,18 +1,23 @@
-"""Fit the compiled search's placement model to what its movement search says after the last
-placement (a developer's tool, never run by the bot).
+"""Fit a placement model for the compiled search (a developer's tool, never run by the bot; the
+model is off in every level, ``placement_model=0``, because neither fit played better than
+PrimaDvonna's hand table: the README gives the matches).
 
-    python -m ai.placement_fit generate --games 4000 --jobs 2 --out /tmp/placements.jsonl
-    python -m ai.placement_fit fit /tmp/placements.jsonl --out ai/native/placement_model.h
+    python -m ai.placement_fit generate --games 5000 --jobs 2 --label-nodes 30000 --out FILE
+    python -m ai.placement_fit fit FILE --scale 100 --out ai/native/placement_model.h
 
 ``generate`` plays the placement phase of many games (the compiled search two plies deep, a
-random placement now and then so that the positions vary) and searches the position after the
-49th placement as the movement phase begins, one JSON line a game: the placements and that
-value, for White. ``fit`` counts each position's kinds of piece (:func:`ai.native.piece_kinds`:
-distance to the DVONN pieces, edge, own and other neighbours) and fits, for each stage of the
-placement, a weight per kind by ridge regression, so that White's pieces' weights minus Black's
-predict the value at the 49th placement. The value of a search is less noisy than a game's
-result, and it is what the search will think of the placement once the moves begin.
-``fit`` prints each stage's correlation on the games it held out, and the constant model's.
+random placement now and then so that the positions vary) and values the position after the
+49th placement, one JSON line a game: the placements and that value, for White. ``--label
+play`` (the default) plays the game on, the compiled search with ``--label-nodes`` a move for
+both, and takes its final margin; ``--label search`` takes one search's value of the position
+instead (less noisy than a result, but it scored far worse: the movement search's opinion of a
+full board is not what wins). ``fit`` counts each position's kinds of piece
+(:func:`ai.native.piece_kinds`: distance to the DVONN pieces, edge, own and other neighbours)
+and fits, for each stage of the placement, a weight per kind by ridge regression, so that
+White's pieces' weights minus Black's predict the value; ``--scale 100`` turns a margin in
+pieces into centipieces first, so whole-number weights keep their precision. It prints each
+stage's correlation on the games it held out, and the constant model's. The committed header
+holds the fit to final margins (its first lines say so).
 """
 
 from __future__ import annotations
@@ -21,25 +26,33 @@ import argparse
 import json
 import random
 from collections.abc import Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
 from ai import native
 from ai.choose import place_dvonn
-from ai.fitting import Regression, constant_error, correlation, mean_abs, predict
+from ai.fitting import (
+    Regression,
+    append_lines,
+    constant_error,
+    correlation,
+    in_processes,
+    mean_abs,
+    predict,
+    split,
+)
 from rules import Move, Position, legal_moves, parse_move, play, score
 from rules.position import PLACEMENT_PLIES
 
 STAGES: Final = 3
 """As ``PLACEMENT_STAGES`` in the header: the placement's 46 plies of pieces in equal stages."""
 LABEL_NODES: Final = 400_000
-"""Nodes of the movement search that values the position after the last placement."""
+"""Nodes of each search that values a placement (a move of the game played on, or the one
+search of ``--label search``)."""
 LABEL_LIMIT: Final = 4_000
-"""Values beyond this (won or lost games, found by the search) count as this much."""
-HELD_OUT: Final = 0.1
-"""The share of the games kept out of the fit to measure it."""
+"""Values beyond this, once scaled, count as this much (a search that found a won game gives
+a value far beyond any heuristic one)."""
 RIDGE: Final = 1.0
 """How strongly the weights are pulled towards zero, per position (so kinds seldom seen stay
 near it)."""
@@ -47,11 +60,12 @@ near it)."""
 
 @dataclass(frozen=True, slots=True)
 class Sample:
-    """One generated game's placement and what the movement search thought of its end."""
+    """One generated game's placement and the value of its end."""
 
     placements: tuple[Move, ...]
     value: int
-    """The search's value for White, who moves first once every piece is placed."""
+    """For White, who moves first once every piece is placed: the final margin of the game
+    played on, or one search's value (``--label``)."""
 
     def to_json(self) -> str:
         return json.dumps(
@@ -99,13 +113,8 @@ def play_placement(
 
 
 def generate(games: int, *, seed: int, jobs: int, label: str, label_nodes: int) -> Iterator[Sample]:
-    seeds = [seed * 1_000_003 + i for i in range(games)]
-    if jobs == 1:
-        for s in seeds:
-            yield play_placement(s, label=label, label_nodes=label_nodes)
-        return
-    with ProcessPoolExecutor(jobs) as pool:
-        yield from pool.map(_play, [(s, label, label_nodes) for s in seeds], chunksize=8)
+    work = [(seed * 1_000_003 + i, label, label_nodes) for i in range(games)]
+    return in_processes(_play, work, jobs)
 
 
 def _play(args: tuple[int, str, int]) -> Sample:
@@ -131,8 +140,7 @@ def fit(
     """Each stage's weights (whole numbers), and a report of how well they predict.
     ``scale`` multiplies the values first (100 makes a final margin in pieces centipieces, so
     that whole-number weights keep their precision)."""
-    cut = len(samples) - max(1, int(len(samples) * HELD_OUT))
-    training, held_out = samples[:cut], samples[cut:]
+    training, held_out = split(samples)
     stages = [Regression.of_size(native.PIECE_KINDS) for _ in range(STAGES)]
     for sample in training:
         target = target_of(sample, scale)
@@ -205,21 +213,14 @@ def main(argv: list[str] | None = None) -> None:
     if not native.available():
         parser.exit(2, "the compiled search is not built: run python -m ai.native.build\n")
     if args.command == "generate":
-        with args.out.open("a", encoding="utf-8") as out:
-            for n, sample in enumerate(
-                generate(
-                    args.games,
-                    seed=args.seed,
-                    jobs=args.jobs,
-                    label=args.label,
-                    label_nodes=args.label_nodes,
-                ),
-                start=1,
-            ):
-                out.write(sample.to_json() + "\n")
-                if n % 100 == 0:
-                    out.flush()
-                    print(f"{n}/{args.games}", flush=True)
+        made = generate(
+            args.games,
+            seed=args.seed,
+            jobs=args.jobs,
+            label=args.label,
+            label_nodes=args.label_nodes,
+        )
+        append_lines(args.out, (sample.to_json() for sample in made), args.games)
         return
     samples = [
         Sample.from_json(line) for line in args.data.read_text(encoding="utf-8").splitlines()

@@ -13,6 +13,7 @@ bytes a cell: height, top piece (0 empty, 1 White, 2 Black, 3 DVONN) and whether
 from __future__ import annotations
 
 import ctypes
+import dataclasses
 import functools
 import threading
 import time
@@ -21,7 +22,7 @@ from pathlib import Path
 from typing import Final
 
 from ai.search import SearchResult
-from rules import PASS, Colour, Move, Place, Position, jump, legal_moves
+from rules import PASS, Move, Place, Position, jump, legal_moves
 from rules.board import CELL_COUNT
 
 LIBRARY: Final = Path(__file__).with_name("_engine.so")
@@ -33,6 +34,15 @@ _ONE_AT_A_TIME: Final = threading.Lock()
 """The library keeps one transposition table and one set of weights per process, and ctypes lets
 go of the GIL during a call: threads of one process (an engine on a thread pool, in tests) take
 turns, each with its full budget once its turn comes."""
+
+
+MOVEMENT_TERMS: Final = 9
+"""engine.c's movement terms: stacks, moves, to_dvonn, to_enemy, score, capture, stuck, guarded
+(White's minus Black's), best (for the player to act)."""
+
+
+PIECE_KINDS: Final = 128
+"""How many kinds of piece the placement model tells apart (``placement_model.h``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +81,7 @@ class NativeWeights:
     stuck: int = -15
     """Movement, per piece in stacks that cannot move now."""
     guarded: int = 14
-    """Movement, per piece in stacks next to a DVONN piece."""
+    """Movement, per piece in stacks next to or holding a DVONN piece."""
     best: int = 16
     """Movement, per piece of the tallest enemy stack the player to act can jump onto now."""
     late_stacks: int = 100
@@ -128,7 +138,13 @@ def _library() -> ctypes.CDLL | None:
         ctypes.c_char_p,
         ctypes.c_int,
         ctypes.POINTER(ctypes.c_int),
+        ctypes.POINTER(ctypes.c_int),
     ]
+    sizes = (ctypes.c_int * 3)()
+    lib.dvonn_sizes.restype = None
+    lib.dvonn_sizes(sizes)
+    if tuple(sizes) != (len(dataclasses.fields(NativeWeights)), MOVEMENT_TERMS, PIECE_KINDS):
+        return None  # built from another engine.c: make builds it again
     lib.dvonn_evaluate.restype = ctypes.c_int
     lib.dvonn_evaluate.argtypes = [
         ctypes.c_char_p,
@@ -243,10 +259,6 @@ def native_play(pos: Position, move: Move) -> bytes:
     return out.raw
 
 
-PIECE_KINDS: Final = 128
-"""How many kinds of piece the placement model tells apart (``placement_model.h``)."""
-
-
 def piece_kinds(pos: Position) -> tuple[int, list[int]]:
     """The placement model's features of ``pos``: its stage, and how many pieces of each kind
     White has minus Black's (engine.c's ``piece_kind`` says what a kind is)."""
@@ -258,25 +270,18 @@ def piece_kinds(pos: Position) -> tuple[int, list[int]]:
     return stage, list(counts)
 
 
-MOVEMENT_TERMS: Final = 9
-"""engine.c's movement terms: stacks, moves, to_dvonn, to_enemy, score, capture, stuck, guarded
-(White's minus Black's), best (for the player to act)."""
-
-
-def movement_terms(pos: Position) -> tuple[bool, list[int]]:
+def movement_terms(
+    pos: Position, weights: NativeWeights = DEFAULT_WEIGHTS
+) -> tuple[bool, list[int]]:
     """Whether anyone can move in ``pos`` (a position of the movement phase), and the movement
-    evaluation's terms before they are weighed (for :mod:`ai.movement_fit`)."""
+    evaluation's terms before they are weighed, by ``weights``' field values (for
+    :mod:`ai.movement_fit`)."""
     terms = (ctypes.c_int * MOVEMENT_TERMS)()
     with _ONE_AT_A_TIME:
-        status = _need().dvonn_movement_terms(encode(pos), pos.ply, terms)
+        status = _need().dvonn_movement_terms(encode(pos), pos.ply, _weights(weights), terms)
     if status < 0:
         raise ValueError(f"the library cannot read {pos!r}")
     return bool(status), list(terms)
-
-
-def white_acts(pos: Position) -> bool:
-    """Whether White is to act in ``pos``."""
-    return pos.turn is Colour.WHITE
 
 
 def native_evaluate(pos: Position, weights: NativeWeights = DEFAULT_WEIGHTS) -> tuple[int, bool]:

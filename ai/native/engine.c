@@ -358,7 +358,7 @@ static inline int field_sum(const int *fv, u64 m)
 /* The movement evaluation's terms, White's minus Black's, before they are weighed: stacks,
  * moves, to_dvonn, to_enemy, score, capture (the heights of the enemy stacks a stack can jump
  * onto now), stuck (the pieces in stacks that cannot move), guarded (the pieces in stacks next
- * to a DVONN piece), as Weights names them; then best (the tallest enemy stack the side to
+ * to or holding a DVONN piece), as Weights names them; then best (the tallest enemy stack the side to
  * act can jump onto now), for the side to act. Returns whether anyone can move. */
 #define MOVEMENT_TERMS 9
 static int movement_terms(const Board *bd, long *terms)
@@ -474,9 +474,9 @@ static int side_value(u64 mine, const int *pv)
     return v;
 }
 
-/* The fitted placement model (ai/placement_fit.py writes placement_model.h): each placed
- * piece is worth a weight chosen by its kind, and the model predicts what the movement search
- * will say of the position after the last placement. A piece's kind: its distance to the
+/* The fitted placement model (ai/placement_fit.py writes placement_model.h; off in every
+ * level: it played worse than the table above): each placed piece is worth a weight chosen by
+ * its kind, and the model predicts the value of the position after the last placement. A piece's kind: its distance to the
  * nearest DVONN piece (1, 2, 3, 4 or more), whether it stands on the edge, and how many of its
  * neighbours hold its own colour and the other's (0, 1, 2, 3 or more each). The weights
  * depend on the stage of the placement (PLACEMENT_STAGES stages of equal length). */
@@ -724,7 +724,9 @@ static int negamax(Search *s, const Board *bd, int depth, int alpha, int beta, i
             v = -negamax(s, &child, depth - 1, -beta, -low, &child_exact);
         } else {
             /* Late moves that take nothing: first a ply shallower; a move that then beats the
-             * best so far is searched again at full depth. */
+             * best so far is searched again at full depth. Captures, moves onto a DVONN piece
+             * and the table's move are ordered above SCORE_DVONN (history alone never gets
+             * near it), so the score tells them apart. */
             int reduce = weights.reductions && depth >= 3 && i >= 3 && scores[i] < SCORE_DVONN &&
                          bd->ply >= PLACEMENT_PLIES;
             v = -negamax(s, &child, depth - 1 - reduce, -low - 1, -low, &child_exact);
@@ -876,6 +878,15 @@ int dvonn_search(const uint8_t *cells, int ply, const int *weights_in, double ha
     return 0;
 }
 
+/* How many weights, movement terms and piece kinds this build has, for the caller to check
+ * against its own: out[3]. */
+void dvonn_sizes(int *out)
+{
+    out[0] = NWEIGHTS;
+    out[1] = MOVEMENT_TERMS;
+    out[2] = PIECE_KINDS;
+}
+
 /* The legal moves, as pairs (source cell or -1 for a placement, target cell or -1); a pass
  * is (-1, -1). Returns their number, or -1 for a bad board. For the tests. */
 int dvonn_moves(const uint8_t *cells, int ply, int *out)
@@ -924,13 +935,15 @@ int dvonn_piece_kinds(const uint8_t *cells, int ply, int *counts)
     return count_kinds(&bd, counts);
 }
 
-/* The movement evaluation's terms in terms[MOVEMENT_TERMS], as movement_terms gives them. Returns 1 when a
+/* The movement evaluation's terms in terms[MOVEMENT_TERMS], as movement_terms gives them for
+ * these weights' field values. Returns 1 when a
  * player can move, 0 when the game is over, -1 for a bad board. For fitting the weights. */
-int dvonn_movement_terms(const uint8_t *cells, int ply, int *terms)
+int dvonn_movement_terms(const uint8_t *cells, int ply, const int *weights_in, int *terms)
 {
     init_tables();
     Board bd;
     if (load_board(&bd, cells, ply) != 0) return -1;
+    set_weights(weights_in); /* the field values the terms are weighed by come from them */
     long t[MOVEMENT_TERMS];
     int can_move = movement_terms(&bd, t);
     for (int i = 0; i < MOVEMENT_TERMS; ++i) terms[i] = (int)t[i];

@@ -11,18 +11,21 @@ import pytest
 from ai import native
 from ai.fitting import predict
 from ai.movement_fit import TAPER_PLIES, as_weights, features, in_use, main, play_game
-from rules import Position, legal_moves, play
+from rules import Colour, Position, legal_moves, play
+from rules.board import IS_EDGE, NEIGHBOURS, TARGETS_AT_DISTANCE
 from rules.position import PLACEMENT_PLIES
 
 pytestmark = pytest.mark.usefixtures("compiled")
 
 
 def movement_positions(count: int) -> list[Position]:
+    """Positions of random games, each stopped at a ply of the movement phase drawn first."""
     found: list[Position] = []
     for seed in range(count * 3):
         rng = random.Random(seed)
+        stop = PLACEMENT_PLIES + rng.randrange(60)
         pos = Position()
-        while (moves := legal_moves(pos)) and pos.ply < PLACEMENT_PLIES + rng.randrange(30):
+        while (moves := legal_moves(pos)) and pos.ply < stop:
             pos = play(pos, rng.choice(moves))
         if legal_moves(pos) and pos.ply >= PLACEMENT_PLIES:
             found.append(pos)
@@ -53,20 +56,27 @@ def test_the_evaluation_is_its_terms_weighed_as_the_fit_reads_them() -> None:
         late_best=21,
     )
     fitted = in_use(weights)
-    seen_late = False
-    for pos in movement_positions(60):
+    seen_between = seen_late = False
+    positions = movement_positions(60)
+    # Random games end before the taper does (by ply 89): the same stacks 40 plies later too
+    # (the same player to act), where only the late weights count.
+    for pos in positions + [Position(p.stacks, p.ply + TAPER_PLIES) for p in positions]:
         can_move, terms = native.movement_terms(pos)
         assert can_move
-        sign = 1 if native.white_acts(pos) else -1
+        sign = 1 if pos.turn is Colour.WHITE else -1
         k = min(TAPER_PLIES, pos.ply - PLACEMENT_PLIES)
-        seen_late |= 0 < k < TAPER_PLIES
+        seen_between |= 0 < k < TAPER_PLIES
+        seen_late |= k == TAPER_PLIES
         early, late = (white_value(weights, prefix, terms) for prefix in ("", "late_"))
-        best = c_div((weights.best * (TAPER_PLIES - k) + weights.late_best * k) * terms[8], 40)
+        best = c_div(
+            (weights.best * (TAPER_PLIES - k) + weights.late_best * k) * terms[8], TAPER_PLIES
+        )
         expected = sign * c_div(early * (TAPER_PLIES - k) + late * k, TAPER_PLIES) + best
         assert native.native_evaluate(pos, weights) == (expected, False)
         row = features(pos.ply, terms, sign, taper=True)
         assert abs(predict(fitted, row) - expected) <= 3  # the engine's whole-number divisions
-    assert seen_late, "no position between the early and the late weights"
+    assert seen_between, "no position between the early and the late weights"
+    assert seen_late, "no position on the late weights alone"
 
 
 def c_div(a: int, b: int) -> int:
@@ -87,13 +97,36 @@ def white_value(weights: native.NativeWeights, prefix: str, terms: list[int]) ->
     return c_div(weighed, 64) + rest
 
 
-def test_a_term_counts_what_it_says() -> None:
-    pos = movement_positions(1)[0]
-    _, terms = native.movement_terms(pos)
-    white = sum(len(s) for s in pos.stacks if s and s[-1] == "W")
-    black = sum(len(s) for s in pos.stacks if s and s[-1] == "B")
-    assert terms[4] == white - black  # score: the pieces each controls
-    assert terms[8] >= 0  # best: the tallest stack the mover can take, never negative
+def test_the_new_terms_count_what_they_say() -> None:
+    """score, capture, stuck, guarded and best worked out again from the rules' board."""
+    for pos in movement_positions(40):
+        _, terms = native.movement_terms(pos)
+        assert terms[4:] == python_terms(pos)
+
+
+def python_terms(pos: Position) -> list[int]:
+    score = capture = stuck = guarded = best = 0
+    for cell, stack in enumerate(pos.stacks):
+        if not stack or stack[-1] == "D":
+            continue
+        sign, height = (1 if stack[-1] == "W" else -1), len(stack)
+        acts = (stack[-1] == "W") == (pos.turn is Colour.WHITE)
+        reach = TARGETS_AT_DISTANCE[cell]
+        targets = (
+            [pos.stacks[t] for t in reach[height] if pos.stacks[t]] if height < len(reach) else []
+        )
+        free = IS_EDGE[cell] or any(not pos.stacks[n] for n in NEIGHBOURS[cell])
+        score += sign * height
+        if "D" in stack or any("D" in pos.stacks[n] for n in NEIGHBOURS[cell]):
+            guarded += sign * height
+        if targets and free:
+            for target in targets:
+                if target[-1] not in ("D", stack[-1]):
+                    capture += sign * len(target)
+                    best = max(best, len(target)) if acts else best
+        else:
+            stuck += sign * height
+    return [score, capture, stuck, guarded, best]
 
 
 def test_fitted_weights_read_back_as_native_weights() -> None:

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import ctypes
 import dataclasses
 import random
 import re
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from ai import native
 from ai.fitting import Regression
-from ai.placement_fit import STAGES, Sample, fit, header, main, play_placement, rows
+from ai.native.build import FLAGS
+from ai.placement_fit import STAGES, Sample, main, play_placement, rows
 from rules import Position, legal_moves, play
 from rules.position import PLACEMENT_PLIES
 
@@ -22,7 +26,11 @@ pytestmark = pytest.mark.usefixtures("compiled")
 
 
 def committed_weights() -> list[list[int]]:
-    text = HEADER.read_text(encoding="utf-8")
+    return header_weights(HEADER)
+
+
+def header_weights(path: Path) -> list[list[int]]:
+    text = path.read_text(encoding="utf-8")
     body = text[text.index("placement_weights") :]
     stages = re.findall(r"\{([^{}]*)\}", body)
     return [[int(n) for n in re.findall(r"-?\d+", stage)] for stage in stages]
@@ -96,14 +104,30 @@ def test_samples_round_trip_and_yield_a_row_per_placed_piece() -> None:
     assert set(stages) == set(range(STAGES))
 
 
-def test_the_tool_writes_a_header_the_engine_reads(tmp_path: Path) -> None:
+def test_the_tool_writes_a_header_the_engine_compiles_and_values_by(tmp_path: Path) -> None:
     data = tmp_path / "placements.jsonl"
     main(["generate", "--games", "6", "--label-nodes", "2000", "--out", str(data)])
     assert len(data.read_text().splitlines()) == 6
     out = tmp_path / "placement_model.h"
-    main(["fit", str(data), "--out", str(out)])
-    text = out.read_text()
-    assert "#define PLACEMENT_STAGES 3" in text
-    assert "#define PIECE_KINDS 128" in text
-    weights, _ = fit([Sample.from_json(line) for line in data.read_text().splitlines()])
-    assert header(weights, "note").count("{") == STAGES + 1
+    main(["fit", str(data), "--scale", "100", "--out", str(out)])
+    weights = header_weights(out)
+    assert len(weights) == STAGES and any(any(stage) for stage in weights)
+    # The engine built with this header values a placement by exactly these weights.
+    shutil.copy(native.SOURCE, tmp_path / native.SOURCE.name)
+    library = tmp_path / "engine.so"
+    compiler = shutil.which("cc")
+    assert compiler
+    subprocess.run(
+        [compiler, *FLAGS, "-o", str(library), str(tmp_path / native.SOURCE.name)], check=True
+    )
+    lib = ctypes.CDLL(str(library))
+    model = dataclasses.astuple(dataclasses.replace(native.DEFAULT_WEIGHTS, placement_model=1))
+    exact = ctypes.c_int(0)
+    for seed in range(10):
+        pos = random_placement(seed, 20 + seed)
+        stage, counts = native.piece_kinds(pos)
+        expected = sum(w * c for w, c in zip(weights[stage], counts, strict=True))
+        value = lib.dvonn_evaluate(
+            native.encode(pos), pos.ply, (ctypes.c_int * len(model))(*model), ctypes.byref(exact)
+        )
+        assert value == (expected if pos.ply % 2 == 0 else -expected)
