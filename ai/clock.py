@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from typing import Final
 
+from ai.levels import Level
 from rules import Position
 from rules.position import DVONN_PIECES, PLACEMENT_PLIES
 
-SEARCHED_INTO_THE_MOVES: Final = 12
-"""Empty cells from which the strongest level searches through the placement into the moves
-(:attr:`ai.levels.LevelSpec.compiled_late_placement`)."""
+SEARCHED_INTO_THE_MOVES: Final = Level.STRONGEST.spec.compiled_late_placement
+"""Empty cells from which the strongest level searches through the placement into the moves."""
 EARLY_SHARE: Final = 0.004
 """A placement searched three plies deep takes this share of the time left (a few
 milliseconds)."""

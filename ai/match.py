@@ -8,6 +8,9 @@ CodeCup 2011 protocol, such as PrimaDvonna (``--b "codecup:./player --time=40 --
 named by its source and build with ``--b-source`` (a log requires it, and records it and the
 program's arguments instead of its path on one machine).
 
+``--a-clock S`` gives A a clock of S seconds for the whole game instead of ``--budget`` a move,
+as a CodeCup program has (PrimaDvonna: 4.95 s), spent by :func:`ai.clock.move_budget`.
+
 Games come in pairs with swapped colours (A is White in even games); with ``--opening-plies N``
 both games of a pair start from the same N random placements. Prints wins/draws/losses for A,
 A's score, and the Elo difference A - B with its 95% confidence interval; also each player's
