@@ -111,7 +111,13 @@ def test_the_committed_match_logs_name_no_path_of_one_machine() -> None:
         header = json.loads(path.read_text(encoding="utf-8").splitlines()[0])
         assert not any(str(value).startswith("codecup:") for value in header.values()), path
         if header["b"] == "codecup":
-            assert "maksverver/PrimaDvonna commit 548dacf" in header["b_source"], path
+            # Named by its source and build: PrimaDvonna's repository and commit, or a commit
+            # of this one; never a path, in the name or the arguments.
+            source, arguments = header["b_source"], header["b_args"]
+            assert "commit " in source, path
+            assert "/" not in arguments and "/tmp" not in source and "/work" not in source, path
+            if "PrimaDvonna" in source:
+                assert "maksverver/PrimaDvonna commit 548dacf" in source, path
 
 
 @pytest.mark.parametrize("index", [0, 1], ids=["front-end-black", "front-end-white"])
