@@ -19,7 +19,7 @@ import threading
 import time
 from dataclasses import astuple, dataclass
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 from ai.search import SearchResult
 from rules import PASS, Move, Place, Position, jump, legal_moves
@@ -100,58 +100,40 @@ class NativeWeights:
 DEFAULT_WEIGHTS: Final = NativeWeights()
 
 
+_CELLS: Final = ctypes.c_char_p
+_INT: Final = ctypes.c_int
+_INTS: Final = ctypes.POINTER(ctypes.c_int)
+_SIGNATURES: Final[dict[str, list[Any]]] = {
+    # name: argument types (every entry point returns an int)
+    "dvonn_search": [
+        *(_CELLS, _INT, _INTS, ctypes.c_double, ctypes.c_double, ctypes.c_longlong),
+        *(_INT, _INT, ctypes.c_ulonglong, _INTS),
+    ],
+    "dvonn_moves": [_CELLS, _INT, _INTS],
+    "dvonn_play": [_CELLS, _INT, _INT, _INT, ctypes.c_char_p],
+    "dvonn_piece_kinds": [_CELLS, _INT, _INTS],
+    "dvonn_movement_terms": [_CELLS, _INT, _INTS, _INTS],
+    "dvonn_evaluate": [_CELLS, _INT, _INTS, _INTS],
+}
+
+
 @functools.cache
 def _library() -> ctypes.CDLL | None:
     if not LIBRARY.exists():
         return None
     try:
         lib = ctypes.CDLL(str(LIBRARY))
-    except OSError:
+        sizes = (ctypes.c_int * 3)()
+        lib.dvonn_sizes.restype = None
+        lib.dvonn_sizes(sizes)
+    except (OSError, AttributeError):  # AttributeError: built before it told its sizes
         return None
-    lib.dvonn_search.restype = ctypes.c_int
-    lib.dvonn_search.argtypes = [
-        ctypes.c_char_p,
-        ctypes.c_int,
-        ctypes.POINTER(ctypes.c_int),
-        ctypes.c_double,
-        ctypes.c_double,
-        ctypes.c_longlong,
-        ctypes.c_int,
-        ctypes.c_int,
-        ctypes.c_ulonglong,
-        ctypes.POINTER(ctypes.c_int),
-    ]
-    lib.dvonn_moves.restype = ctypes.c_int
-    lib.dvonn_moves.argtypes = [ctypes.c_char_p, ctypes.c_int, ctypes.POINTER(ctypes.c_int)]
-    lib.dvonn_play.restype = ctypes.c_int
-    lib.dvonn_play.argtypes = [
-        ctypes.c_char_p,
-        ctypes.c_int,
-        ctypes.c_int,
-        ctypes.c_int,
-        ctypes.c_char_p,
-    ]
-    lib.dvonn_piece_kinds.restype = ctypes.c_int
-    lib.dvonn_piece_kinds.argtypes = [ctypes.c_char_p, ctypes.c_int, ctypes.POINTER(ctypes.c_int)]
-    lib.dvonn_movement_terms.restype = ctypes.c_int
-    lib.dvonn_movement_terms.argtypes = [
-        ctypes.c_char_p,
-        ctypes.c_int,
-        ctypes.POINTER(ctypes.c_int),
-        ctypes.POINTER(ctypes.c_int),
-    ]
-    sizes = (ctypes.c_int * 3)()
-    lib.dvonn_sizes.restype = None
-    lib.dvonn_sizes(sizes)
     if tuple(sizes) != (len(dataclasses.fields(NativeWeights)), MOVEMENT_TERMS, PIECE_KINDS):
         return None  # built from another engine.c: make builds it again
-    lib.dvonn_evaluate.restype = ctypes.c_int
-    lib.dvonn_evaluate.argtypes = [
-        ctypes.c_char_p,
-        ctypes.c_int,
-        ctypes.POINTER(ctypes.c_int),
-        ctypes.POINTER(ctypes.c_int),
-    ]
+    for name, argtypes in _SIGNATURES.items():
+        function = getattr(lib, name)
+        function.restype = ctypes.c_int
+        function.argtypes = argtypes
     return lib
 
 
