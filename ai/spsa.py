@@ -1,0 +1,193 @@
+"""Tune the compiled search's weights by playing it against itself (a developer's tool, never
+run by the bot): simultaneous perturbation stochastic approximation, SPSA, as chess engines
+tune theirs.
+
+    python -m ai.spsa --iterations 3000 --nodes 30000 --jobs 2 --out /tmp/spsa.jsonl
+
+Each iteration pushes every weight a step up or down at random, plays a pair of games (the same
+DVONN pieces at random, each side White once) between the weights pushed one way and the other,
+and moves the weights toward the side that scored more: ``weight += a_k / c_k * result *
+direction``, where ``result`` is the pair's score of the first side less the second's (-2 to
+2). The steps shrink as in Spall's schedule (``c_k = c / k^0.101``, ``a_k = a / (A + k)^0.602``,
+``A`` a tenth of the iterations), ``c`` set by each weight's final step and ``a`` by
+``--rate`` times its square. The games are played to a node limit, not a clock, so a run on a
+busy machine plays the same games. Every ``--jobs`` pairs are played from the same weights.
+
+The weights after each round go to ``--out`` (a JSON line each), and at the end the tuned
+weights are printed as a player for :mod:`ai.match` (``strongest{moves=31,...}``), to measure
+against the weights in use. The placement weights are tuned at four times their size: the
+placement's evaluation is only ever set against itself, so its scale does not change a move, and
+finer steps do.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from ai import native
+from ai.fitting import in_processes
+from ai.match import MatchSettings, play_game
+
+NODES: Final = 30_000
+"""Nodes a move in the tuning games."""
+OPENING_PLIES: Final = 3
+"""The DVONN pieces are placed at random, the same for both games of a pair."""
+PLACEMENT_SCALE: Final = 4
+RATE: Final = 0.006
+"""``a`` over ``c`` squared at the end: how far one pair's result moves a weight."""
+ALPHA: Final = 0.602
+GAMMA: Final = 0.101
+
+
+@dataclass(frozen=True, slots=True)
+class Tuned:
+    """A weight to tune (a :class:`ai.native.NativeWeights` field), where it starts and the
+    size of its last step (``c`` at the end)."""
+
+    name: str
+    start: float
+    step: float
+
+
+def default_tuned() -> tuple[Tuned, ...]:
+    """The movement and placement weights in use, each with a last step of about a sixth of its
+    size (at least 2)."""
+    weights = native.DEFAULT_WEIGHTS
+    movement = ("moves", "to_dvonn", "to_enemy", "score", "capture", "stuck", "guarded", "best")
+    placement = ("next_to_dvonn", "near_dvonn", "edge", "dvonn_distance", "bunched")
+    tuned = [Tuned(name, getattr(weights, name), 0.0) for name in movement]
+    tuned += [Tuned(name, getattr(weights, name) * PLACEMENT_SCALE, 0.0) for name in placement]
+    return tuple(Tuned(t.name, t.start, max(2.0, abs(t.start) / 6)) for t in tuned)
+
+
+@dataclass(frozen=True, slots=True)
+class Schedule:
+    """Spall's gains for ``iterations`` iterations, ``rate`` being ``a / c^2`` at the end."""
+
+    iterations: int
+    rate: float = RATE
+
+    def step(self, tuned: Tuned, k: int) -> float:
+        """``c_k``: how far iteration ``k`` (from 1) pushes the weight each way."""
+        return tuned.step * float((self.iterations / k) ** GAMMA)
+
+    def gain(self, tuned: Tuned, k: int) -> float:
+        """``a_k / c_k``: how far a result of 1 moves the weight at iteration ``k``."""
+        big_a = self.iterations / 10
+        a_end = self.rate * tuned.step**2
+        a_k = a_end * float(((big_a + self.iterations) / (big_a + k)) ** ALPHA)
+        return a_k / self.step(tuned, k)
+
+
+def player(values: Mapping[str, float], *, nodes: int | None) -> str:
+    """The compiled strongest level with these weights, as :func:`ai.players.parse_player`
+    reads it."""
+    changes = [f"{name}={round(value)}" for name, value in values.items()]
+    if nodes is not None:
+        changes.insert(0, f"compiled_nodes={nodes}")
+    return "strongest{" + ",".join(changes) + "}"
+
+
+def pushed(
+    theta: Mapping[str, float],
+    tuned: Sequence[Tuned],
+    directions: Sequence[int],
+    *,
+    schedule: Schedule,
+    k: int,
+    sign: int,
+) -> dict[str, float]:
+    """The weights pushed by ``sign`` (+1 or -1) in ``directions`` at iteration ``k``."""
+    return {
+        t.name: theta[t.name] + sign * d * schedule.step(t, k)
+        for t, d in zip(tuned, directions, strict=True)
+    }
+
+
+def play_pair(work: tuple[str, str, int]) -> int:
+    """The score of the first player less the second's over a pair of games from the same
+    start, each side White once: -2 to 2 (a draw counts half)."""
+    first, second, seed = work
+    settings = MatchSettings(a=first, b=second, budget=None, seed=seed, opening_plies=OPENING_PLIES)
+    total = 0.0
+    for index in (0, 1):
+        game = play_game(settings, index)
+        margin = game.white - game.black if game.a_is_white else game.black - game.white
+        total += 1.0 if margin > 0 else -1.0 if margin < 0 else 0.0
+    return round(total)
+
+
+def tune(
+    tuned: Sequence[Tuned],
+    *,
+    iterations: int,
+    nodes: int,
+    seed: int,
+    jobs: int,
+    rate: float = RATE,
+    out: Path | None = None,
+) -> dict[str, float]:
+    """Run SPSA for ``iterations`` pairs of games, ``jobs`` pairs at a time from the same
+    weights; returns the tuned weights (placement ones at :data:`PLACEMENT_SCALE` times)."""
+    schedule = Schedule(iterations, rate)
+    rng = random.Random(seed)
+    theta = {t.name: t.start for t in tuned}
+    k = 1
+    while k <= iterations:
+        batch = range(k, min(k + jobs, iterations + 1))
+        directions = [[rng.choice((-1, 1)) for _ in tuned] for _ in batch]
+        work = [
+            (
+                player(pushed(theta, tuned, d, schedule=schedule, k=i, sign=+1), nodes=nodes),
+                player(pushed(theta, tuned, d, schedule=schedule, k=i, sign=-1), nodes=nodes),
+                seed * 1_000_003 + i,
+            )
+            for i, d in zip(batch, directions, strict=True)
+        ]
+        results = list(in_processes(play_pair, work, jobs))
+        for i, d, result in zip(batch, directions, results, strict=True):
+            for t, direction in zip(tuned, d, strict=True):
+                theta[t.name] += schedule.gain(t, i) * result * direction
+        k = batch.stop
+        if out is not None:
+            line = {"iteration": k - 1, "results": results, "theta": theta}
+            with out.open("a", encoding="utf-8") as file:
+                file.write(json.dumps(line) + "\n")
+    return theta
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m ai.spsa", description=__doc__)
+    parser.add_argument("--iterations", type=int, default=3000)
+    parser.add_argument("--nodes", type=int, default=NODES)
+    parser.add_argument("--rate", type=float, default=RATE)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--out", type=Path, help="the weights after each round, a JSON line each")
+    args = parser.parse_args(argv)
+    if not native.available():
+        parser.exit(2, "the compiled search is not built: run python -m ai.native.build\n")
+    tuned = default_tuned()
+    theta = tune(
+        tuned,
+        iterations=args.iterations,
+        nodes=args.nodes,
+        seed=args.seed,
+        jobs=args.jobs,
+        rate=args.rate,
+        out=args.out,
+    )
+    for t in tuned:
+        print(f"{t.name:>15} {t.start:8.1f} -> {theta[t.name]:8.1f}")
+    print("tuned:", player(theta, nodes=None))
+    print("start:", player({t.name: t.start for t in tuned}, nodes=None))
+
+
+if __name__ == "__main__":
+    main()
