@@ -15,9 +15,9 @@ busy machine plays the same games. Every ``--jobs`` pairs are played from the sa
 
 The weights after each round go to ``--out`` (a JSON line each), and at the end the tuned
 weights are printed as a player for :mod:`ai.match` (``strongest{moves=31,...}``), to measure
-against the weights in use. The placement weights are tuned at four times their size: the
-placement's evaluation is only ever set against itself, so its scale does not change a move, and
-finer steps do.
+against the weights in use. The placement's evaluation is only ever set against itself, so the
+scale of its weights changes no move: they were first tuned at four times the size of
+:class:`ai.evaluation.PlacementWeights`', for finer steps, and are kept at that size.
 """
 
 from __future__ import annotations
@@ -26,19 +26,19 @@ import argparse
 import json
 import random
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
 from ai import native
-from ai.fitting import in_processes
 from ai.match import MatchSettings, play_game
 
 NODES: Final = 30_000
 """Nodes a move in the tuning games."""
 OPENING_PLIES: Final = 3
 """The DVONN pieces are placed at random, the same for both games of a pair."""
-PLACEMENT_SCALE: Final = 4
 RATE: Final = 0.006
 """``a`` over ``c`` squared at the end: how far one pair's result moves a weight."""
 ALPHA: Final = 0.602
@@ -61,9 +61,8 @@ def default_tuned() -> tuple[Tuned, ...]:
     weights = native.DEFAULT_WEIGHTS
     movement = ("moves", "to_dvonn", "to_enemy", "score", "capture", "stuck", "guarded", "best")
     placement = ("next_to_dvonn", "near_dvonn", "edge", "dvonn_distance", "bunched")
-    tuned = [Tuned(name, getattr(weights, name), 0.0) for name in movement]
-    tuned += [Tuned(name, getattr(weights, name) * PLACEMENT_SCALE, 0.0) for name in placement]
-    return tuple(Tuned(t.name, t.start, max(2.0, abs(t.start) / 6)) for t in tuned)
+    starts = {name: float(getattr(weights, name)) for name in movement + placement}
+    return tuple(Tuned(name, start, max(2.0, abs(start) / 6)) for name, start in starts.items())
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,32 +133,51 @@ def tune(
     out: Path | None = None,
 ) -> dict[str, float]:
     """Run SPSA for ``iterations`` pairs of games, ``jobs`` pairs at a time from the same
-    weights; returns the tuned weights (placement ones at :data:`PLACEMENT_SCALE` times)."""
+    weights; returns the tuned weights."""
     schedule = Schedule(iterations, rate)
     rng = random.Random(seed)
     theta = {t.name: t.start for t in tuned}
-    k = 1
-    while k <= iterations:
-        batch = range(k, min(k + jobs, iterations + 1))
-        directions = [[rng.choice((-1, 1)) for _ in tuned] for _ in batch]
-        work = [
-            (
-                player(pushed(theta, tuned, d, schedule=schedule, k=i, sign=+1), nodes=nodes),
-                player(pushed(theta, tuned, d, schedule=schedule, k=i, sign=-1), nodes=nodes),
-                seed * 1_000_003 + i,
+    with ExitStack() as stack:
+        # One pool for the whole run: a pool a round would cost more than its games.
+        pool = stack.enter_context(ProcessPoolExecutor(jobs)) if jobs > 1 else None
+        for k in range(1, iterations + 1, jobs):
+            batch = range(k, min(k + jobs, iterations + 1))
+            results = _round(
+                theta, tuned, batch, schedule=schedule, rng=rng, nodes=nodes, seed=seed, pool=pool
             )
-            for i, d in zip(batch, directions, strict=True)
-        ]
-        results = list(in_processes(play_pair, work, jobs))
-        for i, d, result in zip(batch, directions, results, strict=True):
-            for t, direction in zip(tuned, d, strict=True):
-                theta[t.name] += schedule.gain(t, i) * result * direction
-        k = batch.stop
-        if out is not None:
-            line = {"iteration": k - 1, "results": results, "theta": theta}
-            with out.open("a", encoding="utf-8") as file:
-                file.write(json.dumps(line) + "\n")
+            if out is not None:
+                line = {"iteration": batch.stop - 1, "results": results, "theta": theta}
+                with out.open("a", encoding="utf-8") as file:
+                    file.write(json.dumps(line) + "\n")
     return theta
+
+
+def _round(
+    theta: dict[str, float],
+    tuned: Sequence[Tuned],
+    batch: range,
+    *,
+    schedule: Schedule,
+    rng: random.Random,
+    nodes: int,
+    seed: int,
+    pool: ProcessPoolExecutor | None,
+) -> list[int]:
+    """Play the pairs of iterations ``batch`` from ``theta`` and move it by their results."""
+    directions = [[rng.choice((-1, 1)) for _ in tuned] for _ in batch]
+    work = [
+        (
+            player(pushed(theta, tuned, d, schedule=schedule, k=i, sign=+1), nodes=nodes),
+            player(pushed(theta, tuned, d, schedule=schedule, k=i, sign=-1), nodes=nodes),
+            seed * 1_000_003 + i,
+        )
+        for i, d in zip(batch, directions, strict=True)
+    ]
+    results = list(pool.map(play_pair, work) if pool else map(play_pair, work))
+    for i, d, result in zip(batch, directions, results, strict=True):
+        for t, direction in zip(tuned, d, strict=True):
+            theta[t.name] += schedule.gain(t, i) * result * direction
+    return results
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -169,11 +187,22 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rate", type=float, default=RATE)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument(
+        "--start",
+        default="",
+        help="weights to start from instead of those in use, as NAME=VALUE,... (a tuned line)",
+    )
     parser.add_argument("--out", type=Path, help="the weights after each round, a JSON line each")
     args = parser.parse_args(argv)
     if not native.available():
         parser.exit(2, "the compiled search is not built: run python -m ai.native.build\n")
     tuned = default_tuned()
+    starts = dict(item.split("=") for item in filter(None, args.start.split(",")))
+    if unknown := starts.keys() - {t.name for t in tuned}:
+        parser.error(f"--start names weights this tool does not tune: {', '.join(sorted(unknown))}")
+    tuned = tuple(
+        Tuned(t.name, float(starts[t.name]), t.step) if t.name in starts else t for t in tuned
+    )
     theta = tune(
         tuned,
         iterations=args.iterations,

@@ -58,31 +58,31 @@ class NativeWeights:
     """
 
     stacks: int = 100
-    moves: int = 33
-    to_dvonn: int = 35
-    to_enemy: int = 10
-    score: int = 32
+    moves: int = 44
+    to_dvonn: int = 27
+    to_enemy: int = 6
+    score: int = 22
     field_base: int = 64
     field_bonus: int = 64
     field_shift: int = 2
-    next_to_dvonn: int = 11
-    near_dvonn: int = 9
-    edge: int = 7
-    dvonn_distance: int = 2
-    bunched: int = 4
+    next_to_dvonn: int = 44
+    near_dvonn: int = 20
+    edge: int = 15
+    dvonn_distance: int = 7
+    bunched: int = 5
     placement_model: int = 0
     """1: value a placement by the fitted model (``placement_model.h``, :mod:`ai.placement_fit`)
     instead of the five placement terms above."""
     reductions: int = 1
     """1: in the movement phase, moves ordered after the third that take no enemy stack and
     land on no DVONN piece are searched a ply shallower first (late move reductions)."""
-    capture: int = 28
+    capture: int = 19
     """Movement, per piece in the enemy stacks a stack could jump onto now."""
-    stuck: int = -15
+    stuck: int = -10
     """Movement, per piece in stacks that cannot move now."""
     guarded: int = 14
     """Movement, per piece in stacks next to or holding a DVONN piece."""
-    best: int = 16
+    best: int = 13
     """Movement, per piece of the tallest enemy stack the player to act can jump onto now."""
     late_stacks: int = 100
     """The movement weights again (``late_`` and the name), for late in the game: the

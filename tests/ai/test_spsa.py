@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ai import spsa
+from ai import native, spsa
 from ai.players import LevelPlayer, parse_player
 from ai.spsa import Schedule, Tuned, default_tuned, play_pair, player, tune
 
@@ -54,7 +54,7 @@ def test_a_tuned_player_is_one_a_match_reads() -> None:
     assert parsed.spec is not None
     assert parsed.spec.compiled_nodes == 20_000
     assert parsed.spec.native.moves == 34
-    assert parsed.spec.native.next_to_dvonn == 45  # 11, tuned at four times its size
+    assert parsed.spec.native.next_to_dvonn == native.DEFAULT_WEIGHTS.next_to_dvonn + 1
 
 
 def test_the_tool_writes_each_round_and_prints_the_tuned_player(
