@@ -53,7 +53,7 @@ def test_a_tuned_player_is_one_a_match_reads() -> None:
     assert isinstance(parsed, LevelPlayer)
     assert parsed.spec is not None
     assert parsed.spec.compiled_nodes == 20_000
-    assert parsed.spec.native.moves == 34
+    assert parsed.spec.native.moves == native.DEFAULT_WEIGHTS.moves + 1
     assert parsed.spec.native.next_to_dvonn == native.DEFAULT_WEIGHTS.next_to_dvonn + 1
 
 
