@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Final
 
 from ai import native
-from ai.match import MatchSettings, play_game
+from ai.match import MatchSettings, play_game, tally
 
 NODES: Final = 30_000
 """Nodes a move in the tuning games."""
@@ -111,15 +111,11 @@ def pushed(
 
 def play_pair(work: tuple[str, str, int]) -> int:
     """The score of the first player less the second's over a pair of games from the same
-    start, each side White once: -2 to 2 (a draw counts half)."""
+    start, each side White once: its wins less its losses, -2 to 2."""
     first, second, seed = work
     settings = MatchSettings(a=first, b=second, budget=None, seed=seed, opening_plies=OPENING_PLIES)
-    total = 0.0
-    for index in (0, 1):
-        game = play_game(settings, index)
-        margin = game.white - game.black if game.a_is_white else game.black - game.white
-        total += 1.0 if margin > 0 else -1.0 if margin < 0 else 0.0
-    return round(total)
+    pair = tally(play_game(settings, index) for index in (0, 1))
+    return pair.wins - pair.losses
 
 
 def tune(
