@@ -119,7 +119,9 @@ async def test_puzzles_solved_typed_and_tapped_then_failed_move_the_rating(
             board_of(answer.message)
             if step + 1 < len(line):
                 assert f"{line[step]} is right" in answer.content
-                assert f"answers {line[step + 1]}" in answer.content
+                reply = line[step + 1]  # 10 of the 600 puzzles answer with a pass
+                said = "a pass (no move)" if reply == rules.PASS else str(reply)
+                assert f"answers {said}." in answer.content
         assert "Solved!" in answer.content
         solved = r"Puzzle rating 1500\? → 1[5-9]\d\d\? \(\+\d+\) · streak 1"
         assert re.search(solved, answer.content)
