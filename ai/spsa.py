@@ -55,13 +55,21 @@ class Tuned:
     step: float
 
 
-def default_tuned() -> tuple[Tuned, ...]:
-    """The movement and placement weights in use, each with a last step of about a sixth of its
-    size (at least 2)."""
+MOVEMENT: Final = ("moves", "to_dvonn", "to_enemy", "score", "capture", "stuck", "guarded", "best")
+"""The first set of movement weights (``stacks`` stays: the others are only set against it)."""
+PLACEMENT: Final = ("next_to_dvonn", "near_dvonn", "edge", "dvonn_distance", "bunched")
+LATE: Final = tuple(f"late_{name}" for name in MOVEMENT)
+"""The movement weights for late in the game (the evaluation moves to them over 40 moves)."""
+SETS: Final = {"first": MOVEMENT + PLACEMENT, "late": (*LATE, "field_bonus")}
+"""What ``--weights`` names: the first movement set and the placement (the first run), or
+the late set and how much more a cell beside a DVONN piece counts."""
+
+
+def default_tuned(names: Sequence[str] = SETS["first"]) -> tuple[Tuned, ...]:
+    """The weights ``names`` as in use, each with a last step of about a sixth of its size (at
+    least 2)."""
     weights = native.DEFAULT_WEIGHTS
-    movement = ("moves", "to_dvonn", "to_enemy", "score", "capture", "stuck", "guarded", "best")
-    placement = ("next_to_dvonn", "near_dvonn", "edge", "dvonn_distance", "bunched")
-    starts = {name: float(getattr(weights, name)) for name in movement + placement}
+    starts = {name: float(getattr(weights, name)) for name in names}
     return tuple(Tuned(name, start, max(2.0, abs(start) / 6)) for name, start in starts.items())
 
 
@@ -184,6 +192,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument(
+        "--weights",
+        choices=sorted(SETS),
+        default="first",
+        help="which weights to tune: the first movement set and the placement's (the default), "
+        "or the late movement set and field_bonus",
+    )
+    parser.add_argument(
         "--start",
         default="",
         help="weights to start from instead of those in use, as NAME=VALUE,... (a tuned line)",
@@ -192,7 +207,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if not native.available():
         parser.exit(2, "the compiled search is not built: run python -m ai.native.build\n")
-    tuned = default_tuned()
+    tuned = default_tuned(SETS[args.weights])
     starts = dict(item.split("=") for item in filter(None, args.start.split(",")))
     if unknown := starts.keys() - {t.name for t in tuned}:
         parser.error(f"--start names weights this tool does not tune: {', '.join(sorted(unknown))}")

@@ -69,3 +69,17 @@ def test_the_tool_writes_each_round_and_prints_the_tuned_player(
     tuned = re.search(r"tuned: (\S+)", printed)
     assert tuned is not None
     parse_player(tuned[1])
+
+
+def test_the_late_set_is_tuned_on_request(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "spsa.jsonl"
+    spsa.main(["--iterations", "2", "--nodes", "1000", "--weights", "late", "--out", str(out)])
+    theta = json.loads(out.read_text(encoding="utf-8").splitlines()[-1])["theta"]
+    assert set(theta) == {*spsa.LATE, "field_bonus"}
+    tuned = re.search(r"tuned: (\S+)", capsys.readouterr().out)
+    assert tuned is not None and "late_moves=" in tuned[1] and "next_to_dvonn" not in tuned[1]
+    parsed = parse_player(tuned[1])
+    assert isinstance(parsed, LevelPlayer) and parsed.spec is not None
+    assert parsed.spec.native.late_stuck == round(theta["late_stuck"])
