@@ -75,7 +75,9 @@ class NativeWeights:
     instead of the five placement terms above."""
     reductions: int = 1
     """1: in the movement phase, moves ordered after the third that take no enemy stack and
-    land on no DVONN piece are searched a ply shallower first (late move reductions)."""
+    land on no DVONN piece are searched a ply shallower first (late move reductions); 2: the
+    later such a move comes and the deeper the search, the shallower, about ln(depth) * ln(i) / 2
+    plies for the i-th move (at least one, leaving at least one)."""
     capture: int = 19
     """Movement, per piece in the enemy stacks a stack could jump onto now."""
     stuck: int = -10

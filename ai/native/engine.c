@@ -316,7 +316,7 @@ typedef struct {
     int field_base, field_bonus, field_shift;     /* a cell's value: base + bonus >> shift*d */
     int next_to_dvonn, near_dvonn, edge, dvonn_distance, bunched; /* placement, per piece */
     int placement_model; /* 1: the fitted placement model below instead of those five terms */
-    int reductions;      /* 1: moves ordered late are first searched a ply shallower */
+    int reductions;      /* 1: moves ordered late are first searched a ply shallower; 2: more */
     int capture, stuck, guarded, best; /* movement, per piece (see movement_terms) */
     /* The movement weights again for late in the game: the evaluation moves from the first
      * set to this one over the first TAPER_PLIES moves (a tapered evaluation). */
@@ -668,6 +668,33 @@ static void order(const Search *s, const Board *bd, Move *moves, int n, Move fir
 
 static const Move NO_MOVE = {0, 0};
 
+/* How many plies shallower the i-th move at this depth is searched first when reductions are
+ * 2: about ln(depth) * ln(i) / 2, at least one and leaving at least one ply. */
+static double natural_log(double x) /* x >= 1, for the table below: 2 atanh((x-1)/(x+1)) */
+{
+    double halvings = 0;
+    for (; x > 2; x /= 2) ++halvings;
+    if (halvings > 0) return halvings * natural_log(2) + natural_log(x);
+    double y = (x - 1) / (x + 1), term = y, sum = 0;
+    for (int k = 1; k < 60; k += 2, term *= y * y) sum += term / k;
+    return 2 * sum;
+}
+
+static int reduction(int depth, int i)
+{
+    static int8_t table[MAXPLY + 1][MAXMOVES];
+    static int ready;
+    if (!ready) {
+        for (int d = 0; d <= MAXPLY; ++d)
+            for (int j = 0; j < MAXMOVES; ++j) {
+                double r = d > 0 && j > 0 ? natural_log(d) * natural_log(j) / 2 + 0.5 : 0;
+                table[d][j] = (int8_t)(r < 1 ? 1 : r > d - 2 ? (d - 2 > 1 ? d - 2 : 1) : r);
+            }
+        ready = 1;
+    }
+    return table[depth > MAXPLY ? MAXPLY : depth][i];
+}
+
 /* Negamax with alpha-beta (fail-soft) and principal variation search. *exact says whether
  * the value rests on finished games only, so that no deeper search can change it. */
 static int negamax(Search *s, const Board *bd, int depth, int alpha, int beta, int *exact)
@@ -729,6 +756,7 @@ static int negamax(Search *s, const Board *bd, int depth, int alpha, int beta, i
              * near it), so the score tells them apart. */
             int reduce = weights.reductions && depth >= 3 && i >= 3 && scores[i] < SCORE_DVONN &&
                          bd->ply >= PLACEMENT_PLIES;
+            if (reduce && weights.reductions == 2) reduce = reduction(depth, i);
             v = -negamax(s, &child, depth - 1 - reduce, -low - 1, -low, &child_exact);
             if (reduce && !s->stopped && v > low)
                 v = -negamax(s, &child, depth - 1, -low - 1, -low, &child_exact);

@@ -186,3 +186,17 @@ def test_a_deadline_already_passed_answers_at_once() -> None:
         result = native.search(pos, hard=hard, soft=0.0)
         assert result.move in rules.legal_moves(pos)
         assert result.elapsed < 0.25  # no search to speak of (slack: a shared machine)
+
+
+def test_deeper_reductions_for_later_moves_reach_deeper_on_the_same_nodes() -> None:
+    """``reductions=2`` searches the later moves of a deep node about ln(depth) * ln(i) / 2
+    plies shallower first (``1``: one ply): on the same nodes, its iterations go deeper."""
+    positions = [game[ply] for game in map(random_game, (3, 5, 8)) for ply in (52, 60)]
+    depths = {}
+    for reductions in (1, 2):
+        weights = dataclasses.replace(native.DEFAULT_WEIGHTS, reductions=reductions)
+        depths[reductions] = sum(
+            native.search(pos, hard=None, max_nodes=300_000, weights=weights).depth
+            for pos in positions
+        )
+    assert depths[2] > depths[1]
