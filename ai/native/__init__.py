@@ -54,7 +54,9 @@ class NativeWeights:
     and targets near the DVONN pieces count more (PrimaDvonna's published idea). The movement
     weights were fitted to the final margins of 1,500 self-play games (``python -m
     ai.movement_fit``, the README says how), PrimaDvonna's own four (100, 25, 20, 20) standing
-    before. Placement terms are :class:`ai.evaluation.PlacementWeights`'.
+    before, then tuned by self-play (``python -m ai.spsa``): the first set with the placement
+    terms (:class:`ai.evaluation.PlacementWeights`' at four times their size), then the
+    ``late_`` set with ``field_bonus``.
     """
 
     stacks: int = 100
@@ -63,7 +65,7 @@ class NativeWeights:
     to_enemy: int = 6
     score: int = 22
     field_base: int = 64
-    field_bonus: int = 64
+    field_bonus: int = 92
     field_shift: int = 2
     next_to_dvonn: int = 44
     near_dvonn: int = 20
@@ -73,7 +75,7 @@ class NativeWeights:
     placement_model: int = 0
     """1: value a placement by the fitted model (``placement_model.h``, :mod:`ai.placement_fit`)
     instead of the five placement terms above."""
-    reductions: int = 1
+    reductions: int = 2
     """1: in the movement phase, moves ordered after the third that take no enemy stack and
     land on no DVONN piece are searched a ply shallower first (late move reductions); 2: the
     later such a move comes and the deeper the search, the shallower, about ln(depth) * ln(i) / 2
@@ -89,14 +91,14 @@ class NativeWeights:
     late_stacks: int = 100
     """The movement weights again (``late_`` and the name), for late in the game: the
     evaluation moves from the first set to the second over the first 40 moves (tapered)."""
-    late_moves: int = 33
-    late_to_dvonn: int = 35
+    late_moves: int = 44
+    late_to_dvonn: int = 39
     late_to_enemy: int = 10
-    late_score: int = 32
-    late_capture: int = 28
-    late_stuck: int = -15
-    late_guarded: int = 14
-    late_best: int = 16
+    late_score: int = 22
+    late_capture: int = 31
+    late_stuck: int = -17
+    late_guarded: int = 13
+    late_best: int = 15
 
 
 DEFAULT_WEIGHTS: Final = NativeWeights()
