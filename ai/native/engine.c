@@ -668,9 +668,8 @@ static void order(const Search *s, const Board *bd, Move *moves, int n, Move fir
 
 static const Move NO_MOVE = {0, 0};
 
-/* How many plies shallower the i-th move at this depth is searched first when reductions are
- * 2: about ln(depth) * ln(i) / 2, at least one and leaving at least one ply. */
-static double natural_log(double x) /* x >= 1, for the table below: 2 atanh((x-1)/(x+1)) */
+/* ln(x) for x >= 1, for the table below (no libm): halvings, then 2 atanh((x-1)/(x+1)). */
+static double natural_log(double x)
 {
     double halvings = 0;
     for (; x > 2; x /= 2) ++halvings;
@@ -680,6 +679,8 @@ static double natural_log(double x) /* x >= 1, for the table below: 2 atanh((x-1
     return 2 * sum;
 }
 
+/* How many plies shallower the i-th move at this depth is searched first when reductions are
+ * 2: about ln(depth) * ln(i) / 2, at least one and leaving at least one ply. */
 static int reduction(int depth, int i)
 {
     static int8_t table[MAXPLY + 1][MAXMOVES];
@@ -750,8 +751,8 @@ static int negamax(Search *s, const Board *bd, int depth, int alpha, int beta, i
         if (i == 0) {
             v = -negamax(s, &child, depth - 1, -beta, -low, &child_exact);
         } else {
-            /* Late moves that take nothing: first a ply shallower; a move that then beats the
-             * best so far is searched again at full depth. Captures, moves onto a DVONN piece
+            /* Late moves that take nothing: first shallower (a ply, or reduction()'s plies);
+             * a move that then beats the best so far is searched again at full depth. Captures, moves onto a DVONN piece
              * and the table's move are ordered above SCORE_DVONN (history alone never gets
              * near it), so the score tells them apart. */
             int reduce = weights.reductions && depth >= 3 && i >= 3 && scores[i] < SCORE_DVONN &&
