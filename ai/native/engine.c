@@ -752,9 +752,9 @@ static int negamax(Search *s, const Board *bd, int depth, int alpha, int beta, i
             v = -negamax(s, &child, depth - 1, -beta, -low, &child_exact);
         } else {
             /* Late moves that take nothing: first shallower (a ply, or reduction()'s plies);
-             * a move that then beats the best so far is searched again at full depth. Captures, moves onto a DVONN piece
-             * and the table's move are ordered above SCORE_DVONN (history alone never gets
-             * near it), so the score tells them apart. */
+             * a move that then beats the best so far is searched again at full depth.
+             * Captures, moves onto a DVONN piece and the table's move are ordered above
+             * SCORE_DVONN (history alone never gets near it), so the score tells them apart. */
             int reduce = weights.reductions && depth >= 3 && i >= 3 && scores[i] < SCORE_DVONN &&
                          bd->ply >= PLACEMENT_PLIES;
             if (reduce && weights.reductions == 2) reduce = reduction(depth, i);
