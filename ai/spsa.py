@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from ai import native
+from ai import movement_fit, native
 from ai.match import MatchSettings, play_game, tally
 
 NODES: Final = 30_000
@@ -55,7 +55,7 @@ class Tuned:
     step: float
 
 
-MOVEMENT: Final = ("moves", "to_dvonn", "to_enemy", "score", "capture", "stuck", "guarded", "best")
+MOVEMENT: Final = tuple(name for name in movement_fit.NAMES if name != "stacks")
 """The first set of movement weights (``stacks`` stays: the others are only set against it)."""
 PLACEMENT: Final = ("next_to_dvonn", "near_dvonn", "edge", "dvonn_distance", "bunched")
 LATE: Final = tuple(f"late_{name}" for name in MOVEMENT)

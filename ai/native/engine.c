@@ -68,6 +68,35 @@ static u64 splitmix(u64 *state)
     return z ^ (z >> 31);
 }
 
+/* ln(x) for x >= 1, for the table below (no libm): halvings, then 2 atanh((x-1)/(x+1)). */
+static double natural_log(double x)
+{
+    double halvings = 0;
+    for (; x > 2; x /= 2) ++halvings;
+    if (halvings > 0) return halvings * natural_log(2) + natural_log(x);
+    double y = (x - 1) / (x + 1), term = y, sum = 0;
+    for (int k = 1; k < 60; k += 2, term *= y * y) sum += term / k;
+    return 2 * sum;
+}
+
+/* How many plies shallower the i-th move at this depth is searched first when reductions are
+ * 2: about ln(depth) * ln(i) / 2, at least one and leaving at least one ply. */
+static int8_t reduction_table[MAXPLY + 1][MAXMOVES]; /* filled by init_tables */
+
+static void init_reductions(void)
+{
+    for (int d = 0; d <= MAXPLY; ++d)
+        for (int j = 0; j < MAXMOVES; ++j) {
+            double r = d > 0 && j > 0 ? natural_log(d) * natural_log(j) / 2 + 0.5 : 0;
+            reduction_table[d][j] = (int8_t)(r < 1 ? 1 : r > d - 2 ? (d - 2 > 1 ? d - 2 : 1) : r);
+        }
+}
+
+static inline int reduction(int depth, int i)
+{
+    return reduction_table[depth > MAXPLY ? MAXPLY : depth][i];
+}
+
 static void init_tables(void)
 {
     if (tables_ready) return;
@@ -113,6 +142,7 @@ static void init_tables(void)
     }
     zobrist_black_to_act = splitmix(&state);
     zobrist_placing = splitmix(&state);
+    init_reductions();
     tables_ready = 1;
 }
 
@@ -667,34 +697,6 @@ static void order(const Search *s, const Board *bd, Move *moves, int n, Move fir
 }
 
 static const Move NO_MOVE = {0, 0};
-
-/* ln(x) for x >= 1, for the table below (no libm): halvings, then 2 atanh((x-1)/(x+1)). */
-static double natural_log(double x)
-{
-    double halvings = 0;
-    for (; x > 2; x /= 2) ++halvings;
-    if (halvings > 0) return halvings * natural_log(2) + natural_log(x);
-    double y = (x - 1) / (x + 1), term = y, sum = 0;
-    for (int k = 1; k < 60; k += 2, term *= y * y) sum += term / k;
-    return 2 * sum;
-}
-
-/* How many plies shallower the i-th move at this depth is searched first when reductions are
- * 2: about ln(depth) * ln(i) / 2, at least one and leaving at least one ply. */
-static int reduction(int depth, int i)
-{
-    static int8_t table[MAXPLY + 1][MAXMOVES];
-    static int ready;
-    if (!ready) {
-        for (int d = 0; d <= MAXPLY; ++d)
-            for (int j = 0; j < MAXMOVES; ++j) {
-                double r = d > 0 && j > 0 ? natural_log(d) * natural_log(j) / 2 + 0.5 : 0;
-                table[d][j] = (int8_t)(r < 1 ? 1 : r > d - 2 ? (d - 2 > 1 ? d - 2 : 1) : r);
-            }
-        ready = 1;
-    }
-    return table[depth > MAXPLY ? MAXPLY : depth][i];
-}
 
 /* Negamax with alpha-beta (fail-soft) and principal variation search. *exact says whether
  * the value rests on finished games only, so that no deeper search can change it. */
