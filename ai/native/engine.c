@@ -88,7 +88,8 @@ static void init_reductions(void)
     for (int d = 0; d <= MAXPLY; ++d)
         for (int j = 0; j < MAXMOVES; ++j) {
             double r = d > 0 && j > 0 ? natural_log(d) * natural_log(j) / 2 + 0.5 : 0;
-            reduction_table[d][j] = (int8_t)(r < 1 ? 1 : r > d - 2 ? (d - 2 > 1 ? d - 2 : 1) : r);
+            int most = d - 2 > 1 ? d - 2 : 1; /* the child keeps at least a ply */
+            reduction_table[d][j] = (int8_t)(r < 1 ? 1 : r > most ? most : r);
         }
 }
 
