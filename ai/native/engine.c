@@ -658,9 +658,10 @@ static inline int same_move(Move a, Move b) { return a.src == b.src && a.dst == 
 #define SCORE_DVONN (1 << 27)
 #define SCORE_OWN (-(1 << 26))
 
-/* Likely best first: the table's move, captures (taller first), onto DVONN, history; own
- * stacks last. Placements: by what a piece there would be worth. */
-static void order(const Search *s, const Board *bd, Move *moves, int n, Move first, int *scores)
+/* How likely each move is best: the table's move, captures (taller first), onto DVONN,
+ * history; own stacks last. Placements: by what a piece there would be worth. */
+static void score_moves(const Search *s, const Board *bd, const Move *moves, int n, Move first,
+                        int *scores)
 {
     const int *pv = bd->ply < PLACEMENT_PLIES && bd->ply > DVONN_PIECES ? pieces_for(bd->dvonn)
                                                                         : NULL;
@@ -683,11 +684,32 @@ static void order(const Search *s, const Board *bd, Move *moves, int n, Move fir
         if (same_move(mv, first)) sc = SCORE_TABLE;
         scores[i] = sc;
     }
-    /* Insertion sort, stable: equal moves keep the caller's (seeded) order. */
-    for (int i = 1; i < n; ++i) {
+}
+
+/* Brings the first of the highest scored moves from i on to i, the others keeping their order:
+ * picking 0, 1, ... in turn gives the stable sort's order, and a node cut off after its first
+ * moves never sorts the rest. */
+static void pick_move(Move *moves, int *scores, int i, int n)
+{
+    int j = i;
+    for (int k = i + 1; k < n; ++k)
+        if (scores[k] > scores[j]) j = k;
+    if (j == i) return;
+    Move mv = moves[j];
+    int sc = scores[j];
+    memmove(&moves[i + 1], &moves[i], (size_t)(j - i) * sizeof *moves);
+    memmove(&scores[i + 1], &scores[i], (size_t)(j - i) * sizeof *scores);
+    moves[i] = mv;
+    scores[i] = sc;
+}
+
+/* Insertion sort of moves[from..n), stable: equal moves keep the caller's (seeded) order. */
+static void sort_moves(Move *moves, int *scores, int from, int n)
+{
+    for (int i = from + 1; i < n; ++i) {
         Move mv = moves[i];
         int sc = scores[i], j = i - 1;
-        while (j >= 0 && scores[j] < sc) {
+        while (j >= from && scores[j] < sc) {
             moves[j + 1] = moves[j];
             scores[j + 1] = scores[j];
             --j;
@@ -699,6 +721,9 @@ static void order(const Search *s, const Board *bd, Move *moves, int n, Move fir
 
 static const Move NO_MOVE = {0, 0};
 
+/* A node picks its first moves one at a time (most cut-offs come among them), then sorts the rest. */
+#define PICKED_MOVES 3
+
 /* Negamax with alpha-beta (fail-soft) and principal variation search. *exact says whether
  * the value rests on finished games only, so that no deeper search can change it. */
 static int negamax(Search *s, const Board *bd, int depth, int alpha, int beta, int *exact)
@@ -706,6 +731,16 @@ static int negamax(Search *s, const Board *bd, int depth, int alpha, int beta, i
     if (tick(s)) {
         *exact = 0;
         return 0;
+    }
+    if (depth <= 0) {
+        /* A leaf: evaluated, not looked up or stored (the table's miss cost as much as the
+         * evaluation, and leaves would push out the entries that order moves). A placement
+         * always has a move; the movement evaluation sees a finished game. */
+        int leaf_exact = 0;
+        int v = bd->ply >= PLACEMENT_PLIES ? evaluate_movement(bd, &leaf_exact)
+                                           : evaluate_placement(bd);
+        *exact = leaf_exact;
+        return v;
     }
     u64 key = full_key(bd);
     Entry *e = probe(key);
@@ -720,15 +755,6 @@ static int negamax(Search *s, const Board *bd, int depth, int alpha, int beta, i
                 return v;
             }
         }
-    }
-    if (depth <= 0) {
-        /* A placement always has a move; the movement evaluation sees a finished game. */
-        int leaf_exact = 0;
-        int v = bd->ply >= PLACEMENT_PLIES ? evaluate_movement(bd, &leaf_exact)
-                                           : evaluate_placement(bd);
-        *exact = leaf_exact;
-        store(key, leaf_exact ? EXACT_DEPTH : 0, v, BOUND_EXACT, NO_MOVE);
-        return v;
     }
     Move moves[MAXMOVES];
     int n = generate(bd, moves);
@@ -745,11 +771,16 @@ static int negamax(Search *s, const Board *bd, int depth, int alpha, int beta, i
         return -negamax(s, &child, depth, -beta, -alpha, exact);
     }
     int scores[MAXMOVES];
-    order(s, bd, moves, n, first, scores);
+    score_moves(s, bd, moves, n, first, scores);
     int best = -INF, low = alpha, all_exact = 1;
-    Move best_move = moves[0];
+    Move best_move = NO_MOVE;
     for (int i = 0; i < n; ++i) {
         int child_exact, v;
+        if (i < PICKED_MOVES)
+            pick_move(moves, scores, i, n);
+        else if (i == PICKED_MOVES)
+            sort_moves(moves, scores, i, n);
+        if (i == 0) best_move = moves[0];
         make_move(bd, moves[i], &child);
         if (i == 0) {
             v = -negamax(s, &child, depth - 1, -beta, -low, &child_exact);
@@ -815,7 +846,8 @@ static void iterate(const Board *root, int min_depth, int max_depth, double soft
         moves[i] = moves[j];
         moves[j] = tmp;
     }
-    order(s, root, moves, n, NO_MOVE, scores);
+    score_moves(s, root, moves, n, NO_MOVE, scores);
+    sort_moves(moves, scores, 0, n);
     out->move = moves[0];
     out->value = 0;
     out->depth = 0;
