@@ -795,8 +795,11 @@ static int negamax(Search *s, const Board *bd, int depth, int alpha, int beta, i
             v = -negamax(s, &child, depth - 1 - reduce, -low - 1, -low, &child_exact);
             if (reduce && !s->stopped && v > low)
                 v = -negamax(s, &child, depth - 1, -low - 1, -low, &child_exact);
+            /* Again with the whole window above low, not above v: v may rest on estimates,
+             * and a search that failed low at v would give an upper bound (proven, perhaps)
+             * that was then taken for the move's value. */
             if (!s->stopped && low < v && v < beta)
-                v = -negamax(s, &child, depth - 1, -beta, -v, &child_exact);
+                v = -negamax(s, &child, depth - 1, -beta, -low, &child_exact);
         }
         if (s->stopped) {
             *exact = 0;
