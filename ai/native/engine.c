@@ -781,7 +781,6 @@ static int negamax(Search *s, const Board *bd, int depth, int alpha, int beta, i
             pick_move(moves, scores, i, n);
         else if (i == PICKED_MOVES)
             sort_moves(moves, scores, i, n);
-        if (i == 0) best_move = moves[0];
         make_move(bd, moves[i], &child);
         if (i == 0) {
             v = -negamax(s, &child, depth - 1, -beta, -low, &child_exact);

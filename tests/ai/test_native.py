@@ -15,7 +15,7 @@ from hypothesis import given, settings
 import rules
 from ai import Level, SearchResult, native, think
 from ai.evaluation import final_value
-from ai.puzzles import python_solver
+from ai.puzzles import by_id, python_solver
 from tests.rules.test_oracle import ORACLE_FILES
 
 from .positions import live_positions, random_game
@@ -211,11 +211,8 @@ def test_an_exact_value_never_rests_on_an_estimate() -> None:
     position, reached in puzzle p0100 (C2F5, then F4F5), the search called H4H3 worth 5 pieces,
     proven; it is worth 6, and puzzle p0100's defence was refused for it. Every reply there is
     held to the Python search, written apart from the C."""
-    puzzle = rules.Position.from_text(
-        "76 .,W,.,.,.,.,.,.,B/.,WBBW,WWB,.,.,.,BW,.,.,B/.,.,D,BWWBBW,WWBWBW,.,.,D,BWBBW,WB,./"
-        ".,.,.,BBW,W,.,B,WB,DWB,./.,.,W,W,.,WB,.,B,."
-    )
-    after = rules.play(puzzle, rules.parse_move("C2F5"))
+    puzzle = by_id("p0100")
+    after = rules.play(puzzle.position, puzzle.line[0])  # C2F5
     for reply in rules.legal_moves(after):
         pos = rules.play(after, reply)
         compiled = native.search(pos, hard=None, max_nodes=3_000_000, seed=0)
