@@ -80,12 +80,16 @@ def most_in_a_second(moments: Sequence[float]) -> int:
 
 
 def most_in_a_window(moments: Sequence[float], seconds: float) -> int:
-    """The most of ``moments`` in any ``seconds`` (a sliding window)."""
-    ordered, first, most = sorted(moments), 0, 0
-    for last, moment in enumerate(ordered):
-        while moment - ordered[first] >= seconds:
-            first += 1
-        most = max(most, last - first + 1)
+    """The most of ``moments`` in one of a bucket's windows, counted as Discord (and the fake)
+    count them: a window opens with the first call after the last one closed and lasts
+    ``seconds``. Not a sliding window: calls at the end of one window and the start of the next
+    may number twice the limit within ``seconds`` without any being over it."""
+    most, count, closes = 0, 0, float("-inf")
+    for moment in sorted(moments):
+        if moment >= closes:
+            count, closes = 0, moment + seconds
+        count += 1
+        most = max(most, count)
     return most
 
 
