@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import Any
 
 import pytest
 
 import rules
 from ai import Level
-from ai.engine import Engine
+from ai.engine import Engine, think_in_worker
 
 from .positions import position_at, random_game
 
@@ -50,20 +52,33 @@ async def test_requests_are_served_round_robin_across_games() -> None:
     assert order == ["a1", "a2", "b1", "c1", "a3"]
 
 
-async def test_a_cancelled_request_does_not_hold_up_the_others() -> None:
+async def test_a_cancelled_request_does_not_hold_up_the_others(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     pos = position_at(2, 0.7)
+    # The worker thinks only once the test lets it: a fixed sleep let the first request finish
+    # on a busy machine before the others were counted (its thread holds the GIL).
+    go = threading.Event()
+
+    def think_when_let(*args: Any) -> str:
+        assert go.wait(timeout=30)
+        return think_in_worker(*args)
+
+    monkeypatch.setattr("ai.engine.think_in_worker", think_when_let)
     engine = Engine(workers=1, executor=ThreadPoolExecutor(max_workers=1))
     try:
         first = asyncio.create_task(engine.choose(pos, Level.STRONG, 0.2, game=1))
         waiting = asyncio.create_task(engine.choose(pos, Level.STRONG, 0.2, game=2))
         third = asyncio.create_task(engine.choose(pos, Level.BEGINNER, None, game=3))
-        await asyncio.sleep(0.01)
+        await asyncio.sleep(0)  # all three asked: the first is being thought about
         assert engine.pending() == 2
         waiting.cancel()
+        go.set()
         assert await first in rules.legal_moves(pos)
         assert await third in rules.legal_moves(pos)
         assert waiting.cancelled()
     finally:
+        go.set()
         await engine.close()
 
 

@@ -29,6 +29,9 @@ async def test_healthz_and_metrics_over_http(table: Table, bot_runner: BotRunner
         await play_turn(table.fake, table.alice, thread, rules.parse_move("E3"))
         wrong = await table.fake.run_command(table.bob, thread, "dvonn place", {"cell": "Q9"})
         assert wrong.ephemeral
+        # A post's "sent" is written in the next batch, a moment after Discord has it: the lag
+        # read before that batch commits would be those milliseconds, not an unsent post.
+        await bot.service.outbox.flush()
         async with http.get(f"{base}/metrics") as response:
             assert response.status == 200
             text = await response.text()

@@ -7,7 +7,7 @@ import dataclasses
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rules
@@ -74,6 +74,7 @@ def test_every_choice_and_no_clock_read_back() -> None:
     assert from_columns(0, None) is None  # a server's "no clock"
 
 
+@settings(deadline=None)  # microseconds of work: a deadline would only time a busy machine
 @given(
     initial=st.integers(1, 10**7),
     increment=st.integers(0, 10**7),
