@@ -22,6 +22,10 @@ import discord
 
 GLOBAL_LIMIT: Final = 50
 """Requests a second Discord allows one bot token, in all its processes."""
+HEADROOM: Final = 0.9
+"""The part of the limit the processes plan to use. Discord counts a request when it arrives,
+in windows of a second, and the way there takes longer for some requests than for others:
+requests spread over a little more than a second by the pace may land within one window."""
 BURST_SHARE: Final = 0.2
 """The part of a process's share that may go out at once (the rest flows at a steady rate),
 so that no second ever holds more than the share."""
@@ -48,8 +52,9 @@ class Pace:
     @classmethod
     def share(cls, shards: int, shard_count: int) -> Pace:
         """The pace of a process serving ``shards`` of ``shard_count`` shards: its part of the
-        token's limit, as the work is spread over the processes by their shards."""
-        part = GLOBAL_LIMIT * min(1.0, shards / max(1, shard_count))
+        token's limit (less the headroom), as the work is spread over the processes by their
+        shards."""
+        part = GLOBAL_LIMIT * HEADROOM * min(1.0, shards / max(1, shard_count))
         burst = max(1, int(part * BURST_SHARE))
         return cls(max(1.0, part - burst), burst)
 
