@@ -67,18 +67,6 @@ def bot_messages(fake: FakeDiscord, scene: Scene, count: int) -> list[int]:
     ]
 
 
-def most_in_a_second(moments: Sequence[float]) -> int:
-    """The most of ``moments`` in one of the global limit's seconds, as the fake counts them:
-    each starts with the first moment after the one before ended."""
-    most, start, count = 0, float("-inf"), 0
-    for moment in sorted(moments):
-        if moment >= start + 1.0:
-            start, count = moment, 0
-        count += 1
-        most = max(most, count)
-    return most
-
-
 def most_in_a_window(moments: Sequence[float], seconds: float) -> int:
     """The most of ``moments`` in one of a bucket's windows, counted as Discord (and the fake)
     count them: a window opens with the first call after the last one closed and lasts
@@ -223,7 +211,7 @@ async def test_fifty_requests_a_second_for_the_token_shared_by_its_clients(
     assert fake.traffic.rate_limited == {"global": len(refused)}
     assert fake.traffic.limited_routes == {"GET /channels/{channel_id}": len(refused)}
     # Never more than 50 in a second, whichever client sent them.
-    assert most_in_a_second([r.at for r in requests if r.status == 200]) == 50
+    assert most_in_a_window([r.at for r in requests if r.status == 200], 1.0) == 50
 
 
 async def test_a_global_429_says_so(scene: Scene, http: aiohttp.ClientSession) -> None:
