@@ -121,6 +121,10 @@ game, the last ten moves solved), short enough that a whole game (some 30 to 40 
 once or twice each) takes a quarter of a minute of one core (a game of 78 actions: 9 s with one
 worker process, 5 s with two, on a busy 2-core machine). Much less and its verdicts turn to
 noise; much more and players wait, and games against the bot with them."""
+SOFT_SHARE: Final = 0.6
+"""The compiled search starts no new iteration after this share of :data:`DEFAULT_BUDGET` (the
+strongest level goes on to its deadline): the review's verdicts were measured so, and a game's
+review takes no longer than that."""
 MOVEMENT_PIECES: Final = 0.02
 """Pieces of final margin per unit of a search whose leaves are in the movement phase."""
 PLACEMENT_SCALE: Final = 10.0
@@ -215,8 +219,14 @@ def review_spec(max_nodes: int | None = None, *, depth: int | None = None) -> Le
     evaluation to its end (no search through the last placements into the moves: see the
     module's docstring), at most ``max_nodes`` nodes a search if given, and no deeper than
     ``depth`` plies if given. Each setting is changed for the Python search and the compiled
-    search."""
-    spec = dataclasses.replace(REVIEW_LEVEL.spec, late_placement=0, compiled_late_placement=0)
+    search; the compiled search also starts no iteration after :data:`SOFT_SHARE` of its
+    time."""
+    spec = dataclasses.replace(
+        REVIEW_LEVEL.spec,
+        late_placement=0,
+        compiled_late_placement=0,
+        compiled_soft_share=SOFT_SHARE,
+    )
     if max_nodes is not None:
         spec = dataclasses.replace(spec, max_nodes=max_nodes, compiled_nodes=max_nodes)
     if depth is not None:

@@ -21,6 +21,7 @@ from ai.review import (
     PLACEMENT_FLOOR,
     PLACEMENT_SCALE,
     REVIEW_LEVEL,
+    SOFT_SHARE,
     Estimate,
     PlyReview,
     Review,
@@ -120,6 +121,13 @@ def test_an_estimate_goes_no_deeper_than_asked() -> None:
     assert review_spec(depth=2).max_depth == 2
     with pytest.raises(ValueError, match="at least one ply"):
         estimate(position, budget=None, max_nodes=NODES, depth=0)
+
+
+def test_the_review_starts_its_iterations_within_the_share_it_was_measured_with() -> None:
+    # The strongest level goes on to its deadline; the review's verdicts and times were measured
+    # with the searches stopping sooner, and every spec the review makes keeps that.
+    for spec in (review_spec(), review_spec(NODES), review_spec(depth=3)):
+        assert spec.compiled_soft_share == SOFT_SHARE < REVIEW_LEVEL.spec.compiled_soft_share
 
 
 def test_settling_plays_forced_moves_only() -> None:
