@@ -13,9 +13,9 @@ The levels, weakest first (``ai.Level.parse("strong")`` reads a name):
 - ``medium``: places pieces a little loosely, then searches two plies;
 - ``strong``: searches three plies;
 - ``strongest``: iterative deepening alpha-beta for as long as its budget allows, solving the
-  endgame exactly when it can, and searching from the last twelve placements into the moves;
+  endgame exactly when it can, and searching from the last eight placements into the moves;
   compiled (:mod:`ai.native`, some thirty times as many positions a second) where ``make``
-  could build it, else in Python (from the last eight placements).
+  could build it, else in Python (also from the last eight placements).
 
 :func:`choose_move` thinks in the calling thread; :class:`Engine` thinks in a process pool, for
 callers on an event loop, and serves several games fairly. ``python -m ai.match`` plays two

@@ -53,7 +53,7 @@ class LevelSpec:
     compiled: bool = False
     compiled_nodes: int = 3_000_000
     compiled_placement_depth: int = 3
-    compiled_late_placement: int = 12
+    compiled_late_placement: int = 8
     compiled_soft_share: float = 1.0
     native: NativeWeights = field(default=DEFAULT_WEIGHTS)
 
