@@ -377,6 +377,11 @@ class Deliverer:
             return
         row, message_id = earlier
         if kinds.is_placement(row) and message_id != message.id:
+            # That row's mark first, if it is still waiting for its batch: killed after the
+            # deletion and before the mark, the next process would try the row again, find
+            # the command's answer gone, and post the board a second time (a post in the
+            # channel is safe either way: its nonce finds the message deleted).
+            await self._outbox.flush()
             await self._publisher.delete_post(game, message_id, answered=row.answer)
 
     async def _game_started(self, notification: Notification) -> discord.Message:
