@@ -160,6 +160,12 @@ class Outbox:
         """Record now what :meth:`sent` noted."""
         await self._flush_marks()
 
+    async def record(self, notification_id: int) -> None:
+        """Record a row's mark now if it still waits for its batch (nothing to do once it is
+        recorded, by this process or another)."""
+        if notification_id in self._marks:
+            await self._flush_marks()
+
     async def _flush_marks(self) -> None:
         while self._marks:
             batch = dict(self._marks)

@@ -381,7 +381,7 @@ class Deliverer:
             # deletion and before the mark, the next process would try the row again, find
             # the command's answer gone, and post the board a second time (a post in the
             # channel is safe either way: its nonce finds the message deleted).
-            await self._outbox.flush()
+            await self._outbox.record(row.id)
             await self._publisher.delete_post(game, message_id, answered=row.answer)
 
     async def _game_started(self, notification: Notification) -> discord.Message:
