@@ -428,12 +428,16 @@ class Tournaments:
             return tournament.standings_message_id
 
 
+def runs(tournament: Tournament, by: UserId, *, organiser: bool) -> bool:
+    """Whether ``by`` runs ``tournament`` (``organiser``: they may run the server's): a
+    players' own tournament is run by whoever made it (and the server's organisers); a
+    server's by its organisers."""
+    return organiser or (tournament.players_own and tournament.organiser_id == by)
+
+
 def _check_organiser(tournament: Tournament, by: UserId, organiser: bool) -> None:
-    """A players' own tournament is run by whoever made it (and the server's organisers);
-    a server's by its organisers."""
-    if organiser or (tournament.players_own and tournament.organiser_id == by):
-        return
-    raise NotOrganiser(tournament.id, by)
+    if not runs(tournament, by, organiser=organiser):
+        raise NotOrganiser(tournament.id, by)
 
 
 async def _open_tournament(tx: Writer, tournament_id: int) -> Tournament:

@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import Choice, locale_str
 
-from bot.exts.tournaments.buttons import guild_of, is_organiser, join_tournament
+from bot.exts.tournaments.buttons import guild_of, join_tournament
 from bot.exts.tournaments.posts import TournamentPosts
 from bot.exts.tournaments.texts import FORMAT_NAMES, pairings_text, tournament_line
 from bot.games import GameService, GameStatus, TournamentFormat, TournamentStatus, timecontrol
@@ -21,6 +21,7 @@ from bot.interactions import choices
 from bot.interactions.errors import UserError
 from bot.interactions.feature import Feature
 from bot.interactions.inflight import InFlight
+from bot.interactions.organisers import is_organiser
 from bot.interactions.replies import MAX_CONTENT
 from bot.posting.outbox import Deliverer
 from bot.posting.publisher import Publisher
