@@ -115,7 +115,7 @@ class TournamentCommands(Feature):
         name: app_commands.Range[str, 1, 60],
         format: str = TournamentFormat.ROUND_ROBIN.value,
         clock: str | None = None,
-        rated: bool = True,
+        rated: bool | None = None,
         max_players: app_commands.Range[int, 2, 256] | None = None,
         rounds: app_commands.Range[int, 1, 30] | None = None,
         start_in_hours: app_commands.Range[int, 1, 720] | None = None,

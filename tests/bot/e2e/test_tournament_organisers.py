@@ -1,6 +1,6 @@
 """Who runs a server's tournaments, through the fake Discord: members who may manage the
-server, and the role `/dvonn settings` names; a player's own round robin; a tournament always
-has a clock; who may abort a tournament's game."""
+server, and the role `/dvonn settings` names; a player's own round robin (unrated: asking for
+a rated one is refused); a tournament always has a clock; who may abort a tournament's game."""
 
 from __future__ import annotations
 
@@ -67,6 +67,26 @@ async def test_the_organiser_role_runs_tournaments_and_only_manage_server_sets_i
         assert "Tournaments are run by: members who may manage the server" in cleared.content
         again = await fake.run_command(director, table.games, "dvonn tournament create", swiss)
         assert again.ephemeral and "organiser role" in again.content
+
+
+async def test_a_player_asking_for_a_rated_tournament_is_refused_privately(
+    table: Table, bot_runner: BotRunner
+) -> None:
+    fake = table.fake
+    async with bot_runner.run() as bot:
+        rated = await fake.run_command(
+            table.alice, table.games, "dvonn tournament create", {"name": "Ours", "rated": True}
+        )
+        assert rated.ephemeral, rated.content
+        assert "rated or larger tournaments, need Manage Server" in rated.content, rated.content
+        assert await bot.service.tournaments.listed(table.guild.id, tuple(TournamentStatus)) == []
+        # Without it, the player's own round robin is made, and its post says it is unrated.
+        own = await fake.run_command(
+            table.alice, table.games, "dvonn tournament create", {"name": "Ours"}
+        )
+        assert own.ephemeral and "Made #1 **Ours**" in own.content, own.content
+        post = await fake.wait_for_message(table.games, lambda m: "Ours" in m.content)
+        assert "not rated" in post.content, post.content
 
 
 async def tournament_game(
