@@ -283,7 +283,7 @@ async def test_the_help_reaches_every_language_whole_within_discords_limits(
             return reply.messages
 
         for locale in ("en-US", *LANGUAGES):
-            assert len(await helped(locale)) == 1  # each fits one message today
+            await helped(locale)  # the fake refuses what Discord would: past a limit, it fails
 
         # The feature's module as the bot loaded it (discord.py loads a module afresh).
         feature = sys.modules[type(bot.get_cog("Help")).__module__]
