@@ -93,7 +93,7 @@ from bot.games.timecontrol import (
     to_columns,
 )
 from bot.games.tournament_errors import AbortNeedsOrganiser
-from bot.games.tournaments import Tournaments
+from bot.games.tournaments import Tournaments, runs
 from bot.storage import (
     BoardTheme,
     Challenge,
@@ -789,30 +789,40 @@ class GameService:
         user_id: UserId,
         *,
         moderator: bool = False,
+        organiser: bool = False,
         expected_version: int | None = None,
     ) -> AbortOutcome:
         """Call a game off without a result.
 
         A moderator (``moderator=True``: the caller checked the permission) aborts any running
-        game at once. A player may abort only while not both players have moved a piece in the
-        movement phase, and only by agreement: the first call asks, the opponent's call aborts
-        (the bot, as an opponent, agrees at once).
+        game at once; so does whoever runs the tournament a game belongs to (``organiser=True``:
+        the caller may run the server's tournaments; a players' own is run by its maker), in a
+        game they do not play, and nobody else. A player may abort another game only while not
+        both players have moved a piece in the movement phase, and only by agreement: the first
+        call asks, the opponent's call aborts (the bot, as an opponent, agrees at once).
         Raises :class:`GameNotFound`, :class:`NotAPlayer`, :class:`GameFinished`,
-        :class:`GameChanged`, :class:`AbortTooLate`.
+        :class:`GameChanged`, :class:`AbortTooLate`, :class:`AbortNeedsOrganiser`.
         """
         now = self.now()
         async with self.store.write() as tx:
+            game = await tx.game(game_id)
+            if game is None:
+                raise GameNotFound(game_id)
+            pairing = None if moderator else await tx.pairing_of_game(game_id)
+            if pairing is not None:  # a tournament's game: whoever runs the tournament decides
+                check_running(game, expected_version)
+                tournament = await tx.tournament(pairing.tournament_id)
+                if (
+                    tournament is None
+                    or game.is_player(user_id)
+                    or not runs(tournament, user_id, organiser=organiser)
+                ):
+                    raise AbortNeedsOrganiser("" if tournament is None else tournament.name)
+                moderator = True  # called off with authority, not by agreement
             if moderator:
-                game = await tx.game(game_id)
-                if game is None:
-                    raise GameNotFound(game_id)
                 check_running(game, expected_version)
             else:
                 game = await game_for_action(tx.game, game_id, user_id, expected_version)
-                pairing = await tx.pairing_of_game(game_id)
-                if pairing is not None:  # a tournament's game: its organiser decides
-                    tournament = await tx.tournament(pairing.tournament_id)
-                    raise AbortNeedsOrganiser("" if tournament is None else tournament.name)
                 if len(await tx.phase_two_movers(game_id)) == 2:
                     raise AbortTooLate(game_id)
                 opponent = game.opponent_of(user_id)

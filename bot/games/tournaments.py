@@ -113,7 +113,7 @@ class Tournaments:
         name: str,
         format: TournamentFormat,
         clock: str = timecontrol.LITTLE_GOLEM.to_text(),
-        rated: bool = True,
+        rated: bool | None = None,
         rounds: int | None = None,
         max_players: int | None = None,
         starts_at: datetime | None = None,
@@ -122,8 +122,9 @@ class Tournaments:
         moves_down: int | None = None,
     ) -> Tournament:
         """Make a tournament, open for entries. ``organiser``: the caller may run the server's
-        tournaments; a player who may not makes a round robin of their own (at most
-        :data:`PLAYERS_OWN_MOST` players, unrated, :data:`PLAYERS_OWN_PER_DAY` a day). Its games
+        tournaments (rated unless ``rated`` is ``False``); a player who may not makes a round
+        robin of their own (at most :data:`PLAYERS_OWN_MOST` players, unrated: asking for
+        ``rated`` is refused, :data:`PLAYERS_OWN_PER_DAY` a day). Its games
         have a ``clock`` (a time control's spelling, Little Golem's bank unless chosen): without
         one, a player who went away would hold up the tournament for ever."""
         now = self._now()
@@ -131,8 +132,10 @@ class Tournaments:
             raise TournamentNeedsClock()
         players_own = not organiser
         if players_own:
-            if format is not TournamentFormat.ROUND_ROBIN or (
-                max_players is not None and max_players > PLAYERS_OWN_MOST
+            if (
+                format is not TournamentFormat.ROUND_ROBIN
+                or rated
+                or (max_players is not None and max_players > PLAYERS_OWN_MOST)
             ):
                 raise OrganisersOnly(PLAYERS_OWN_MOST)
             max_players = max_players or PLAYERS_OWN_MOST
@@ -166,7 +169,7 @@ class Tournaments:
                     created_at=now,
                     players_own=players_own,
                     clock=clock,
-                    rated=rated and not players_own,
+                    rated=not players_own if rated is None else rated,
                     rounds=rounds,
                     max_players=max_players,
                     starts_at=starts_at,
@@ -428,12 +431,16 @@ class Tournaments:
             return tournament.standings_message_id
 
 
+def runs(tournament: Tournament, by: UserId, *, organiser: bool) -> bool:
+    """Whether ``by`` runs ``tournament`` (``organiser``: they may run the server's): a
+    players' own tournament is run by whoever made it (and the server's organisers); a
+    server's by its organisers."""
+    return organiser or (tournament.players_own and tournament.organiser_id == by)
+
+
 def _check_organiser(tournament: Tournament, by: UserId, organiser: bool) -> None:
-    """A players' own tournament is run by whoever made it (and the server's organisers);
-    a server's by its organisers."""
-    if organiser or (tournament.players_own and tournament.organiser_id == by):
-        return
-    raise NotOrganiser(tournament.id, by)
+    if not runs(tournament, by, organiser=organiser):
+        raise NotOrganiser(tournament.id, by)
 
 
 async def _open_tournament(tx: Writer, tournament_id: int) -> Tournament:

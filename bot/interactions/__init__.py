@@ -5,6 +5,7 @@
 * :mod:`~bot.interactions.buttons`: the base of persistent buttons, run like commands;
 * :mod:`~bot.interactions.inflight`: counting the work in flight, for a clean shutdown;
 * :mod:`~bot.interactions.lookup`: finding the game a command is about;
+* :mod:`~bot.interactions.organisers`: who may run the server's tournaments;
 * :mod:`~bot.interactions.choices`: option choices several commands offer;
 * :mod:`~bot.interactions.transcripts`: reading a Little Golem transcript a user attached.
 

@@ -62,12 +62,17 @@ MAX_ROW_BUTTONS = 5
 MAX_CUSTOM_ID = 100
 MAX_BUTTON_LABEL = 80
 MAX_SELECT_OPTIONS = 25
+MAX_SELECT_PLACEHOLDER = 150
+MAX_SELECT_VALUES = 25  # min_values 0 to 25, max_values 1 to 25
+MAX_OPTION_TEXT = 100  # an option's label, value and description
 MAX_FILES = 10
+MAX_ATTACHMENT_DESCRIPTION = 1024  # alt text
 MAX_ALLOWED_MENTION_IDS = 100
 
 COMPONENT_ACTION_ROW = 1
 COMPONENT_BUTTON = 2
-SELECT_TYPES = frozenset({3, 5, 6, 7, 8})
+SELECT_STRING = 3
+SELECT_TYPES = frozenset({SELECT_STRING, 5, 6, 7, 8})
 BUTTON_LINK = 5
 BUTTON_PREMIUM = 6
 
@@ -344,6 +349,7 @@ def check_message_fields(payload: Mapping[str, Any], *, file_count: int) -> Erro
         errors |= _check_components(components)
     if file_count > MAX_FILES:
         errors["files"] = _too_long(MAX_FILES)
+    errors |= _check_attachments(payload.get("attachments") or [])
     errors |= check_allowed_mentions(payload.get("allowed_mentions"))
     return errors
 
@@ -355,6 +361,16 @@ def raise_if_invalid(errors: ErrorTree) -> None:
 
 def _too_long(limit: int) -> ErrorTree:
     return error_leaf("BASE_TYPE_MAX_LENGTH", f"Must be {limit} or fewer in length.")
+
+
+def _check_attachments(attachments: Sequence[Json]) -> ErrorTree:
+    """An attachment's description (its alt text) takes at most 1,024 characters."""
+    errors: ErrorTree = {}
+    for index, attachment in enumerate(attachments):
+        description = attachment.get("description")
+        if isinstance(description, str) and len(description) > MAX_ATTACHMENT_DESCRIPTION:
+            errors[str(index)] = {"description": _too_long(MAX_ATTACHMENT_DESCRIPTION)}
+    return {"attachments": errors} if errors else {}
 
 
 def _check_embeds(embeds: Sequence[Json]) -> ErrorTree:
@@ -464,9 +480,7 @@ def _check_interactive(component: Json, seen: set[str]) -> ErrorTree:
             )
         }
     else:
-        options = component.get("options")
-        if kind == 3 and (not options or len(options) > MAX_SELECT_OPTIONS):
-            errors["options"] = _length_between(1, MAX_SELECT_OPTIONS)
+        errors |= _check_select(component)
     if not custom_id:
         errors["custom_id"] = error_leaf("BASE_TYPE_REQUIRED", "This field is required")
     elif len(custom_id) > MAX_CUSTOM_ID:
@@ -477,6 +491,47 @@ def _check_interactive(component: Json, seen: set[str]) -> ErrorTree:
         )
     else:
         seen.add(custom_id)
+    return errors
+
+
+def _check_select(select: Json) -> ErrorTree:
+    """A select menu: its placeholder, how many values may be chosen, and (a string select)
+    its options, each with a label and value of 1 to 100 characters and a description of at
+    most 100."""
+    errors: ErrorTree = {}
+    placeholder = select.get("placeholder")
+    if isinstance(placeholder, str) and len(placeholder) > MAX_SELECT_PLACEHOLDER:
+        errors["placeholder"] = _too_long(MAX_SELECT_PLACEHOLDER)
+    for key, low in (("min_values", 0), ("max_values", 1)):
+        count = select.get(key)
+        if count is None:
+            continue
+        if count < low:
+            errors[key] = error_leaf(
+                "NUMBER_TYPE_MIN", f"int value should be greater than or equal to {low}."
+            )
+        elif count > MAX_SELECT_VALUES:
+            errors[key] = error_leaf(
+                "NUMBER_TYPE_MAX",
+                f"int value should be less than or equal to {MAX_SELECT_VALUES}.",
+            )
+    if select.get("type") != SELECT_STRING:
+        return errors
+    options = select.get("options")
+    if not options or len(options) > MAX_SELECT_OPTIONS:
+        errors["options"] = _length_between(1, MAX_SELECT_OPTIONS)
+        return errors
+    for index, option in enumerate(options):
+        problems: ErrorTree = {}
+        for key in ("label", "value"):
+            text = str(option.get(key) or "")
+            if not text or len(text) > MAX_OPTION_TEXT:
+                problems[key] = _length_between(1, MAX_OPTION_TEXT)
+        description = option.get("description")
+        if isinstance(description, str) and len(description) > MAX_OPTION_TEXT:
+            problems["description"] = _too_long(MAX_OPTION_TEXT)
+        if problems:
+            errors.setdefault("options", {})[str(index)] = problems
     return errors
 
 

@@ -317,3 +317,32 @@ async def test_raw_http_errors_are_discord_shaped(scene: Scene, sample_bot: Samp
             assert response.status == 404
     assert [r.path for r in fake.unknown_routes] == [f"/api/v10/guilds/{scene.guild.id}/bans"]
     fake.world.unknown_routes.clear()  # expected here; the fixture fails a test on unknown routes
+
+
+async def test_alt_text_and_select_options_past_discords_limits_are_refused(
+    scene: Scene, sample_bot: SampleBot
+) -> None:
+    channel = sample_bot.get_channel(scene.games.id)
+    assert isinstance(channel, discord.TextChannel)
+    picture = discord.File(io.BytesIO(png_bytes(1, 1)), "a.png", description="d" * 1025)
+    with pytest.raises(discord.HTTPException) as caught:
+        await channel.send("a board", file=picture)
+    assert (caught.value.status, caught.value.code) == (400, 50035)
+    assert "In attachments.0.description: Must be 1024 or fewer in length." in str(caught.value)
+
+    view = discord.ui.View()
+    view.add_item(
+        discord.ui.Select(
+            custom_id="pick",
+            placeholder="p" * 151,
+            options=[discord.SelectOption(label="l" * 101, value="E3", description="d" * 101)],
+        )
+    )
+    with pytest.raises(discord.HTTPException) as caught:
+        await channel.send("a picker", view=view)
+    assert (caught.value.status, caught.value.code) == (400, 50035)
+    said = str(caught.value)
+    assert "In components.0.components.0.placeholder: Must be 150 or fewer" in said, said
+    assert "components.0.components.0.options.0.label: Must be between 1 and 100" in said
+    assert "components.0.components.0.options.0.description: Must be 100 or fewer" in said
+    assert scene.fake.messages_in(scene.games) == []  # nothing refused was posted

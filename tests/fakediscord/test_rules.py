@@ -259,6 +259,16 @@ def test_what_the_discord_client_would_not_send(
 # --- messages and pings --------------------------------------------------------------------------
 
 
+def _select(
+    *, label: str = "E3", value: str = "E3", description: str = "a stack of 2", **select: object
+) -> Json:
+    """A message with one string select of one option, as Discord's components reference
+    describes them: ``select`` adds or replaces the select's own fields."""
+    option = {"label": label, "value": value, "description": description}
+    menu = {"type": 3, "custom_id": "pick", "options": [option], **select}
+    return {"components": [{"type": 1, "components": [menu]}]}
+
+
 @pytest.mark.parametrize(
     ("payload", "path"),
     [
@@ -305,12 +315,35 @@ def test_what_the_discord_client_would_not_send(
             "components.0.components.1.custom_id",
         ),
         ({"components": [{"type": 1, "components": []}] * 6}, "components"),
+        ({"attachments": [{"id": 0, "description": "d" * 1025}]}, "attachments.0.description"),
+        (_select(placeholder="p" * 151), "components.0.components.0.placeholder"),
+        (_select(min_values=-1), "components.0.components.0.min_values"),
+        (_select(min_values=26), "components.0.components.0.min_values"),
+        (_select(max_values=0), "components.0.components.0.max_values"),
+        (_select(max_values=26), "components.0.components.0.max_values"),
+        (_select(label="l" * 101), "components.0.components.0.options.0.label"),
+        (_select(label=""), "components.0.components.0.options.0.label"),
+        (_select(value="v" * 101), "components.0.components.0.options.0.value"),
+        (_select(description="d" * 101), "components.0.components.0.options.0.description"),
         ({"allowed_mentions": {"parse": ["users"], "users": ["1"]}}, "allowed_mentions.users"),
     ],
 )
 def test_message_limits(payload: Json, path: str) -> None:
     found = flatten_errors(check_message_fields(payload, file_count=0))
     assert path in found, found
+
+
+def test_selects_and_alt_text_at_their_limits_pass() -> None:
+    at_most = _select(
+        label="l" * 100,
+        value="v" * 100,
+        description="d" * 100,
+        placeholder="p" * 150,
+        min_values=0,
+        max_values=25,
+    )
+    at_most["attachments"] = [{"id": 0, "filename": "a.png", "description": "d" * 1024}]
+    assert check_message_fields(at_most, file_count=1) == {}
 
 
 def test_a_valid_board_message_passes() -> None:

@@ -48,31 +48,76 @@ class Help(Feature):
             await interaction.response.defer(ephemeral=True, thinking=True)
             reader = await self.publisher.own_reader(interaction)  # an answer for them alone
             png = await _cell_names_png(self.publisher, reader)
-            embeds = [discord.Embed(description=text) for text in in_embeds(paragraphs(reader))]
-            embeds[0].set_image(url="attachment://cells.png")
+            first, *more = [
+                [discord.Embed(description=text) for text in embeds]
+                for embeds in in_messages(paragraphs(reader))
+            ]
+            first[0].set_image(url="attachment://cells.png")
             await interaction.followup.send(
-                embeds=embeds,
+                embeds=first,
                 file=discord.File(
                     io.BytesIO(png), filename="cells.png", description=reader.plain(cells_picture())
                 ),
                 ephemeral=True,
             )
+            for embeds in more:  # what one message cannot hold follows, in order
+                await interaction.followup.send(embeds=embeds, ephemeral=True)
 
 
 EMBED_DESCRIPTION: Final = 4096
-"""The most characters Discord takes in an embed's description (all of a message's embeds
-together take 6,000)."""
+"""The most characters Discord takes in an embed's description."""
+EMBEDS_TOTAL: Final = 6000
+"""The most characters Discord takes in all of a message's embeds together (their titles,
+descriptions, fields, footers and authors: here, descriptions only)."""
+EMBEDS_IN_A_MESSAGE: Final = 10
+"""The most embeds a message holds."""
+BREAK: Final = "\n\n"
+"""Between two paragraphs of one embed."""
 
 
-def in_embeds(paragraphs: Sequence[str], limit: int = EMBED_DESCRIPTION) -> list[str]:
-    """``paragraphs`` as few embeds' descriptions as fit, never splitting a paragraph."""
-    texts: list[str] = []
+def in_messages(
+    paragraphs: Sequence[str],
+    *,
+    embed_limit: int | None = None,
+    message_limit: int | None = None,
+) -> list[list[str]]:
+    """``paragraphs`` as few messages' embeds' descriptions as fit Discord's limits: each
+    embed at most ``embed_limit`` characters (:data:`EMBED_DESCRIPTION`), each message's
+    embeds at most ``message_limit`` together (:data:`EMBEDS_TOTAL`) and
+    :data:`EMBEDS_IN_A_MESSAGE` in number. A paragraph is split (at its lines, else anywhere)
+    only if it would not fit in an embed of its own."""
+    embed_limit = embed_limit or EMBED_DESCRIPTION
+    message_limit = message_limit or EMBEDS_TOTAL
+    messages: list[list[str]] = [[]]
     for paragraph in paragraphs:
-        if texts and len(texts[-1]) + 2 + len(paragraph) <= limit:
-            texts[-1] += "\n\n" + paragraph
+        for piece in _pieces(paragraph, min(embed_limit, message_limit)):
+            embeds = messages[-1]
+            used = sum(map(len, embeds))
+            if (
+                embeds
+                and len(embeds[-1]) + len(BREAK + piece) <= embed_limit
+                and (used + len(BREAK + piece) <= message_limit)
+            ):
+                embeds[-1] += BREAK + piece
+            elif len(embeds) < EMBEDS_IN_A_MESSAGE and used + len(piece) <= message_limit:
+                embeds.append(piece)
+            else:
+                messages.append([piece])
+    return messages
+
+
+def _pieces(paragraph: str, limit: int) -> list[str]:
+    """``paragraph`` in pieces of at most ``limit`` characters: whole if it fits, else cut
+    between lines, and a line longer than ``limit`` anywhere."""
+    if len(paragraph) <= limit:
+        return [paragraph]
+    pieces: list[str] = []
+    for line in paragraph.split("\n"):
+        if pieces and len(pieces[-1]) + 1 + len(line) <= limit:
+            pieces[-1] += "\n" + line
         else:
-            texts.append(paragraph)
-    return texts
+            pieces += [line[start : start + limit] for start in range(0, len(line), limit)]
+    return pieces
 
 
 async def _cell_names_png(publisher: Publisher, reader: Reader) -> bytes:

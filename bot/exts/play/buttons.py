@@ -9,6 +9,7 @@ import discord
 
 from bot.i18n import _
 from bot.interactions.buttons import BotButton, label
+from bot.interactions.organisers import is_organiser
 from bot.interactions.places import remember_reply_route
 from bot.posting.outbox import REPLY_WAIT
 from bot.posting.publisher import Reader
@@ -69,7 +70,12 @@ class AbortAgreeButton(BotButton, template=r"dvonn:abort:(?P<id>\d+)"):
         moderator = bool(interaction.permissions.manage_threads) and not game.is_player(
             interaction.user.id
         )
-        outcome = await bot.service.abort(self.game_id, interaction.user.id, moderator=moderator)
+        outcome = await bot.service.abort(
+            self.game_id,
+            interaction.user.id,
+            moderator=moderator,
+            organiser=await is_organiser(bot.service, interaction),
+        )
         if outcome.ended is None:
             reader = bot.publisher.private_reader(interaction)
             await interaction.response.send_message(

@@ -27,6 +27,7 @@ from bot.interactions.errors import UserError
 from bot.interactions.feature import Feature
 from bot.interactions.lookup import game_for_record, game_here
 from bot.interactions.move_labels import cut_label, pieces_cut, stack_label
+from bot.interactions.organisers import is_organiser
 from bot.interactions.places import remember_reply_route
 from bot.interactions.replies import fit_lines
 from bot.posting.outbox import REPLY_WAIT
@@ -266,7 +267,12 @@ class Play(Feature):
             await remember_reply_route(self.service, interaction, game)
             player = game.is_player(interaction.user.id)
             moderator = bool(interaction.permissions.manage_threads) and not player
-            outcome = await self.service.abort(game.id, interaction.user.id, moderator=moderator)
+            outcome = await self.service.abort(
+                game.id,
+                interaction.user.id,
+                moderator=moderator,
+                organiser=await is_organiser(self.service, interaction),
+            )
             reader = await self.publisher.public_reader(game.guild_id, interaction)
             if outcome.ended is not None:
                 await interaction.response.send_message(

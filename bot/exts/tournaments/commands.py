@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import Choice, locale_str
 
-from bot.exts.tournaments.buttons import guild_of, is_organiser, join_tournament
+from bot.exts.tournaments.buttons import guild_of, join_tournament
 from bot.exts.tournaments.posts import TournamentPosts
 from bot.exts.tournaments.texts import FORMAT_NAMES, pairings_text, tournament_line
 from bot.games import GameService, GameStatus, TournamentFormat, TournamentStatus, timecontrol
@@ -21,6 +21,7 @@ from bot.interactions import choices
 from bot.interactions.errors import UserError
 from bot.interactions.feature import Feature
 from bot.interactions.inflight import InFlight
+from bot.interactions.organisers import is_organiser
 from bot.interactions.replies import MAX_CONTENT
 from bot.posting.outbox import Deliverer
 from bot.posting.publisher import Publisher
@@ -114,7 +115,7 @@ class TournamentCommands(Feature):
         name: app_commands.Range[str, 1, 60],
         format: str = TournamentFormat.ROUND_ROBIN.value,
         clock: str | None = None,
-        rated: bool = True,
+        rated: bool | None = None,
         max_players: app_commands.Range[int, 2, 256] | None = None,
         rounds: app_commands.Range[int, 1, 30] | None = None,
         start_in_hours: app_commands.Range[int, 1, 720] | None = None,

@@ -12,6 +12,7 @@ import io
 import os
 import random
 import re
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -250,6 +251,50 @@ async def test_commands_carry_their_texts_in_every_language(
         walk(command.definition)
     assert described > 30
     assert group.definition["description_localizations"]["ru"] == "Играть в DVONN"
+
+
+async def test_the_help_reaches_every_language_whole_within_discords_limits(
+    table: Table, bot_runner: BotRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``/dvonn help`` in each of the five languages: every embed and message within what the
+    fake (as Discord) takes, the cells' picture on the first, nothing lost or reordered; and,
+    were a language's help longer than a message holds (the limit lowered here), in several
+    messages, in order."""
+    fake, alice = table.fake, table.alice
+    async with bot_runner.run() as bot:
+        descriptions = command_descriptions(bot.dvonn)
+        assert bot.application_id is not None
+        install = user_install_url(bot.application_id)
+
+        async def helped(locale: str) -> list[RecordedMessage]:
+            alice.locale = locale
+            reader = Reader(CATALOGUES, locale, bot.mentions)
+            whole = "\n\n".join(help_paragraphs(reader, descriptions, install))
+            reply = await fake.run_command(alice, table.games, "dvonn help")
+
+            def shown() -> str:
+                texts = [e["description"] for m in reply.messages for e in m.embeds]
+                return "\n\n".join(texts)
+
+            await fake.wait_until(lambda: shown() == whole, what=f"the help in {locale}")
+            assert all(m.ephemeral for m in reply.messages)
+            assert reply.messages[0].embed_image() is not None
+            assert "</dvonn place:" in whole  # tappable, as long as Discord will show it
+            return reply.messages
+
+        for locale in ("en-US", *LANGUAGES):
+            await helped(locale)  # the fake refuses what Discord would: past a limit, it fails
+
+        # The feature's module as the bot loaded it (discord.py loads a module afresh).
+        feature = sys.modules[type(bot.get_cog("Help")).__module__]
+        monkeypatch.setattr(feature, "EMBEDS_TOTAL", 2000, raising=False)
+        for locale in ("en-US", *LANGUAGES):
+            messages = await helped(locale)
+            assert len(messages) >= 2, locale
+            assert all(sum(len(e["description"]) for e in m.embeds) <= 2000 for m in messages)
+            assert [m.embed_image() is not None for m in messages] == [True] + [False] * (
+                len(messages) - 1
+            )
 
 
 # --- the board's header in Cyrillic and Hangul ---------------------------------------------------

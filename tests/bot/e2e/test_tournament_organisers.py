@@ -1,11 +1,13 @@
 """Who runs a server's tournaments, through the fake Discord: members who may manage the
-server, and the role `/dvonn settings` names; a player's own round robin; a tournament always
-has a clock."""
+server, and the role `/dvonn settings` names; a player's own round robin (unrated: asking for
+a rated one is refused); a tournament always has a clock; who may abort a tournament's game."""
 
 from __future__ import annotations
 
+from bot.app import DvonnBot
+from bot.games import TournamentStatus
 from tests.bot.e2e.conftest import BotRunner, Table
-from tests.fakediscord import Permission
+from tests.fakediscord import FakeChannel, FakeUser, Permission
 
 
 async def test_the_organiser_role_runs_tournaments_and_only_manage_server_sets_it(
@@ -65,3 +67,99 @@ async def test_the_organiser_role_runs_tournaments_and_only_manage_server_sets_i
         assert "Tournaments are run by: members who may manage the server" in cleared.content
         again = await fake.run_command(director, table.games, "dvonn tournament create", swiss)
         assert again.ephemeral and "organiser role" in again.content
+
+
+async def test_a_player_asking_for_a_rated_tournament_is_refused_privately(
+    table: Table, bot_runner: BotRunner
+) -> None:
+    fake = table.fake
+    async with bot_runner.run() as bot:
+        rated = await fake.run_command(
+            table.alice, table.games, "dvonn tournament create", {"name": "Ours", "rated": True}
+        )
+        assert rated.ephemeral, rated.content
+        assert "rated or larger tournaments, need Manage Server" in rated.content, rated.content
+        assert await bot.service.tournaments.listed(table.guild.id, tuple(TournamentStatus)) == []
+        # Without it, the player's own round robin is made, and its post says it is unrated.
+        own = await fake.run_command(
+            table.alice, table.games, "dvonn tournament create", {"name": "Ours"}
+        )
+        assert own.ephemeral and "Made #1 **Ours**" in own.content, own.content
+        post = await fake.wait_for_message(table.games, lambda m: "Ours" in m.content)
+        assert "not rated" in post.content, post.content
+
+
+async def tournament_game(
+    table: Table, bot: DvonnBot, maker: FakeUser, name: str, players: tuple[FakeUser, FakeUser]
+) -> tuple[int, FakeChannel]:
+    """``maker`` makes a round robin of two, ``players`` join it and it begins: its game's
+    number and thread."""
+    fake = table.fake
+    made = await fake.run_command(
+        maker, table.games, "dvonn tournament create", {"name": name, "max_players": 2}
+    )
+    assert made.ephemeral and "Made" in made.content, made.content
+    (tournament,) = [
+        t
+        for t in await bot.service.tournaments.listed(table.guild.id, tuple(TournamentStatus))
+        if t.name == name
+    ]
+    for player in players:
+        joined = await fake.run_command(
+            player, table.games, "dvonn tournament join", {"tournament": tournament.id}
+        )
+        assert joined.ephemeral, joined.content
+
+    def started() -> FakeChannel | None:
+        for message in fake.messages_in(table.games):
+            if f"**{name}**" in message.content and "(White)" in message.content:
+                thread = fake.world.channel(message.thread_id) if message.thread_id else None
+                if thread is not None and fake.messages_in(thread):
+                    return thread
+        return None
+
+    # Discord's 5 posts per 5 s in a channel may hold up the third tournament's posts.
+    thread = await fake.wait_until(started, timeout=20, what=f"the game of {name} begun")
+    assert thread is not None
+    game = await bot.service.game_in_channel(thread.id)
+    assert game is not None and game.is_player(players[0].id), game
+    return game.id, thread
+
+
+async def test_the_organiser_aborts_a_tournament_game_and_its_players_cannot(
+    table: Table, bot_runner: BotRunner
+) -> None:
+    fake = table.fake
+    admins = table.guild.add_role("admins", Permission.MANAGE_GUILD)
+    directors = table.guild.add_role("directors")
+    admin = fake.add_user("admin", table.guild, roles=[admins])
+    director = fake.add_user("director", table.guild, roles=[directors])
+    pair = (table.alice, table.bob)
+    async with bot_runner.run() as bot:
+        number, thread = await tournament_game(table, bot, admin, "Cup", pair)
+        # Neither its players nor a stranger may call it off: the organiser decides.
+        for someone in (table.alice, table.carol):
+            refused = await fake.run_command(someone, thread, "dvonn abort")
+            assert refused.ephemeral, refused.content
+            assert "only its organiser (or a moderator) can abort it" in refused.content
+        assert (await bot.service.get_game(number)).is_active
+        # Manage Server runs the server's tournaments: the organiser calls the game off.
+        aborted = await fake.run_command(admin, thread, "dvonn abort")
+        assert not aborted.ephemeral and f"Game #{number} was called off." in aborted.content
+        assert (await bot.service.get_game(number)).status.value == "aborted"
+
+        # So does the role the server's settings name for organisers.
+        saved = await fake.run_command(
+            admin, table.games, "dvonn settings", {"organiser_role": directors}
+        )
+        assert saved.ephemeral and "Settings saved" in saved.content, saved.content
+        number, thread = await tournament_game(table, bot, director, "Plate", pair)
+        aborted = await fake.run_command(director, thread, "dvonn abort")
+        assert not aborted.ephemeral and f"Game #{number} was called off." in aborted.content
+        assert (await bot.service.get_game(number)).status.value == "aborted"
+
+        # A player's own round robin is run by whoever made it.
+        number, thread = await tournament_game(table, bot, table.carol, "Friends", pair)
+        aborted = await fake.run_command(table.carol, thread, "dvonn abort")
+        assert not aborted.ephemeral and f"Game #{number} was called off." in aborted.content
+        assert (await bot.service.get_game(number)).status.value == "aborted"

@@ -158,6 +158,16 @@ async def test_the_refusals(service: GameService) -> None:
             name="Ours",
             format=TournamentFormat.SWISS,
         )
+    with pytest.raises(OrganisersOnly):  # a player's own is unrated: asking is refused
+        await service.tournaments.create(
+            guild_id=GUILD,
+            channel_id=CHANNEL,
+            by=7,
+            organiser=False,
+            name="Ours",
+            format=TournamentFormat.ROUND_ROBIN,
+            rated=True,
+        )
     own = await service.tournaments.create(
         guild_id=GUILD,
         channel_id=CHANNEL,

@@ -18,7 +18,7 @@ from discord import app_commands
 from discord.app_commands import TranslationContext, TranslationContextLocation, locale_str
 
 import rules
-from bot.exts.help import HELP_GROUPS, RULES_TEXT, help_paragraphs, in_embeds
+from bot.exts.help import HELP_GROUPS, RULES_TEXT, help_paragraphs, in_messages
 from bot.games.errors import InvalidClock, ServiceError
 from bot.i18n import ENGLISH, LOCALE_DIR, PLURAL_VARIANTS, Catalogues, Text, n_
 from bot.i18n.tools import (
@@ -39,6 +39,7 @@ from bot.i18n.tools import (
     write_catalogue,
 )
 from bot.i18n.translator import CatalogueTranslator
+from bot.posting.commands import CommandMentions
 from bot.posting.publisher import Reader
 from bot.posting.texts import IMAGE_LABELS, image_labels
 from tests.bot.test_command_tree import RECORDED
@@ -108,13 +109,38 @@ def test_rules_and_help_fit_in_an_embed_and_differ_from_english(
     assert rules != "\n\n".join(t.english() for t in RULES_TEXT)
     assert "`/dvonn place`" in rules
     descriptions = recorded_descriptions()
-    link = "https://discord.com/oauth2/authorize?client_id=1&integration_type=1"
-    embeds = in_embeds(help_paragraphs(Reader(catalogues, language), descriptions, link))
-    shown = "\n\n".join(embeds)
-    english = "\n\n".join(help_paragraphs(Reader(catalogues, "en-US"), descriptions, link))
-    assert all(len(text) <= EMBED_DESCRIPTION_LIMIT for text in embeds) and shown != english
-    assert sum(map(len, embeds)) <= EMBEDS_IN_A_MESSAGE_LIMIT
+    shown = "\n\n".join(help_paragraphs(Reader(catalogues, language), descriptions, LINK))
+    english = "\n\n".join(help_paragraphs(Reader(catalogues, "en-US"), descriptions, LINK))
+    assert shown != english
     assert all(f"/dvonn {name} ·" in shown for name in descriptions)
+
+
+@pytest.mark.parametrize("language", ["en-US", *SPOKEN])
+def test_the_help_as_sent_keeps_within_discords_limits(
+    catalogues: Catalogues, language: str
+) -> None:
+    """As the bot sends it: its commands tappable (``</dvonn place:ID>``, longer than the
+    words), in messages of at most 10 embeds, each at most 4,096 characters and all of one
+    message's at most 6,000; nothing lost, nothing reordered."""
+    descriptions = recorded_descriptions()
+    mentions = CommandMentions()
+    mentions.learn(SNOWFLAKE, descriptions)
+    mentions.learn_command("puzzle", SNOWFLAKE)
+    paragraphs = help_paragraphs(Reader(catalogues, language, mentions), descriptions, LINK)
+    assert f"</dvonn place:{SNOWFLAKE}>" in paragraphs[1]
+    messages = in_messages(paragraphs)
+    for embeds in messages:
+        assert 1 <= len(embeds) <= EMBEDS_IN_A_MESSAGE
+        assert all(len(text) <= EMBED_DESCRIPTION_LIMIT for text in embeds)
+        assert sum(map(len, embeds)) <= EMBEDS_IN_A_MESSAGE_LIMIT
+    shown = [text for embeds in messages for text in embeds]
+    assert "\n\n".join(shown) == "\n\n".join(paragraphs)
+
+
+SNOWFLAKE = 1_300_000_000_000_000_000
+"""A command id as long as Discord's are today (19 digits)."""
+LINK = f"https://discord.com/oauth2/authorize?client_id={SNOWFLAKE}&integration_type=1"
+EMBEDS_IN_A_MESSAGE = 10
 
 
 SUBCOMMAND_GROUP = 2
