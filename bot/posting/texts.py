@@ -230,6 +230,8 @@ def turn_post(
             removed=removed,
             ending=_image_ending(game, players, over),
         )
+    if game.deadline_at is not None:
+        lines.append(deadline_line(game))  # every board shows the clock, a followed one too
     if followed:
         replier = players.name(game.position.turn)
         call = _("{player} had planned a reply: it follows.", player=replier)
@@ -241,8 +243,6 @@ def turn_post(
             last_move=last.move if last is not None else None,
             removed=removed,
         )
-    if game.deadline_at is not None:
-        lines.append(deadline_line(game))
     call, ping = _call_to_move(game)
     return GamePost(
         title=game_title(game, players),
