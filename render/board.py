@@ -358,8 +358,9 @@ def _draw_last_move(image: Image.Image, lay: Layout, theme: Theme, move: Move | 
     the height numbers, which must stay legible where the arrow crosses a stack.
     """
     w = lay.hex_width
+    colours = (theme.last_move, theme.last_move_halo)
     if isinstance(move, Place):
-        sprites.cell_outline(theme.last_move, w).paste_on(image, lay.cell_center(move.cell))
+        sprites.cell_outline(*colours, w).paste_on(image, lay.cell_center(move.cell))
     elif isinstance(move, Jump):
         start, end = lay.cell_center(move.source), lay.cell_center(move.target)
         dx, dy = end[0] - start[0], end[1] - start[1]
@@ -367,8 +368,8 @@ def _draw_last_move(image: Image.Image, lay: Layout, theme: Theme, move: Move | 
         # A one-cell move's arrow is little more than its head, lost at phone size: then the
         # cell it left gets the full outline too.
         short = length < 1.5 * w
-        sprites.cell_outline(theme.last_move, w, thin=not short).paste_on(image, start)
-        sprites.cell_outline(theme.last_move, w).paste_on(image, end)
+        sprites.cell_outline(*colours, w, thin=not short).paste_on(image, start)
+        sprites.cell_outline(*colours, w).paste_on(image, end)
         stop = lay.piece_radius + ARROW_GAP * w
         tip = (end[0] - dx / length * stop, end[1] - dy / length * stop)
         sprites.arrow(theme, w, start, tip).paste_on(image, start)

@@ -52,6 +52,9 @@ MIN_HEIGHT_SIZE: Final = 8
 OUTLINE_WIDTH: Final = 0.08
 THIN_OUTLINE: Final = 0.6
 """The source of a jump gets a thinner outline than its destination."""
+OUTLINE_EDGE: Final = 0.03
+"""The light edge outside an outline, over the grid line: in lightness alone the outline's
+colour is near the board plate's, and it would pass for a thick grid line without it."""
 ARROW_SHAFT: Final = 0.11
 ARROW_HEAD_LENGTH: Final = 0.34
 ARROW_HEAD_WIDTH: Final = 0.40
@@ -223,15 +226,18 @@ def height_label(theme: Theme, fonts: Fonts, radius: float, top: str, height: in
 
 
 @lru_cache(maxsize=64)
-def cell_outline(colour: str, hex_width: float, *, thin: bool = False) -> Sprite:
-    """A thick outline just inside a cell's edge: marks the last move's cells."""
+def cell_outline(colour: str, edge: str, hex_width: float, *, thin: bool = False) -> Sprite:
+    """A thick outline just inside a cell's edge, with a light ``edge`` outside it (over the
+    grid line): marks the last move's cells, in colour and in lightness alone."""
     radius = CORNER_RADIUS * hex_width
     side = math.ceil(2 * radius) + 4
     centre = (side / 2, side / 2)
+    rim = OUTLINE_EDGE * hex_width
     width = OUTLINE_WIDTH * hex_width * (THIN_OUTLINE if thin else 1.0)
     canvas = _Supersampled(side, side)
-    canvas.polygon(hex_polygon(*centre, radius - 0.5), rgba(colour))
-    canvas.polygon(hex_polygon(*centre, radius - 0.5 - width * 2 / SQRT3), (0, 0, 0, 0))
+    canvas.polygon(hex_polygon(*centre, radius - 0.5), rgba(edge))
+    canvas.polygon(hex_polygon(*centre, radius - 0.5 - rim * 2 / SQRT3), rgba(colour))
+    canvas.polygon(hex_polygon(*centre, radius - 0.5 - (rim + width) * 2 / SQRT3), (0, 0, 0, 0))
     return Sprite(canvas.result(), centre)
 
 

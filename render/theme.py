@@ -58,7 +58,8 @@ class Theme:
     last_move: str = "#1e88ff"
     """Outline of the last move's cells and its arrow."""
     last_move_halo: str = "#ffffffcc"
-    """A thin light edge around the arrow, so it shows on black stacks too."""
+    """A thin light edge around the arrow, so it shows on black stacks too, and outside the
+    outlines, so that they show against the board plate in lightness alone."""
     removed: str = "#262a30"
     """The cross over a stack removed by the last move."""
     removed_halo: str = "#f7f4ecd0"

@@ -2,12 +2,12 @@
 
 Discord shows an attachment's description (its alt text, at most :data:`MAX_ALT_TEXT`
 characters) to screen readers, and where the image does not load. A board's alt text says what
-its header shows (whose turn, the phase and move number, the score, the last move and what it
-cut off) and then the position row by row, as ``NOTATION.md`` names the rows: each occupied
-cell with the colour on top of its stack, its height when above one, and whether it holds a
-DVONN piece ("C3 white 2 (DVONN)"). The text board (``/dvonn board text``) is the same, with
-every cell of each row in order, empty ones too, so that a screen reader reads the board cell
-by cell and a sighted player can copy it.
+its header shows (whose turn, the phase and move number, the score, the last move, what it
+cut off and the pass it forced: one :class:`~bot.posting.texts.LastTurn`) and then the position
+row by row, as ``NOTATION.md`` names the rows: each occupied cell with the colour on top of its
+stack, its height when above one, and whether it holds a DVONN piece ("C3 white 2 (DVONN)").
+The text board (``/dvonn board text``) is the same, with every cell of each row in order, empty
+ones too, so that a screen reader reads the board cell by cell and a sighted player can copy it.
 
 Pure: catalogue texts (:class:`~bot.i18n.Text`) built from :mod:`rules`' positions, and
 :func:`fit`, which renders them with the reader's ``render`` and keeps within a limit. Should a
@@ -24,7 +24,7 @@ from typing import Final
 import rules
 from bot.games import Game, GameOver
 from bot.i18n import COLOUR_NAMES, Text, _, n_
-from bot.posting.texts import GamePost, Players, ending_line, game_title
+from bot.posting.texts import GamePost, LastTurn, Players, ending_line, game_title
 from rules import CELL_NAMES, CELLS, HEXES, Cell, Colour, Jump, Pass, Place, Position, Stack
 
 MAX_ALT_TEXT: Final = 1024
@@ -187,49 +187,46 @@ def score_line(position: Position) -> Text:
     )
 
 
-def last_action_lines(
-    position: Position, move: rules.Move | None, removed: Mapping[Cell, Stack] | None = None
-) -> tuple[Text, ...]:
-    """The action that led to ``position`` (if given), by the side that played it, and the
-    stacks cut off after it (``removed``; after an automatic pass, those of the move before)."""
+def last_action_lines(position: Position, last: LastTurn | None) -> tuple[Text, ...]:
+    """The turn that led to ``position`` (if given), as its post tells it: the move, by the
+    side that played it; the stacks that cut off; the pass it forced, if it did."""
+    if last is None or position.ply == 0:
+        return ()
     lines: list[Text] = []
-    if move is not None and position.ply > 0:
-        ply = position.ply - 1
-        colour = COLOUR_NAMES[rules.colour_to_act(ply)]
-        if isinstance(move, Place):
-            cell = CELL_NAMES[move.cell]
-            if ply < rules.position.DVONN_PIECES:
-                lines.append(
-                    _(
-                        "Last move: {colour} placed a DVONN piece on {cell}.",
-                        colour=colour,
-                        cell=cell,
-                    )
-                )
-            else:
-                lines.append(
-                    _("Last move: {colour} placed a piece on {cell}.", colour=colour, cell=cell)
-                )
-        elif isinstance(move, Jump):
+    move, colour = last.move, COLOUR_NAMES[rules.colour_to_act(last.ply)]
+    if isinstance(move, Place):
+        cell = CELL_NAMES[move.cell]
+        if last.ply < rules.position.DVONN_PIECES:
             lines.append(
-                _(
-                    "Last move: {colour} moved {source} to {target}.",
-                    colour=colour,
-                    source=CELL_NAMES[move.source],
-                    target=CELL_NAMES[move.target],
-                )
+                _("Last move: {colour} placed a DVONN piece on {cell}.", colour=colour, cell=cell)
             )
-        elif isinstance(move, Pass):
-            lines.append(_("Last move: {colour} passed.", colour=colour))
-    if removed:
+        else:
+            lines.append(
+                _("Last move: {colour} placed a piece on {cell}.", colour=colour, cell=cell)
+            )
+    elif isinstance(move, Jump):
+        lines.append(
+            _(
+                "Last move: {colour} moved {source} to {target}.",
+                colour=colour,
+                source=CELL_NAMES[move.source],
+                target=CELL_NAMES[move.target],
+            )
+        )
+    elif isinstance(move, Pass):
+        lines.append(_("Last move: {colour} passed.", colour=colour))
+    if last.removed:
         lines.append(
             n_(
                 "Cut off and removed: {count} piece, from {cells}.",
                 "Cut off and removed: {count} pieces, from {cells}.",
-                sum(map(len, removed.values())),
-                cells=", ".join(CELL_NAMES[cell] for cell in sorted(removed)),
+                sum(map(len, last.removed.values())),
+                cells=", ".join(CELL_NAMES[cell] for cell in sorted(last.removed)),
             )
         )
+    for ply in range(last.ply + 1, last.ply + 1 + last.passes):
+        passer = COLOUR_NAMES[rules.colour_to_act(ply)]
+        lines.append(_("Then {colour} had no legal move and passed.", colour=passer))
     return tuple(lines)
 
 
@@ -237,19 +234,25 @@ def board_summary(
     position: Position,
     players: Players | None,
     *,
+    last_turn: LastTurn | None = None,
     last_move: rules.Move | None = None,
     removed: Mapping[Cell, Stack] | None = None,
     ending: Text | None = None,
 ) -> tuple[Text, ...]:
     """What a game's board says above the position: whose turn, or how the game ended (the
-    rules' own ending, else ``ending``: a resignation, say), the last action, the score."""
+    rules' own ending, else ``ending``: a resignation, say), the last turn, the score.
+
+    The last turn is a game's ``last_turn``, or, on a board that is not a game's (an analysis
+    board, a puzzle), the action ``last_move`` that led to ``position`` and what it cut off."""
+    if last_turn is None and last_move is not None:
+        last_turn = LastTurn(position.ply - 1, last_move, removed or {})
     if ending is None and (over := rules.outcome(position)) is not None:
         if over.winner is None:
             ending = _("Game over: a draw.")
         else:
             ending = _("Game over: {side} wins.", side=side(over.winner, players))
     lines = [turn_line(position, players)] if ending is None else [FINAL_BOARD, ending]
-    return (*lines, *last_action_lines(position, last_move, removed), score_line(position))
+    return (*lines, *last_action_lines(position, last_turn), score_line(position))
 
 
 def board_alt_text(position: Position, render: Render, *, summary: Sequence[Text]) -> str:
@@ -272,8 +275,7 @@ def post_alt_text(
     summary = board_summary(
         position,
         players,
-        last_move=post.last_move,
-        removed=post.removed,
+        last_turn=post.last_turn,
         ending=None if post.ending is None else post.ending.headline,
     )
     return board_alt_text(position, render, summary=summary)
@@ -293,28 +295,13 @@ def text_board(position: Position, render: Render, *, summary: Sequence[Text], l
     )
 
 
-def last_turn(moves: Sequence[rules.Move]) -> tuple[rules.Move | None, Mapping[Cell, Stack]]:
-    """The last of a game's ``moves`` and what its turn cut off, as a turn's post shows them:
-    after a pass, what the move before it cut off (the pass a move forced is recorded with it)."""
-    if not moves:
-        return None, {}
-    cutting = len(moves) - 1
-    if isinstance(moves[cutting], Pass) and cutting > 0:
-        cutting -= 1
-    before = rules.replay(moves[:cutting])[-1]
-    return moves[-1], rules.apply(before, moves[cutting]).removed
-
-
 def game_text_board(
     game: Game, moves: Sequence[rules.Move], players: Players, render: Render, *, limit: int
 ) -> str:
     """A game's text board: its title, whose turn or how it ended, its last move, the score,
     then every cell row by row (:func:`text_board`)."""
-    last_move, removed = last_turn(moves)
     ending = None if game.is_active else ending_line(GameOver.of(game), players, game)
-    summary = board_summary(
-        game.position, players, last_move=last_move, removed=removed, ending=ending
-    )
+    summary = board_summary(game.position, players, last_turn=LastTurn.of(moves), ending=ending)
     return text_board(
         game.position, render, summary=(game_title(game, players), *summary), limit=limit
     )

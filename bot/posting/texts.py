@@ -8,8 +8,8 @@ post mentions or pings the bot itself.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Final
 
@@ -20,7 +20,7 @@ from bot.games.announcements import RatingShift
 from bot.games.clocks import bank_of, banks
 from bot.games.timecontrol import Bank, DaysPerMove, TimeControl
 from bot.i18n import COLOUR_NAMES, Catalogues, Locale, Text, _, n_, p_
-from rules import CELL_NAMES, Colour, Jump, Pass, Place
+from rules import CELL_NAMES, Cell, Colour, Jump, Pass, Place, Stack
 
 
 def mention(user_id: int) -> str:
@@ -57,6 +57,49 @@ class Ending:
 
 
 @dataclass(frozen=True, slots=True)
+class LastTurn:
+    """A game's last turn, the one source of what every board of the game says of it (its
+    post's image and alt text, ``/dvonn board``, the text board): the move its player made,
+    what that cut off, and the passes it forced after it (a player left with no legal move
+    passes, and the pass is recorded with the move that left them none)."""
+
+    ply: int
+    """The move's index in the record (0..48 are the placements)."""
+    move: rules.Move
+    removed: Mapping[Cell, Stack]
+    """The stacks the move cut off and removed, by cell."""
+    passes: int = 0
+    """How many passes it forced (at most one: a pass leaves the mover a move)."""
+
+    @property
+    def last_action(self) -> rules.Move:
+        """The turn's last action, which the image marks: the pass, when there was one (the
+        image then says who passed, and still crosses out what the move cut off)."""
+        return rules.PASS if self.passes else self.move
+
+    @classmethod
+    def played(cls, moves: Sequence[PlayedMove]) -> LastTurn | None:
+        """The turn of ``moves``, as the service recorded it: the move, then its passes."""
+        if not moves:
+            return None
+        first = moves[0]
+        return cls(first.ply, first.move, dict(first.removed), sum(m.is_pass for m in moves[1:]))
+
+    @classmethod
+    def of(cls, record: Iterable[rules.Move]) -> LastTurn | None:
+        """The last turn of a game's record (its moves in order; ``None`` before the first)."""
+        moves = list(record)
+        index = len(moves) - 1
+        while index > 0 and isinstance(moves[index], Pass):
+            index -= 1  # a pass is recorded with the move that forced it
+        if index < 0:
+            return None
+        before = rules.replay(moves[:index])[-1]
+        removed = rules.apply(before, moves[index]).removed
+        return cls(index, moves[index], dict(removed), len(moves) - 1 - index)
+
+
+@dataclass(frozen=True, slots=True)
 class GamePost:
     """One post in a game's thread or channel: a board image with a few lines of text."""
 
@@ -73,8 +116,18 @@ class GamePost:
     footer: Text | None = None
     ending: Ending | None = None
     """For the image's status line when the rules alone cannot tell it (resignation, abort)."""
-    last_move: rules.Move | None = None
-    removed: dict[int, str] = field(default_factory=dict)
+    last_turn: LastTurn | None = None
+    """The turn that led to the position shown, which its image marks and its words tell."""
+
+    @property
+    def last_move(self) -> rules.Move | None:
+        """The action the image marks (:attr:`LastTurn.last_action`)."""
+        return None if self.last_turn is None else self.last_turn.last_action
+
+    @property
+    def removed(self) -> dict[Cell, Stack]:
+        """The stacks the image crosses out: those the turn's move cut off."""
+        return {} if self.last_turn is None else dict(self.last_turn.removed)
 
 
 def game_title(game: Game, players: Players) -> Text:
@@ -215,8 +268,7 @@ def turn_post(
         name = players.name(moves[0].colour)
         played.insert(0, _("{player} had planned this reply:", player=name))
     lines = list(played)
-    last = moves[-1] if moves else None
-    removed = dict(moves[0].removed) if moves else {}
+    last = LastTurn.played(moves)
     if over is not None:
         lines.append(ending_line(over, players, game))
         lines.extend(afterword(game, players, ratings))
@@ -226,10 +278,11 @@ def turn_post(
             lines=tuple(lines),
             content=(*played, call),
             ping=ping,
-            last_move=moves[0].move if moves else None,
-            removed=removed,
+            last_turn=last,
             ending=_image_ending(game, players, over),
         )
+    if game.deadline_at is not None:
+        lines.append(deadline_line(game))  # every board shows the clock, a followed one too
     if followed:
         replier = players.name(game.position.turn)
         call = _("{player} had planned a reply: it follows.", player=replier)
@@ -238,11 +291,8 @@ def turn_post(
             lines=(*lines, call),
             content=(*played, call),
             footer=move_footer(game),
-            last_move=last.move if last is not None else None,
-            removed=removed,
+            last_turn=last,
         )
-    if game.deadline_at is not None:
-        lines.append(deadline_line(game))
     call, ping = _call_to_move(game)
     return GamePost(
         title=game_title(game, players),
@@ -251,8 +301,7 @@ def turn_post(
         ping=ping,
         turn_ping=True,
         footer=move_footer(game),
-        last_move=last.move if last is not None else None,
-        removed=removed,
+        last_turn=last,
     )
 
 
@@ -380,8 +429,9 @@ def takeback_post(game: Game, players: Players, undone: Sequence[str]) -> GamePo
     )
 
 
-def board_post(game: Game, players: Players) -> GamePost:
-    """A repost of the current position (nobody is pinged)."""
+def board_post(game: Game, players: Players, last_turn: LastTurn | None = None) -> GamePost:
+    """A repost of the current position (nobody is pinged), with the game's last turn
+    (:meth:`LastTurn.of` its record) marked and told as its own post did."""
     if game.is_active:
         assert game.to_move_id is not None
         line = _(
@@ -391,13 +441,17 @@ def board_post(game: Game, players: Players) -> GamePost:
         )
         clock = (deadline_line(game),) if game.deadline_at is not None else ()
         return GamePost(
-            title=game_title(game, players), lines=(line, *clock), footer=move_footer(game)
+            title=game_title(game, players),
+            lines=(line, *clock),
+            footer=move_footer(game),
+            last_turn=last_turn,
         )
     over = GameOver.of(game)
     return GamePost(
         title=game_title(game, players),
         lines=(ending_line(over, players, game),),
         ending=_image_ending(game, players, over),
+        last_turn=last_turn,
     )
 
 

@@ -119,10 +119,11 @@ def test_two_digit_heights_fit_inside_the_piece() -> None:
 
 
 def _outlined(image: Image.Image, name: str, *, thin: bool = False) -> int:
-    """On how many of the cell's six sides the last-move outline shows."""
+    """On how many of the cell's six sides the last-move outline shows (its band, inside its
+    light edge)."""
     lay = layout()
     width = sprites.OUTLINE_WIDTH * lay.hex_width * (sprites.THIN_OUTLINE if thin else 1)
-    points = side_points(lay, cell(name), width / 2)
+    points = side_points(lay, cell(name), sprites.OUTLINE_EDGE * lay.hex_width + width / 2)
     return sum(near(at(image, p), THEME.last_move) for p in points)
 
 

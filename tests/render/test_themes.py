@@ -1,6 +1,6 @@
-"""Both themes, dark and light: each draws its own background, and in each the DVONN pieces are
-told apart by shape as well as by colour, looked at in lightness alone (as an eye that sees no
-hue would see them)."""
+"""Both themes, dark and light: each draws its own background, and in each the DVONN pieces and
+the last move's outline are told apart by shape as well as by colour, looked at in lightness
+alone (as an eye that sees no hue would see them)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import pytest
 from PIL import Image
 
 import render
+import rules
 from render import DEFAULT_THEME, LIGHT_THEME, Theme, layout, sprites
 from tests.render.pixels import at, cell, decode, near, position
 from tests.render.test_phone import PHONE, contrast
@@ -91,3 +92,44 @@ def test_the_light_theme_is_light_and_the_dark_one_dark() -> None:
     dark = decode(render.board_png(position(STACKS)))
     assert contrast(at(light, (2, 2)), white) < 1.2
     assert contrast(at(dark, (2, 2)), white) > 10
+
+
+def swings(line: list[Grey], swing: float = 1.5) -> int:
+    """How many times the lightness along ``line`` turns, rising or falling by ``swing`` (a
+    contrast ratio) or more from the last turn: each band lighter or darker than the last."""
+    count, rising, extreme = 0, None, line[0]
+    for pixel in line[1:]:
+        if rising is not None and (pixel[0] > extreme[0]) == rising:
+            extreme = pixel  # further the same way
+        elif contrast(pixel, extreme) >= swing:
+            rising, extreme = pixel[0] > extreme[0], pixel
+            count += 1
+    return count
+
+
+def across_side(image: Image.Image, name: str, size: int) -> list[Grey]:
+    """The pixels from just outside a stack's rim straight right, across the cell's side and
+    the grid line beyond it, into the next cell (empty in :data:`STACKS`, right of each cell
+    used)."""
+    lay = layout(size)
+    x, y = lay.cell_center(cell(name))
+    start, end = x + lay.piece_radius + 1, x + 0.65 * lay.hex_width
+    return [at(image, (px, y)) for px in range(round(start), round(end) + 1)]
+
+
+@pytest.mark.parametrize("size", [render.DEFAULT_WIDTH, PHONE])
+@THEMES
+def test_the_last_moves_outline_shows_in_lightness_alone(theme: Theme, size: int) -> None:
+    # Crossing a cell's side, the lightness falls at the grid line and rises into the next
+    # cell. Across an outlined cell's it turns once more: its band, darker than the cell, then
+    # its light edge, lighter than the grid line; an outline as light as the plate would pass
+    # for a wider grid line.
+    plain = grey(decode(render.board_png(position(STACKS), theme=theme, size=size)))
+    for move, outlined in (("A1", ("A1",)), ("G1G3", ("G1", "G3"))):
+        png = render.board_png(
+            position(STACKS), theme=theme, size=size, last_move=rules.parse_move(move)
+        )
+        image = grey(decode(png))
+        for name in outlined:
+            before, after = across_side(plain, name, size), across_side(image, name, size)
+            assert swings(after) > swings(before), (move, name, after, before)

@@ -31,7 +31,7 @@ from bot.interactions.organisers import is_organiser
 from bot.interactions.places import remember_reply_route
 from bot.interactions.replies import fit_lines
 from bot.posting.outbox import REPLY_WAIT
-from bot.posting.texts import board_post, mention
+from bot.posting.texts import LastTurn, board_post, mention
 
 if TYPE_CHECKING:
     from bot.app import Interaction
@@ -223,9 +223,12 @@ class Play(Feature):
             if chosen is not None:
                 await self.service.save_theme(interaction.user.id, chosen)
                 reader = dataclasses.replace(reader, theme=chosen)
+            record = await self.service.record(found.id)  # its last turn, as its post told it
+            found = record.game
             players = await self.publisher.players(found)
+            last = LastTurn.of(m.move for m in record.moves)
             kwargs = await self.publisher.message(
-                found, board_post(found, players), reader, players
+                found, board_post(found, players, last), reader, players
             )
             await interaction.followup.send(**kwargs)
             if chosen is not None:

@@ -8,6 +8,7 @@ the bot (``bot.posting.descriptions`` over the moves played)."""
 from __future__ import annotations
 
 import dataclasses
+import random
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -22,7 +23,7 @@ from bot.posting.descriptions import (
     board_summary,
     cells_picture,
 )
-from bot.posting.texts import Players
+from bot.posting.texts import LastTurn, Players
 from tests.bot.e2e.conftest import BotRunner, Table
 from tests.bot.e2e.helpers import play_turn, send_move
 from tests.bot.e2e.test_game import accept, start_game
@@ -49,10 +50,9 @@ def board_words(message: RecordedMessage | None) -> str:
 
 def expected(moves: list[rules.Move]) -> str:
     """The alt text of the board after ``moves``, as its turn's post shows it."""
-    positions = rules.replay(moves)
-    removed = rules.apply(positions[-2], moves[-1]).removed
-    summary = board_summary(positions[-1], PLAYERS, last_move=moves[-1], removed=removed)
-    return board_alt_text(positions[-1], ENGLISH.render, summary=summary)
+    position = rules.replay(moves)[-1]
+    summary = board_summary(position, PLAYERS, last_turn=LastTurn.of(moves))
+    return board_alt_text(position, ENGLISH.render, summary=summary)
 
 
 async def test_every_board_of_a_game_says_its_position_in_words(
@@ -75,11 +75,9 @@ async def test_every_board_of_a_game_says_its_position_in_words(
         assert board_words(turn.post) == expected(moves)
     assert "Last move: Black placed a piece on A1." in board_words(turn.post)
     assert "Row 1: A1 black, C1 DVONN." in board_words(turn.post)
-    # /dvonn board: the same position, without a last move; spectators may look.
+    # /dvonn board: the same position and last move, as the turn's post; spectators may look.
     shown = await fake.run_command(table.carol, thread, "dvonn board")
-    position = rules.replay(moves)[-1]
-    summary = board_summary(position, PLAYERS)
-    assert board_words(shown.message) == board_alt_text(position, ENGLISH.render, summary=summary)
+    assert board_words(shown.message) == board_words(turn.post) == expected(moves)
     # The end, by resignation: the rules still see a game going on, the words do not.
     resigned = await fake.run_command(table.alice, thread, "dvonn resign")
     assert resigned.message is not None
@@ -124,6 +122,77 @@ async def test_the_moves_boards_say_what_was_cut_off(table: Table, bot: DvonnBot
         assert ("Cut off and removed: " in words) == cut
         position = rules.replay(moves)[-1]
         assert rules.legal_moves(position) != (rules.PASS,), "a pass: choose another game"
+
+
+def cut_then_pass(position: rules.Position, tries: int = 300) -> list[rules.Move]:
+    """The shortest line of moves found from ``position`` (random playouts) whose last cuts
+    pieces off and leaves the other player no move: they pass. Without the passes, which the
+    bot records by itself."""
+    best: list[rules.Move] | None = None
+    for attempt in range(tries):
+        rng, pos, line = random.Random(attempt), position, list[rules.Move]()
+        while not rules.is_over(pos) and (best is None or len(line) < len(best) - 1):
+            if rules.legal_moves(pos) == (rules.PASS,):
+                pos = rules.play(pos, rules.PASS)
+                continue
+            move = rng.choice(rules.legal_moves(pos))
+            result = rules.apply(pos, move)
+            line.append(move)
+            if result.removed and rules.legal_moves(result.after) == (rules.PASS,):
+                best = line
+                break
+            pos = result.after
+    assert best is not None, "no move that cuts off and forces a pass"
+    return best
+
+
+async def test_after_a_forced_pass_the_words_name_the_move_that_cut_off(
+    table: Table, bot: DvonnBot
+) -> None:
+    """The turn's post, ``/dvonn board`` and the text board all tell the turn as its embed
+    does: the move, what it cut off, then the other player's pass."""
+    fake = table.fake
+    challenge = await fake.run_command(
+        table.alice,
+        table.games,
+        "dvonn challenge",
+        {"opponent": table.bob, "colour": "W", "setup": "random"},
+    )
+    assert challenge.message is not None
+    thread = await accept(table, challenge.message, table.bob)
+    game = await bot.service.game_in_channel(thread.id)
+    assert game is not None
+    moves = [m.move for m in (await bot.service.record(game.id)).moves]
+    position = rules.replay(moves)[-1]
+    users = {rules.Colour.WHITE: table.alice, rules.Colour.BLACK: table.bob}
+    for move in cut_then_pass(position):
+        mover, before = position.turn, position
+        turn = await play_turn(fake, users[mover], thread, move)
+        assert turn.post is not None, turn.reply.content
+        moves.append(move)
+        position = rules.play(position, move)
+        while rules.legal_moves(position) == (rules.PASS,):
+            moves.append(rules.PASS)
+            position = rules.play(position, rules.PASS)
+    assert moves[-1] == rules.PASS and isinstance(move, rules.Jump)
+    cut = rules.apply(before, move).removed
+    pieces = sum(map(len, cut.values()))
+    told = [
+        f"Last move: {mover.name.title()} moved {rules.CELL_NAMES[move.source]} to "
+        f"{rules.CELL_NAMES[move.target]}.",
+        f"Cut off and removed: {pieces} piece{'s' if pieces > 1 else ''}, from "
+        f"{', '.join(rules.CELL_NAMES[cell] for cell in sorted(cut))}.",
+        f"Then {mover.opponent.name.title()} had no legal move and passed.",
+    ]
+    assert turn.post is not None
+    words = board_words(turn.post)
+    assert words.splitlines()[1:4] == told, words
+    assert words == expected(moves)
+    assert "no legal move and passes" in str(turn.post.embeds)  # as the embed tells it
+    shown = await fake.run_command(table.carol, thread, "dvonn board")
+    assert board_words(shown.message) == words
+    text = await fake.run_command(table.carol, thread, "dvonn board", {"text": True})
+    assert text.content.splitlines()[2:5] == told, text.content
 
 
 async def test_a_servers_boards_are_described_in_its_language(table: Table, bot: DvonnBot) -> None:

@@ -9,14 +9,17 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 from collections.abc import AsyncIterator
+from datetime import timedelta
 from typing import Any
 
 import pytest
 
 import rules
 from bot.app import DvonnBot
+from tests.bot.clock import ManualClock
 from tests.bot.e2e.conftest import BotRunner, Table
 from tests.bot.e2e.helpers import play_turn, send_move
+from tests.bot.e2e.test_game import accept
 from tests.bot.e2e.test_private import (
     challenge_in,
     dm_between,
@@ -161,6 +164,47 @@ async def test_lines_are_cleared_and_a_takeback_drops_them(table: Table, bot: Dv
     assert played.post is not None and played.post.pinged_user_ids == {table.bob.id}
     game = await bot.service.game_in_channel(place.id)
     assert game is not None and game.ply == 3  # no reply was played for Bob
+
+
+async def test_a_board_followed_at_once_by_a_planned_reply_still_shows_the_clock(
+    table: Table, bot_runner: BotRunner
+) -> None:
+    """Every board post shows the clock (README), the one a planned reply follows too: it
+    stays in the thread, above the reply's own board."""
+    fake, alice, bob = table.fake, table.alice, table.bob
+    clock = ManualClock()
+    async with bot_runner.run(clock=clock, housekeeping_interval=0) as bot:
+        challenge = await fake.run_command(
+            alice,
+            table.games,
+            "dvonn challenge",
+            {"opponent": bob, "colour": "W", "setup": "random", "clock": "days:2"},
+        )
+        assert challenge.message is not None
+        place = await accept(table, challenge.message, bob)
+        game = await bot.service.game_in_channel(place.id)
+        assert game is not None and not game.position.is_placement
+        # Alice's move, and a reply of Bob's to it (neither a pass).
+        move, reply = next(
+            (move, reply)
+            for move in rules.legal_moves(game.position)
+            if move != rules.PASS
+            for reply in rules.legal_moves(rules.apply(game.position, move).after)
+            if reply != rules.PASS
+        )
+        await plan(table, bob, place, line=f"{move} {reply}")
+        played_at = clock.advance(hours=5)
+        played = await play_turn(fake, alice, place, move)
+        assert played.post is not None
+        assert "bob had planned a reply: it follows" in played.post.content
+        answer = await fake.wait_for_message(place, planned_board, after=played.post)
+        deadline = int((played_at + timedelta(days=2)).timestamp())
+        for post, to_move in ((played.post, bob), (answer, alice)):
+            assert not post.deleted
+            assert (
+                f"Clock: 2 days per move; {to_move.mention} must play by <t:{deadline}:f>"
+                in str(post.embeds)
+            ), post.embeds
 
 
 # --- the secret -------------------------------------------------------------------------------

@@ -23,11 +23,10 @@ from bot.posting.descriptions import (
     by_rows,
     cells_picture,
     fit,
-    last_turn,
     replay_alt_text,
     text_board,
 )
-from bot.posting.texts import Players
+from bot.posting.texts import LastTurn, Players
 from tests.conftest import SHARED
 
 PLAYERS = Players("alice", "bob")
@@ -225,10 +224,9 @@ def every_board() -> Iterator[tuple[rules.Position, tuple[Text, ...]]]:
     for moves in (*oracle_games(), *random_games(RANDOM_GAMES)):
         pos = rules.new_game()
         yield pos, board_summary(pos, LONGEST_NAMES)
-        for move in moves:
-            result = rules.apply(pos, move)
-            pos = result.after
-            yield pos, board_summary(pos, LONGEST_NAMES, last_move=move, removed=result.removed)
+        for index, move in enumerate(moves):
+            pos = rules.play(pos, move)
+            yield pos, board_summary(pos, LONGEST_NAMES, last_turn=LastTurn.of(moves[: index + 1]))
 
 
 @pytest.fixture(scope="module")
@@ -268,18 +266,32 @@ def test_every_board_is_told_whole_within_the_limits(
 
 
 def test_the_last_turn_of_a_record_is_what_its_post_showed() -> None:
-    assert last_turn([]) == (None, {})
+    assert LastTurn.of([]) is None
     moves = rules.parse_record("E3 C1 G5")
-    assert last_turn(moves) == (moves[-1], {})
-    # A move that cut pieces off and forced a pass: the pass is the last move, and what was
-    # cut off is the move's (its turn's post showed both).
+    assert LastTurn.of(moves) == LastTurn(2, moves[-1], {})
+    # A move that cut pieces off and forced a pass: the turn is the move, what it cut off, and
+    # the pass (its turn's post showed all three); its image marks the pass.
     for game in random_games(RANDOM_GAMES):
         for index in range(rules.PLACEMENT_PLIES, len(game) - 1):
             before = rules.replay(game[:index])[-1]
             cut = rules.apply(before, game[index]).removed
             if cut and game[index + 1] == rules.PASS:
-                assert last_turn(game[: index + 2]) == (rules.PASS, cut)
-                assert last_turn(game[: index + 1]) == (game[index], cut)
+                turn = LastTurn.of(game[: index + 2])
+                assert turn == LastTurn(index, game[index], cut, passes=1)
+                assert turn.last_action == rules.PASS
+                assert LastTurn.of(game[: index + 1]) == LastTurn(index, game[index], cut)
+                after = rules.replay(game[: index + 2])[-1]
+                mover, passer = (c.name.title() for c in (before.turn, before.turn.opponent))
+                jump = game[index]
+                assert isinstance(jump, rules.Jump)
+                pieces = sum(map(len, cut.values()))
+                assert english(board_summary(after, PLAYERS, last_turn=turn))[1:4] == [
+                    f"Last move: {mover} moved {rules.CELL_NAMES[jump.source]} to "
+                    f"{rules.CELL_NAMES[jump.target]}.",
+                    f"Cut off and removed: {pieces} piece{'s' if pieces > 1 else ''}, from "
+                    f"{', '.join(rules.CELL_NAMES[cell] for cell in sorted(cut))}.",
+                    f"Then {passer} had no legal move and passed.",
+                ]
                 return
     pytest.fail("no move that cut pieces off was followed by a pass")
 
