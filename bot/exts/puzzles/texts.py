@@ -61,17 +61,26 @@ def shown_lines(shown: PuzzleShown) -> list[Text]:
     return lines
 
 
+def puzzle_rating_text(rating: PuzzleRating) -> str:
+    """A puzzle rating as every puzzle text shows it: rounded, with "?" while provisional
+    (:func:`bot.posting.texts.rating_text`, as game ratings)."""
+    return rating_text(rating.rating, provisional=is_provisional(rating))
+
+
 def rating_line(rating: PuzzleRating) -> Text:
     """The player's puzzle rating and record."""
     if rating.tried == 0:
-        return _("Your puzzle rating: {rating} (no rated puzzle yet).", rating=round(rating.rating))
+        return _(
+            "Your puzzle rating: {rating} (no rated puzzle yet).",
+            rating=puzzle_rating_text(rating),
+        )
     return n_(
         "Your puzzle rating: {rating} · {count} rated puzzle: {solved} solved · streak "
         "{streak} (best {best})",
         "Your puzzle rating: {rating} · {count} rated puzzles: {solved} solved · streak "
         "{streak} (best {best})",
         rating.tried,
-        rating=rating_text(rating.rating, provisional=is_provisional(rating)),
+        rating=puzzle_rating_text(rating),
         solved=rating.solved,
         streak=rating.streak,
         best=rating.best_streak,
@@ -83,8 +92,8 @@ def change_line(before: PuzzleRating, after: PuzzleRating) -> Text:
     change = round(after.rating) - round(before.rating)
     return _(
         "Puzzle rating {before} → {after} ({change}) · streak {streak} (best {best})",
-        before=rating_text(before.rating, provisional=is_provisional(before)),
-        after=rating_text(after.rating, provisional=is_provisional(after)),
+        before=puzzle_rating_text(before),
+        after=puzzle_rating_text(after),
         change=f"{change:+d}".replace("-", "−"),
         streak=after.streak,
         best=after.best_streak,
