@@ -10,7 +10,7 @@ from bot.games import PuzzleMoved, PuzzleRating, PuzzleShown
 from bot.games.ratings import is_provisional
 from bot.i18n import COLOUR_NAMES, Text, _, n_
 from bot.posting.texts import rating_text
-from rules import Colour, Move
+from rules import Colour, Move, Position
 
 TYPED: Final = _("Tap below, or type /puzzle move: (the menu lists the legal moves).")
 
@@ -152,6 +152,20 @@ def moved_lines(moved: PuzzleMoved) -> list[Text]:
     else:
         lines.append(_("Practice: your puzzle rating stays as it was."))
     return lines
+
+
+def game_over_line(position: Position, solver: Colour) -> Text | None:
+    """How the game ended on a puzzle's board, said to the solver ("you win as White"),
+    ``None`` if it goes on. The boards name the sides "You" and "Opponent", which a game's
+    "{side} wins" does not conjugate."""
+    over = rules.outcome(position)
+    if over is None:
+        return None
+    if over.winner is None:
+        return _("Game over: a draw.")
+    if over.winner is solver:
+        return _("Game over: you win as {colour}.", colour=COLOUR_NAMES[solver])
+    return _("Game over: your opponent wins as {colour}.", colour=COLOUR_NAMES[over.winner])
 
 
 def solution(moved: PuzzleMoved) -> str:

@@ -17,7 +17,7 @@ from PIL import Image
 import ai.puzzles
 import rules
 from bot.app import DvonnBot
-from bot.exts.puzzles.texts import find_line
+from bot.exts.puzzles.texts import find_line, game_over_line
 from bot.games import PuzzleShown
 from bot.games.puzzles import start_rating
 from tests.bot.clock import ManualClock
@@ -266,6 +266,39 @@ async def test_the_daily_puzzle_is_posted_once_solved_from_its_button_and_counte
         assert "Nobody tried it from here." in fake.message(posts[1].id).content  # counted
         profile = await fake.run_command(bob, table.games, "dvonn profile")
         assert "1 rated puzzle: 1 solved · streak 1 (best 1)" in profile.content
+
+
+async def test_a_solved_puzzle_that_ends_the_game_says_so_to_the_solver(
+    table: Table, bot_runner: BotRunner
+) -> None:
+    """46 of the puzzles end the game with their last move: the board's words say the solver
+    won, grammatically ("you win as White", not "You (White) wins"), in each language."""
+    fake, alice, bob = table.fake, table.alice, table.bob
+    bob.locale = "fr"
+    ending = next(
+        p
+        for p in ai.puzzles.load()
+        if rules.outcome(p.position_at(len(p.line))) is not None and p.solver_moves == 1
+    )
+    colour = "White" if ending.solver() is rules.Colour.WHITE else "Black"
+    async with bot_runner.run() as bot:
+        for user in (alice, bob):
+            await fake.run_command(user, table.games, "puzzle", {"id": ending.id})
+            answer = await fake.run_command(
+                user, table.games, "puzzle", {"move": str(ending.line[0])}
+            )
+            assert answer.message is not None
+            (board,) = answer.message.files
+            said = str(board.description)
+            if user is alice:
+                assert "Solved!" in answer.content and "Final board." in said
+                assert f"Game over: you win as {colour}." in said
+                assert "wins" not in said and "You (" not in said
+            else:
+                over = game_over_line(ending.position_at(1), ending.solver())
+                assert over is not None
+                french = bot.catalogues.render(over, "fr")
+                assert french != over.english() and french in said
 
 
 async def test_puzzles_in_a_dm_by_user_install(table: Table, global_runner: BotRunner) -> None:
