@@ -34,7 +34,7 @@ import dataclasses
 import functools
 import logging
 import random
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Final
@@ -67,7 +67,7 @@ from bot.storage import (
     UserId,
     Writer,
 )
-from rules import Colour, Move, Position
+from rules import Cell, Colour, Move, Position, Stack
 
 log = logging.getLogger(__name__)
 
@@ -235,6 +235,18 @@ class PuzzleMoved:
     @property
     def rated(self) -> bool:
         return self.attempt.rated and self.over
+
+    @property
+    def cut_off(self) -> Mapping[Cell, Stack]:
+        """What the player's move cut off and removed (nothing when they gave up)."""
+        return {} if self.move is None else rules.apply(self.before, self.move).removed
+
+    @property
+    def reply_cut_off(self) -> Mapping[Cell, Stack]:
+        """What the reply played after a right move cut off and removed."""
+        if self.move is None or self.reply is None:
+            return {}
+        return rules.apply(rules.play(self.before, self.move), self.reply).removed
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,6 +3,7 @@ board, and the daily post. Pure: texts in, texts out (the Discord layer renders 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Final
 
 import rules
@@ -10,7 +11,7 @@ from bot.games import PuzzleMoved, PuzzleRating, PuzzleShown
 from bot.games.ratings import is_provisional
 from bot.i18n import COLOUR_NAMES, Text, _, n_
 from bot.posting.texts import rating_text
-from rules import Colour, Move, Position
+from rules import CELL_NAMES, Cell, Colour, Move, Position, Stack
 
 TYPED: Final = _("Tap below, or type /puzzle move: (the menu lists the legal moves).")
 
@@ -107,14 +108,8 @@ def moved_lines(moved: PuzzleMoved) -> list[Text]:
     colour = COLOUR_NAMES[puzzle.solver().opponent]
     if not moved.over:
         assert moved.move is not None and moved.reply is not None
-        lines.append(
-            _(
-                "✅ {move} is right. {colour} answers {reply}.",
-                move=move_text(moved.move),
-                colour=colour,
-                reply=reply_text(moved.reply),
-            )
-        )
+        lines.append(right_line(moved.move, moved.cut_off))
+        lines.append(reply_line(colour, moved.reply, moved.reply_cut_off))
         left = puzzle.solver_moves - attempt.step // 2
         lines.append(
             n_(
@@ -126,6 +121,8 @@ def moved_lines(moved: PuzzleMoved) -> list[Text]:
         lines.append(TYPED)
         return lines
     if moved.solved:
+        assert moved.move is not None
+        lines.append(right_line(moved.move, moved.cut_off))
         lines.append(
             n_(
                 "🎉 Solved! With best play on both sides you win by {count} piece.",
@@ -152,6 +149,38 @@ def moved_lines(moved: PuzzleMoved) -> list[Text]:
     else:
         lines.append(_("Practice: your puzzle rating stays as it was."))
     return lines
+
+
+def cells_text(removed: Mapping[Cell, Stack]) -> str:
+    """The cells of the stacks cut off, as a game's post lists them: ``H3, I3, J4``."""
+    return ", ".join(CELL_NAMES[cell] for cell in sorted(removed))
+
+
+def right_line(move: Move, removed: Mapping[Cell, Stack]) -> Text:
+    """The solver's right move, and what it cut off (in a game post's words)."""
+    if not removed:
+        return _("✅ {move} is right.", move=move_text(move))
+    return n_(
+        "✅ {move} is right: {count} piece cut off and removed ({cells}).",
+        "✅ {move} is right: {count} pieces cut off and removed ({cells}).",
+        sum(map(len, removed.values())),
+        move=move_text(move),
+        cells=cells_text(removed),
+    )
+
+
+def reply_line(colour: Text, reply: Move, removed: Mapping[Cell, Stack]) -> Text:
+    """The opponent's reply, and what it cut off."""
+    if not removed:
+        return _("{colour} answers {reply}.", colour=colour, reply=reply_text(reply))
+    return n_(
+        "{colour} answers {reply}: {count} piece cut off and removed ({cells}).",
+        "{colour} answers {reply}: {count} pieces cut off and removed ({cells}).",
+        sum(map(len, removed.values())),
+        colour=colour,
+        reply=reply_text(reply),
+        cells=cells_text(removed),
+    )
 
 
 def game_over_line(position: Position, solver: Colour) -> Text | None:
