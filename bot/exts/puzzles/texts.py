@@ -247,13 +247,28 @@ def daily_lines(
     ]
 
 
-def daily_count_line(solvers: int, tried: int) -> Text:
-    """The day's count, added to its post."""
-    if tried == 0:
+def daily_count_line(solvers: int, tried: int, still_open: int) -> Text:
+    """The day's count, added to its post: of the players who tried it from there, by their
+    first try from there, how many solved it, did not, and are still trying (counted when they
+    are done: the post is updated then)."""
+    everyone = tried + still_open
+    if everyone == 0:
         return _("Nobody tried it from here.")
+    if still_open == 0:
+        return n_(
+            "Tried from here by {count} player: solved {solved}, not solved {failed}.",
+            "Tried from here by {count} players: solved {solved}, not solved {failed}.",
+            everyone,
+            solved=solvers,
+            failed=tried - solvers,
+        )
     return n_(
-        "Solved by {solvers} of the {count} player who tried it from here.",
-        "Solved by {solvers} of the {count} players who tried it from here.",
-        tried,
-        solvers=solvers,
+        "Tried from here by {count} player: solved {solved}, not solved {failed}, still "
+        "trying {still_open} (counted when done).",
+        "Tried from here by {count} players: solved {solved}, not solved {failed}, still "
+        "trying {still_open} (counted when done).",
+        everyone,
+        solved=solvers,
+        failed=tried - solvers,
+        still_open=still_open,
     )

@@ -240,7 +240,7 @@ async def test_the_daily_puzzle_is_posted_once_solved_from_its_button_and_counte
         assert "streak 0" in message.content and "Next puzzle" in str(message.components)
         await fake.click(alice, post, label="Solve it")
         twice = await fake.click(alice, post, label="Solve it")
-        assert "still waiting for your move" in twice.content
+        assert "still waiting for your move" in twice.content  # and left running overnight
         again = await fake.click(bob, post, label="Solve it")  # solved already: practice
         assert "practice: your rating stays" in again.content
 
@@ -249,11 +249,26 @@ async def test_the_daily_puzzle_is_posted_once_solved_from_its_button_and_counte
         await bot.housekeeping()
         await bot.housekeeping()
         yesterday = fake.message(post.id)
-        assert "Solved by 1 of the 3 players who tried it from here." in yesterday.content
+        # Alice's try still runs: not failed, still trying.
+        assert (
+            "Tried from here by 3 players: solved 1, not solved 1, still trying 1 (counted "
+            "when done)." in yesterday.content
+        )
         assert "Solve it" in str(yesterday.components) and yesterday.files
         posts = daily_posts(table, puzzles)
         assert len(posts) == 2 and "2025-03-02" in posts[1].content
-        assert "Solved by" not in posts[1].content
+        assert "Tried from here" not in posts[1].content
+
+        # Alice solves yesterday's puzzle today: its post's count is updated then.
+        assert "Solved!" in await solve_typed(table, bot, alice, table.games)
+        await fake.wait_until(
+            lambda: "solved 2, not solved 1." in fake.message(post.id).content, what="the count"
+        )
+        assert "Tried from here by 3 players: solved 2, not solved 1." in (
+            fake.message(post.id).content
+        )
+        assert "still trying" not in fake.message(post.id).content
+        assert len(daily_posts(table, puzzles)) == 2  # edited, not posted again
 
         # Cleared: no post the day after.
         cleared = await fake.run_command(
