@@ -1,15 +1,18 @@
 """Puzzles through the fake Discord, on each backend: ``/puzzle`` solved by typed moves and by
 tapping, failed, the rating moved (and shown in ``/dvonn profile``); practice by name, each
 move answered with the reply; the daily puzzle posted once in the channel a server chose (two
-housekeeping passes), solved from its button, and its count of solvers on the post the next
-day; puzzles in a DM by user install; and a private answer to every bad input. The clock is
-moved by hand; nothing sleeps."""
+housekeeping passes), solved from its button, and its count on the post the next day (a try
+still running is not a failure; it is counted when it ends: the post is updated); the words of
+a right move (what it cut off) and of a solved puzzle that ends the game; puzzles in a DM by
+user install; and a private answer to every bad input. The clock is moved by hand; nothing
+sleeps."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import re
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 
 import pytest
 from PIL import Image
@@ -17,8 +20,10 @@ from PIL import Image
 import ai.puzzles
 import rules
 from bot.app import DvonnBot
+from bot.exts.puzzles.posts import DailyPosts
 from bot.exts.puzzles.texts import find_line, game_over_line
-from bot.games import PuzzleShown
+from bot.games import Notification, PuzzleShown
+from bot.games.announcements import daily_puzzle_count
 from bot.games.puzzles import start_rating
 from tests.bot.clock import ManualClock
 from tests.bot.e2e.conftest import BotRunner, Table
@@ -222,6 +227,7 @@ async def test_the_daily_puzzle_is_posted_once_solved_from_its_button_and_counte
         await bot.housekeeping()
         (post,) = daily_posts(table, puzzles)
         assert "Daily DVONN puzzle** · 2025-03-01" in post.content
+        post_day = date(2025, 3, 1)
         assert "to play and win" in post.content and "Solve it" in str(post.components)
         board_of(post)
         assert post.nonce is not None
@@ -269,6 +275,14 @@ async def test_the_daily_puzzle_is_posted_once_solved_from_its_button_and_counte
         )
         assert "still trying" not in fake.message(post.id).content
         assert len(daily_posts(table, puzzles)) == 2  # edited, not posted again
+        # The first count delivered after the newer one (two processes' posts crossing):
+        # the newer count stays.
+        stored = await bot.service.puzzles.daily_post(table.guild.id, post_day)
+        assert stored is not None and (stored.solvers, stored.tried) == (2, 3)
+        first = daily_puzzle_count(dataclasses.replace(stored, solvers=1, tried=2, still_open=1))
+        older = Notification(0, first.kind, None, None, first.payload, clock.now, 0)
+        assert await DailyPosts(bot, bot.service, bot.publisher).count(older) is None
+        assert "solved 2, not solved 1." in fake.message(post.id).content
 
         # Cleared: no post the day after.
         cleared = await fake.run_command(
