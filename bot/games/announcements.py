@@ -347,7 +347,8 @@ def daily_puzzle(guild_id: int, channel_id: int, day: date, puzzle_id: str) -> N
 
 
 def daily_puzzle_count(post: DailyPuzzlePost) -> NewNotification:
-    """A daily post's count (``post.solvers`` of ``post.tried``), to show on it."""
+    """A daily post's count (``post.solvers`` of ``post.tried`` done, ``post.still_open``
+    still trying), to show on it."""
     return NewNotification(
         DAILY_PUZZLE_COUNT,
         payload={
@@ -357,6 +358,7 @@ def daily_puzzle_count(post: DailyPuzzlePost) -> NewNotification:
             "puzzle": post.puzzle_id,
             "solvers": post.solvers,
             "tried": post.tried,
+            "open": post.still_open,
         },
     )
 
@@ -372,4 +374,5 @@ def read_daily_puzzle(notification: Notification) -> DailyPuzzlePost:
         channel_id=int(payload["channel"]),
         solvers=payload.get("solvers"),
         tried=payload.get("tried"),
+        still_open=payload.get("open"),
     )

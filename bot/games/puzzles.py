@@ -22,9 +22,12 @@ followed by the reply from the line, and the last right one solves the puzzle; a
 * **The daily puzzle.** Each day (UTC) the housekeeping pass chooses the day's puzzle, the
   same for every server (once: the day is its key), and queues one post in each server that
   chose a channel (once a server a day: the post's row and its outbox row are written
-  together); the next day it counts, for each server, the players whose first try from that
-  post solved it, and queues the count to be shown on the post (once: counted posts are
-  marked in the same transaction).
+  together); the next day it counts, for each server, the players who tried it from that
+  post by how their first try from there went (solved, not solved, still running), and queues
+  the count to be shown on the post (once: counted posts are marked in the same transaction).
+  A try from a counted post that ends later updates the count, and queues the post's edit,
+  in the transaction that ends it: the post's row is locked before it is counted, by the
+  day's count and by such a try alike, so neither counts without the other's change.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ import dataclasses
 import functools
 import logging
 import random
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Final
@@ -67,7 +70,7 @@ from bot.storage import (
     UserId,
     Writer,
 )
-from rules import Colour, Move, Position
+from rules import Cell, Colour, Move, Position, Stack
 
 log = logging.getLogger(__name__)
 
@@ -205,6 +208,9 @@ class PuzzleMoved:
     rating_before: PuzzleRating
     rating_after: PuzzleRating
     """The same as before unless the try was rated and is over."""
+    announcements: tuple[int, ...] = ()
+    """What the move wrote to the outbox: a daily post's count updated, when the try came
+    from a post already counted and ended now."""
 
     @property
     def over(self) -> bool:
@@ -235,6 +241,18 @@ class PuzzleMoved:
     @property
     def rated(self) -> bool:
         return self.attempt.rated and self.over
+
+    @property
+    def cut_off(self) -> Mapping[Cell, Stack]:
+        """What the player's move cut off and removed (nothing when they gave up)."""
+        return {} if self.move is None else rules.apply(self.before, self.move).removed
+
+    @property
+    def reply_cut_off(self) -> Mapping[Cell, Stack]:
+        """What the reply played after a right move cut off and removed."""
+        if self.move is None or self.reply is None:
+            return {}
+        return rules.apply(rules.play(self.before, self.move), self.reply).removed
 
 
 @dataclass(frozen=True, slots=True)
@@ -421,6 +439,7 @@ class Puzzles:
                 raise PuzzleMovedOn(attempt.id)
             if attempt.rated:
                 await tx.save_puzzle_rating(after, now)
+            recounted = await self._recount_daily(tx, attempt, now)
         log.info("puzzle %s: %s %s it", puzzle.id, user_id, "solved" if right else "failed")
         saved = dataclasses.replace(
             attempt,
@@ -430,7 +449,31 @@ class Puzzles:
             rating_before=rating.rating if attempt.rated else None,
             rating_after=after.rating if attempt.rated else None,
         )
-        return PuzzleMoved(saved, puzzle, before, move, right, None, rating, after)
+        return PuzzleMoved(
+            saved, puzzle, before, move, right, None, rating, after, announcements=recounted
+        )
+
+    async def _recount_daily(
+        self, tx: Writer, attempt: PuzzleAttempt, now: datetime
+    ) -> tuple[int, ...]:
+        """A try from a daily post ended: if that post was counted already, count it again
+        (the post's row locked first) and queue the edit of the post when the count changed.
+        A post not counted yet needs nothing: its count, later, takes the try in."""
+        if attempt.daily_day is None or attempt.guild_id is None:
+            return ()
+        post = await tx.lock_daily_post(attempt.guild_id, attempt.daily_day)
+        if post is None or post.solvers is None:
+            return ()
+        counted = await tx.daily_first_tries(post.guild_id, post.day)
+        if (counted.solvers, counted.tried) == (post.solvers, post.tried):
+            return ()  # not the player's first try from there: the count stands
+        await tx.update_daily_count(post.guild_id, post.day, counted.solvers, counted.tried)
+        notice = announcements.daily_puzzle_count(
+            dataclasses.replace(
+                post, solvers=counted.solvers, tried=counted.tried, still_open=counted.still_open
+            )
+        )
+        return (await tx.enqueue(notice, now, self._outbox.claim()),)
 
     @staticmethod
     async def _lock(tx: Writer, user_id: UserId, now: datetime) -> PuzzleRating:
@@ -452,11 +495,19 @@ class Puzzles:
         counts: list[int] = []
         for post in await self._store.uncounted_daily_posts(today):
             async with self._store.write() as tx:
-                solvers, tried = await tx.daily_first_tries(post.guild_id, post.day)
-                if not await tx.count_daily_post(post.guild_id, post.day, solvers, tried):
+                locked = await tx.lock_daily_post(post.guild_id, post.day)
+                if locked is None or locked.solvers is not None:
                     continue  # counted by another process meanwhile
-                counted = dataclasses.replace(post, solvers=solvers, tried=tried)
-                notice = announcements.daily_puzzle_count(counted)
+                counted = await tx.daily_first_tries(post.guild_id, post.day)
+                await tx.update_daily_count(post.guild_id, post.day, counted.solvers, counted.tried)
+                notice = announcements.daily_puzzle_count(
+                    dataclasses.replace(
+                        locked,
+                        solvers=counted.solvers,
+                        tried=counted.tried,
+                        still_open=counted.still_open,
+                    )
+                )
                 counts.append(await tx.enqueue(notice, now, self._outbox.claim()))
         posts: list[int] = []
         awaiting = await self._store.servers_awaiting_daily(today)

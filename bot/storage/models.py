@@ -429,8 +429,14 @@ class DailyPuzzlePost:
     channel_id: ChannelId
     message_id: int | None = None
     solvers: int | None = None
-    """How many solved it from this post, counted once the day is over."""
+    """How many solved it from this post (their first try from there), counted once the day
+    is over, and again whenever a try from there ends after that."""
     tried: int | None = None
+    """How many tried it from this post and are done: solved it or not (their first try from
+    there over; before issue 39 the count took in the tries still running as well)."""
+    still_open: int | None = None
+    """How many first tries from this post were still running at the count: carried by the
+    count's announcement, not kept in the table (a try that ends later is counted then)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,10 @@ at (:meth:`PuzzleWrites.advance_attempt`, :meth:`~PuzzleWrites.end_attempt`), th
 check behind that lock.
 
 The day's puzzle is written once (its day is the key); a server's post of it once (the server
-and the day are the key), in the transaction that writes its outbox row.
+and the day are the key), in the transaction that writes its outbox row. Its count (``solvers``
+and ``tried``: the first tries from there that are over) is written once the day is over and
+again as later tries from there end, each time with the post's row locked first
+(:meth:`PuzzleWrites.lock_daily_post`), so two counts take turns and the later sees the other's.
 
 :class:`PuzzleWrites` is the part of :class:`~bot.storage.store.Writer` that writes them,
 :class:`PuzzleReads` the part of :class:`~bot.storage.store.Store` that reads them.
@@ -54,10 +57,22 @@ _SELECT_POST: Final = (
     f"SELECT {_POST_COLUMNS} FROM daily_puzzle_posts p JOIN daily_puzzles d ON d.day = p.day"
 )
 _FIRST_TRIES: Final = (
-    "SELECT count(*) AS tried, coalesce(sum(solved), 0) AS solvers FROM puzzle_attempts "
+    "SELECT count(ended_at) AS tried, coalesce(sum(solved), 0) AS solvers, "
+    "count(*) - count(ended_at) AS still_open FROM puzzle_attempts "
     "WHERE id IN (SELECT min(id) FROM puzzle_attempts WHERE daily_day = ? AND guild_id = ? "
     "GROUP BY user_id)"
 )
+
+
+@dataclass(frozen=True, slots=True)
+class DailyCount:
+    """The players who tried a server's daily post, by how their first try from there went."""
+
+    solvers: int
+    tried: int
+    """Those whose first try is over: solved or not."""
+    still_open: int
+    """Those whose first try is still running."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,23 +272,30 @@ class PuzzleWrites(WriterPart):
         )
         return changed == 1
 
-    async def daily_first_tries(self, guild_id: GuildId, day: date) -> tuple[int, int]:
-        """``(solvers, tried)`` of a server's daily post: the players who tried it from there,
-        and those of them whose first try from there solved it."""
+    async def lock_daily_post(self, guild_id: GuildId, day: date) -> DailyPuzzlePost | None:
+        """A server's post of a day's puzzle, its row locked for this transaction (taken before
+        it is counted: the day's count and a try from there ending at once take turns)."""
+        sql = f"{_SELECT_POST} WHERE p.guild_id = ? AND p.day = ?"
+        if self._conn.locks_rows:
+            sql += " FOR NO KEY UPDATE OF p"
+        row = await one_row(self._conn, sql, (guild_id, day.isoformat()))
+        return None if row is None else _post(row)
+
+    async def daily_first_tries(self, guild_id: GuildId, day: date) -> DailyCount:
+        """The players who tried a server's daily post from there, by their first try from
+        there: solved, over (solved or not), still running."""
         row = await one_row(self._conn, _FIRST_TRIES, (day.isoformat(), guild_id))
         assert row is not None
-        return int(row["solvers"]), int(row["tried"])
+        return DailyCount(int(row["solvers"]), int(row["tried"]), int(row["still_open"]))
 
-    async def count_daily_post(
+    async def update_daily_count(
         self, guild_id: GuildId, day: date, solvers: int, tried: int
-    ) -> bool:
-        """Keep a daily post's count; ``False`` if it was counted already (nothing done)."""
-        changed = await self._conn.execute(
-            "UPDATE daily_puzzle_posts SET solvers = ?, tried = ? "
-            "WHERE guild_id = ? AND day = ? AND solvers IS NULL",
+    ) -> None:
+        """Keep a daily post's count (its row locked first: :meth:`lock_daily_post`)."""
+        await self._conn.execute(
+            "UPDATE daily_puzzle_posts SET solvers = ?, tried = ? WHERE guild_id = ? AND day = ?",
             (solvers, tried, guild_id, day.isoformat()),
         )
-        return changed == 1
 
     async def set_daily_message(self, guild_id: GuildId, day: date, message_id: int) -> None:
         await self._conn.execute(

@@ -15,7 +15,7 @@ import discord
 
 import render
 import rules
-from bot.exts.puzzles.texts import details, headline, moved_lines, shown_lines
+from bot.exts.puzzles.texts import details, game_over_line, headline, moved_lines, shown_lines
 from bot.games import PuzzleMoved, PuzzleShown
 from bot.i18n import Text, _
 from bot.interactions.replies import MAX_CONTENT
@@ -78,7 +78,13 @@ async def message(renderer: Renderer, subject: Subject, reader: Reader) -> dict[
     failed = isinstance(subject, PuzzleMoved) and subject.over and not subject.solved
     summary: tuple[Text, ...] = (
         status,
-        *board_summary(position, named, last_move=None if failed else move, removed=removed),
+        *board_summary(
+            position,
+            named,
+            last_move=None if failed else move,
+            removed=removed,
+            ending=game_over_line(position, subject.puzzle.solver()),
+        ),
     )
     if failed and move is not None:
         summary = (*summary, _("The arrow: the winning move, {move}.", move=str(move)))

@@ -321,7 +321,8 @@ BUTTONS: Final = (
 
 
 async def answer_in_place(interaction: Interaction, moved: PuzzleMoved) -> None:
-    """A tap in a puzzle's own message: the message becomes the answer (its board replaced)."""
+    """A tap in a puzzle's own message: the message becomes the answer (its board replaced);
+    then what the move queued is posted (a daily post's count, updated)."""
     await interaction.response.defer()
     bot = interaction.client
     reader = await bot.publisher.own_reader(interaction)
@@ -330,6 +331,7 @@ async def answer_in_place(interaction: Interaction, moved: PuzzleMoved) -> None:
     await interaction.edit_original_response(
         attachments=[file], view=puzzle_view(moved, reader), **kwargs
     )
+    await bot.deliverer.deliver(moved.announcements)
 
 
 async def answer_anew(interaction: Interaction, subject: PuzzleShown | PuzzleMoved) -> None:
@@ -342,3 +344,5 @@ async def answer_anew(interaction: Interaction, subject: PuzzleShown | PuzzleMov
         view=puzzle_view(subject, reader),
         ephemeral=True,
     )
+    if isinstance(subject, PuzzleMoved):
+        await bot.deliverer.deliver(subject.announcements)  # a daily post's count, updated

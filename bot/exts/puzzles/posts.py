@@ -43,7 +43,7 @@ class DailyPosts:
             puzzle.solver(), puzzle.solver_moves, puzzle.rating, post.day.isoformat()
         )
         if post.solvers is not None and post.tried is not None:
-            lines.append(daily_count_line(post.solvers, post.tried))
+            lines.append(daily_count_line(post.solvers, post.tried, post.still_open or 0))
         return "\n".join(reader(line) for line in lines)
 
     async def post(self, notification: Notification) -> discord.Message | None:
@@ -112,6 +112,11 @@ class DailyPosts:
         stored = await self._service.puzzles.daily_post(counted.guild_id, counted.day)
         if stored is None or stored.message_id is None:
             return None  # never posted (refused, or the server changed its channel)
+        if (stored.solvers, stored.tried) != (counted.solvers, counted.tried):
+            # Counted again since (a try from there ended: each end adds to ``tried``), and
+            # that count is queued too: an older count never overwrites a newer one.
+            log.info("daily puzzle of %s: an older count for %s", counted.day, counted.guild_id)
+            return None
         reader = await self._publisher.public_reader(counted.guild_id)
         channel = self._bot.get_partial_messageable(stored.channel_id, guild_id=stored.guild_id)
         return await channel.get_partial_message(stored.message_id).edit(

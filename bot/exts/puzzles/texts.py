@@ -3,6 +3,7 @@ board, and the daily post. Pure: texts in, texts out (the Discord layer renders 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Final
 
 import rules
@@ -10,7 +11,7 @@ from bot.games import PuzzleMoved, PuzzleRating, PuzzleShown
 from bot.games.ratings import is_provisional
 from bot.i18n import COLOUR_NAMES, Text, _, n_
 from bot.posting.texts import rating_text
-from rules import Colour, Move
+from rules import CELL_NAMES, Cell, Colour, Move, Position, Stack
 
 TYPED: Final = _("Tap below, or type /puzzle move: (the menu lists the legal moves).")
 
@@ -61,17 +62,26 @@ def shown_lines(shown: PuzzleShown) -> list[Text]:
     return lines
 
 
+def puzzle_rating_text(rating: PuzzleRating) -> str:
+    """A puzzle rating as every puzzle text shows it: rounded, with "?" while provisional
+    (:func:`bot.posting.texts.rating_text`, as game ratings)."""
+    return rating_text(rating.rating, provisional=is_provisional(rating))
+
+
 def rating_line(rating: PuzzleRating) -> Text:
     """The player's puzzle rating and record."""
     if rating.tried == 0:
-        return _("Your puzzle rating: {rating} (no rated puzzle yet).", rating=round(rating.rating))
+        return _(
+            "Your puzzle rating: {rating} (no rated puzzle yet).",
+            rating=puzzle_rating_text(rating),
+        )
     return n_(
         "Your puzzle rating: {rating} · {count} rated puzzle: {solved} solved · streak "
         "{streak} (best {best})",
         "Your puzzle rating: {rating} · {count} rated puzzles: {solved} solved · streak "
         "{streak} (best {best})",
         rating.tried,
-        rating=rating_text(rating.rating, provisional=is_provisional(rating)),
+        rating=puzzle_rating_text(rating),
         solved=rating.solved,
         streak=rating.streak,
         best=rating.best_streak,
@@ -83,8 +93,8 @@ def change_line(before: PuzzleRating, after: PuzzleRating) -> Text:
     change = round(after.rating) - round(before.rating)
     return _(
         "Puzzle rating {before} → {after} ({change}) · streak {streak} (best {best})",
-        before=rating_text(before.rating, provisional=is_provisional(before)),
-        after=rating_text(after.rating, provisional=is_provisional(after)),
+        before=puzzle_rating_text(before),
+        after=puzzle_rating_text(after),
         change=f"{change:+d}".replace("-", "−"),
         streak=after.streak,
         best=after.best_streak,
@@ -98,14 +108,8 @@ def moved_lines(moved: PuzzleMoved) -> list[Text]:
     colour = COLOUR_NAMES[puzzle.solver().opponent]
     if not moved.over:
         assert moved.move is not None and moved.reply is not None
-        lines.append(
-            _(
-                "✅ {move} is right. {colour} answers {reply}.",
-                move=move_text(moved.move),
-                colour=colour,
-                reply=reply_text(moved.reply),
-            )
-        )
+        lines.append(right_line(moved.move, moved.cut_off))
+        lines.append(reply_line(colour, moved.reply, moved.reply_cut_off))
         left = puzzle.solver_moves - attempt.step // 2
         lines.append(
             n_(
@@ -117,6 +121,8 @@ def moved_lines(moved: PuzzleMoved) -> list[Text]:
         lines.append(TYPED)
         return lines
     if moved.solved:
+        assert moved.move is not None
+        lines.append(right_line(moved.move, moved.cut_off))
         lines.append(
             n_(
                 "🎉 Solved! With best play on both sides you win by {count} piece.",
@@ -143,6 +149,52 @@ def moved_lines(moved: PuzzleMoved) -> list[Text]:
     else:
         lines.append(_("Practice: your puzzle rating stays as it was."))
     return lines
+
+
+def cells_text(removed: Mapping[Cell, Stack]) -> str:
+    """The cells of the stacks cut off, as a game's post lists them: ``H3, I3, J4``."""
+    return ", ".join(CELL_NAMES[cell] for cell in sorted(removed))
+
+
+def right_line(move: Move, removed: Mapping[Cell, Stack]) -> Text:
+    """The solver's right move, and what it cut off (in a game post's words)."""
+    if not removed:
+        return _("✅ {move} is right.", move=move_text(move))
+    return n_(
+        "✅ {move} is right: {count} piece cut off and removed ({cells}).",
+        "✅ {move} is right: {count} pieces cut off and removed ({cells}).",
+        sum(map(len, removed.values())),
+        move=move_text(move),
+        cells=cells_text(removed),
+    )
+
+
+def reply_line(colour: Text, reply: Move, removed: Mapping[Cell, Stack]) -> Text:
+    """The opponent's reply, and what it cut off."""
+    if not removed:
+        return _("{colour} answers {reply}.", colour=colour, reply=reply_text(reply))
+    return n_(
+        "{colour} answers {reply}: {count} piece cut off and removed ({cells}).",
+        "{colour} answers {reply}: {count} pieces cut off and removed ({cells}).",
+        sum(map(len, removed.values())),
+        colour=colour,
+        reply=reply_text(reply),
+        cells=cells_text(removed),
+    )
+
+
+def game_over_line(position: Position, solver: Colour) -> Text | None:
+    """How the game ended on a puzzle's board, said to the solver ("you win as White"),
+    ``None`` if it goes on. The boards name the sides "You" and "Opponent", which a game's
+    "{side} wins" does not conjugate."""
+    over = rules.outcome(position)
+    if over is None:
+        return None
+    if over.winner is None:
+        return _("Game over: a draw.")
+    if over.winner is solver:
+        return _("Game over: you win as {colour}.", colour=COLOUR_NAMES[solver])
+    return _("Game over: your opponent wins as {colour}.", colour=COLOUR_NAMES[over.winner])
 
 
 def solution(moved: PuzzleMoved) -> str:
@@ -195,13 +247,28 @@ def daily_lines(
     ]
 
 
-def daily_count_line(solvers: int, tried: int) -> Text:
-    """The day's count, added to its post."""
-    if tried == 0:
+def daily_count_line(solvers: int, tried: int, still_open: int) -> Text:
+    """The day's count, added to its post: of the players who tried it from there, by their
+    first try from there, how many solved it, did not, and are still trying (counted when they
+    are done: the post is updated then)."""
+    everyone = tried + still_open
+    if everyone == 0:
         return _("Nobody tried it from here.")
+    if still_open == 0:
+        return n_(
+            "Tried from here by {count} player: solved {solved}, not solved {failed}.",
+            "Tried from here by {count} players: solved {solved}, not solved {failed}.",
+            everyone,
+            solved=solvers,
+            failed=tried - solvers,
+        )
     return n_(
-        "Solved by {solvers} of the {count} player who tried it from here.",
-        "Solved by {solvers} of the {count} players who tried it from here.",
-        tried,
-        solvers=solvers,
+        "Tried from here by {count} player: solved {solved}, not solved {failed}, still "
+        "trying {still_open} (counted when done).",
+        "Tried from here by {count} players: solved {solved}, not solved {failed}, still "
+        "trying {still_open} (counted when done).",
+        everyone,
+        solved=solvers,
+        failed=tried - solvers,
+        still_open=still_open,
     )

@@ -6,6 +6,7 @@ day). The puzzles are the shipped ones (:mod:`ai.puzzles`), given the ratings a 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import random
 from collections.abc import AsyncIterator
@@ -30,6 +31,7 @@ from bot.games import (
 from bot.games.announcements import DAILY_PUZZLE, DAILY_PUZZLE_COUNT, read_daily_puzzle
 from bot.games.puzzles import WINDOWS, PuzzleBook, rated, start_rating
 from bot.storage import Store, open_database
+from bot.storage.puzzles import DailyCount, PuzzleWrites
 from tests.bot.clock import ManualClock
 
 ALICE, BOB, CAROL = 11, 22, 33
@@ -349,13 +351,85 @@ async def test_the_daily_puzzle_is_posted_once_a_server_a_day_and_counted_the_ne
         notice = await service.outbox.get(row)
         assert notice is not None and notice.kind == DAILY_PUZZLE_COUNT
         post = read_daily_puzzle(notice)
-        counted[post.guild_id] = (post.solvers, post.tried)
-    assert counted == {GUILD: (1, 2), OTHER_GUILD: (0, 1), 503: (0, 0)}
+        counted[post.guild_id] = (post.solvers, post.tried, post.still_open)
+    # Carol's try still runs: still trying, neither solved nor failed.
+    assert counted == {GUILD: (1, 2, 0), OTHER_GUILD: (0, 0, 1), 503: (0, 0, 0)}
     stored = await service.puzzles.daily_post(GUILD, today)
     assert stored is not None and (stored.solvers, stored.tried) == (1, 2)
     tomorrow = await service.store.daily_puzzle(date(2025, 3, 2))
     assert tomorrow is not None and tomorrow != day_puzzle  # a puzzle is a day's once
     assert (await service.sweep()).daily_puzzles.announcements == ()
+
+    # Carol solves it the day after the count: the post's count is updated, once.
+    carols = await service.puzzles.current(CAROL)
+    for step in range(0, len(line), 2):
+        moved = await service.puzzles.play(CAROL, line[step], attempt_id=carols.attempt.id)
+    assert moved.solved and len(moved.announcements) == 1
+    notice = await service.outbox.get(moved.announcements[0])
+    assert notice is not None and notice.kind == DAILY_PUZZLE_COUNT
+    recounted = read_daily_puzzle(notice)
+    assert (recounted.guild_id, recounted.solvers, recounted.tried, recounted.still_open) == (
+        OTHER_GUILD,
+        1,
+        1,
+        0,
+    )
+    stored = await service.puzzles.daily_post(OTHER_GUILD, today)
+    assert stored is not None and (stored.solvers, stored.tried) == (1, 1)
+    # A second try of hers from there (practice) changes nothing: only first tries count.
+    practice = await service.puzzles.start(CAROL, daily=today, guild_id=OTHER_GUILD)
+    given_up = await service.puzzles.give_up(CAROL, practice.attempt.id, 0)
+    assert given_up.announcements == ()
+    assert (await service.sweep()).daily_puzzles.announcements == ()
+
+
+async def test_late_tries_of_a_counted_daily_post_ending_at_once_are_both_counted(
+    service: GameService, other: GameService, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two players' tries from yesterday's post end at once in two processes, after the
+    count: each locks the post's row before counting, so the last count takes in both.
+
+    Each count waits (2 s at most) for the other process to come to its count too: without
+    the lock both count at once, neither seeing the other's try end (not committed yet); with
+    it the second waits for the first's commit, and the first goes on when the wait runs out.
+    """
+    counting = 0
+    both = asyncio.Event()
+    counted_by = PuzzleWrites.daily_first_tries
+
+    async def side_by_side(self: PuzzleWrites, guild_id: int, day: date) -> DailyCount:
+        nonlocal counting
+        counting += 1
+        if counting == 2:
+            both.set()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(both.wait(), 2.0)
+        return await counted_by(self, guild_id, day)
+
+    await service.save_guild_settings(GuildSettings(GUILD, puzzle_channel_id=CHANNEL))
+    await service.puzzles.queue_daily()
+    today = date(2025, 3, 1)
+    tries = {
+        user: await service.puzzles.start(user, daily=today, guild_id=GUILD)
+        for user in (ALICE, BOB)
+    }
+    clock.now = datetime(2025, 3, 2, 0, 1, tzinfo=UTC)
+    (count,) = (await service.puzzles.queue_daily()).counts
+    first = await service.outbox.get(count)
+    assert first is not None
+    assert (read_daily_puzzle(first).tried, read_daily_puzzle(first).still_open) == (0, 2)
+    monkeypatch.setattr(PuzzleWrites, "daily_first_tries", side_by_side)
+    ended = await asyncio.gather(
+        service.puzzles.give_up(ALICE, tries[ALICE].attempt.id, 0),
+        other.puzzles.give_up(BOB, tries[BOB].attempt.id, 0),
+    )
+    latest = max(row for moved in ended for row in moved.announcements)
+    notice = await service.outbox.get(latest)
+    assert notice is not None
+    post = read_daily_puzzle(notice)
+    assert (post.solvers, post.tried, post.still_open) == (0, 2, 0)
+    stored = await service.puzzles.daily_post(GUILD, today)
+    assert stored is not None and (stored.solvers, stored.tried) == (0, 2)
 
 
 async def test_a_daily_post_keeps_its_message(service: GameService) -> None:
