@@ -595,6 +595,8 @@ class TournamentGame:
     result: Result | None = None
     """``None`` while it is played (and for a bye, whose result is :attr:`is_bye`)."""
     score: tuple[int, int] | None = None
+    """``(white, black)`` at the end of a game played to the count, which its piece margin is
+    made of; ``None`` for any other ending (a resignation, a loss on time, a withdrawal)."""
     forfeit: bool = False
     """Decided without play: a withdrawal from a game that had not begun."""
     void: bool = False
