@@ -392,7 +392,7 @@ async def _make_games(
             )
         )
         await tx.save_pairing(dataclasses.replace(pair, game_id=game.id))
-        await tx.enqueue(announcements.tournament_game(game, tournament, pair.number), now)
+        await tx.enqueue(announcements.tournament_game(game, tournament), now)
     log.info("tournament %s: %d pairings made", tournament.id, len(made))
 
 

@@ -588,7 +588,9 @@ class TournamentGame:
     leg: int
     """A knockout match's game: 1, then 2 after a draw (colours swapped), and so on."""
     number: int
-    """Its number in the tournament, as the standings and posts name it (#1, #2, ...)."""
+    """Its place in the tournament's order of pairing (1, 2, ...; a bye's too). Players never
+    see it: posts name a game by its game's own number (:attr:`game_id`), unique in a server
+    where this one restarts in every division and season."""
     white_id: UserId
     black_id: UserId | None
     game_id: int | None = None
