@@ -26,6 +26,7 @@ from bot.exts.tournaments.texts import (
     standings_lines,
     standings_tables,
     terms_line,
+    thread_name,
     tournament_line,
     tournament_winners,
 )
@@ -128,13 +129,14 @@ class TournamentPosts:
         white = await self._publisher.names.get(game.white_id)
         black = await self._publisher.names.get(game.black_id)
         text = reader(game_line(place, game))
+        name = reader.plain(thread_name(place, game, white, black))  # names show as they are
         assert game.guild_id is not None
         message, thread_id = await self._thread_from(
             tournament.channel_id,
             game.guild_id,
             text,
             notification.nonce,
-            f"#{game.id} {white} vs {black}",  # the game's number first: kept if cut to fit
+            name,
         )
         await self._service.tournaments.begin_game(game.id, thread_id, tournament.channel_id)
         return message

@@ -68,6 +68,23 @@ def game_line(place: Place, game: Game) -> Text:
     return _("{tournament}, game #{number}: {white} (White) vs {black} (Black).", **names)
 
 
+def thread_name(place: Place, game: Game, white: str, black: str) -> Text | str:
+    """A tournament's game's thread: ``#57 Ann vs Bob`` by the game's number (first, so that
+    it stays when Discord's limit cuts the name), and a league's season and division as its
+    announcement names them."""
+    name = f"#{game.id} {white} vs {black}"
+    if place.season is not None and place.division is not None:
+        return _(
+            "{name}: season {season}, division {division}",
+            name=name,
+            season=place.season,
+            division=place.division,
+        )
+    if place.season is not None:
+        return _("{name}: season {season}", name=name, season=place.season)
+    return name
+
+
 def _points(points: float) -> str:
     whole = int(points)
     if not points - whole:

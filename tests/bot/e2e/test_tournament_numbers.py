@@ -33,7 +33,7 @@ async def check_announced(
     table: Table, games: Sequence[Paired], season: int, divisions: Sequence[set[FakeUser]]
 ) -> None:
     """Each game's post names the league, the season, the game's division and its number;
-    its thread is named by that number; and its first board, in the thread, is of the game
+    so does its thread, the number first; and its first board, in the thread, is of the game
     of that number (the bot's own)."""
     for paired in games:
         found = ANNOUNCED.match(paired.post.content)
@@ -41,8 +41,9 @@ async def check_announced(
         assert int(found[1]) == season and int(found[3]) == paired.number
         (division,) = [n for n, part in enumerate(divisions, start=1) if paired.players <= part]
         assert int(found[2]) == division, paired.post.content
-        assert paired.thread.name == f"#{paired.number} {paired.white.username} vs " + (
-            paired.black.username
+        assert paired.thread.name == (
+            f"#{paired.number} {paired.white.username} vs {paired.black.username}: "
+            f"season {season}, division {division}"
         )
         board = next(m for m in table.fake.messages_in(paired.thread) if m.embed_image())
         assert f"Game #{paired.number} ·" in str(board.embeds), board.embeds
