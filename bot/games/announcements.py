@@ -269,11 +269,10 @@ def tournament_opened(tournament: Tournament) -> NewNotification:
     return NewNotification(TOURNAMENT_OPENED, payload={"tournament": tournament.id})
 
 
-def tournament_game(game: Game, tournament: Tournament, number: int) -> NewNotification:
-    """A tournament's game to begin: its thread, then its first post (in its own lane)."""
-    return NewNotification(
-        TOURNAMENT_GAME, game_id=game.id, payload={"tournament": tournament.id, "number": number}
-    )
+def tournament_game(game: Game, tournament: Tournament) -> NewNotification:
+    """A tournament's game to begin: its thread, then its first post (in its own lane). Its
+    posts name it by the game's own number (its id), as every other post of the game does."""
+    return NewNotification(TOURNAMENT_GAME, game_id=game.id, payload={"tournament": tournament.id})
 
 
 def tournament_news(

@@ -169,13 +169,16 @@ def unclaimed(claim: Claim, now: datetime) -> Claim:
 
 def _decided(pairing: TournamentGame, game: Game) -> TournamentGame:
     """A pairing with its game's result: aborted, it counts for nobody; a loss on time is a
-    forfeit (FIDE's ``+/-``), as is a game that never began (set by the withdrawal)."""
+    forfeit (FIDE's ``+/-``), as is a game that never began (set by the withdrawal). Only a
+    game played to the count keeps its score, the piece margin of the standings: a
+    resignation, a loss on time or a withdrawal ends a game whose board decided nothing (the
+    one who resigned may have been ahead on it), and counts 0."""
     if game.status is GameStatus.ABORTED:
         return dataclasses.replace(pairing, void=True)
     return dataclasses.replace(
         pairing,
         result=game.result,
-        score=game.score,
+        score=game.score if game.end_reason is EndReason.SCORE else None,
         forfeit=pairing.forfeit or game.end_reason is EndReason.TIME,
     )
 
@@ -389,7 +392,7 @@ async def _make_games(
             )
         )
         await tx.save_pairing(dataclasses.replace(pair, game_id=game.id))
-        await tx.enqueue(announcements.tournament_game(game, tournament, pair.number), now)
+        await tx.enqueue(announcements.tournament_game(game, tournament), now)
     log.info("tournament %s: %d pairings made", tournament.id, len(made))
 
 

@@ -30,7 +30,9 @@ the player's own final points to the values Buchholz sums, and can be the one cu
   highest too;
 - then, in both, the sum of piece margins: a game's margin is the player's pieces minus the
   opponent's at the end (the stored score pair), so the winner's is positive, the loser's the
-  same number negative, a draw's 0.
+  same number negative, a draw's 0. Only a game played to the count has a score: one ended by
+  a resignation, a loss on time or a withdrawal comes without one (``(0, 0)``), since the
+  board did not decide it (the player who resigned may have been ahead on it).
 
 Players level on all of these share a rank (1, 2, 2, 4) and are listed in seed order.
 
@@ -155,7 +157,8 @@ class GameResult:
     black: PlayerId
     outcome: Outcome
     score: tuple[int, int] = (0, 0)
-    """``(white, black)``: the pieces each side controlled at the end."""
+    """``(white, black)``: the pieces each side controlled at the end of a game played to the
+    count; ``(0, 0)`` for any other ending (see the module's rules)."""
 
     def __post_init__(self) -> None:
         if self.white == self.black:

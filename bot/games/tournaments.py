@@ -93,6 +93,17 @@ class Standing:
     divisions: tuple[Standing, ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where a tournament's game is played, as its posts name it beside the game's own number
+    (the bot's game id): the tournament (a league, for a division's game), and for a league
+    the season, and the division when that season has more than one."""
+
+    tournament: Tournament
+    season: int | None = None
+    division: int | None = None
+
+
 class Tournaments:
     """The use cases of tournaments and leagues."""
 
@@ -369,6 +380,19 @@ class Tournaments:
         if tournament.league_id is not None:  # a division stands for its league
             return await self.get(tournament.league_id, guild_id)
         return tournament
+
+    async def place(self, tournament_id: int) -> Place:
+        """Where the games of ``tournament_id`` (a league's division, or any tournament) are
+        played, as :class:`Place` names it."""
+        part = await self.store.tournament(tournament_id)
+        if part is None:
+            raise TournamentNotFound(tournament_id)
+        if part.league_id is None:
+            return Place(part)
+        league = await self.get(part.league_id)
+        every = await self.store.league_divisions(league.id)
+        several = sum(d.season == part.season for d in every) > 1
+        return Place(league, part.season, part.division if several else None)
 
     async def choose(
         self,

@@ -594,13 +594,17 @@ class TournamentGame:
     leg: int
     """A knockout match's game: 1, then 2 after a draw (colours swapped), and so on."""
     number: int
-    """Its number in the tournament, as the standings and posts name it (#1, #2, ...)."""
+    """Its place in the tournament's order of pairing (1, 2, ...; a bye's too). Players never
+    see it: posts name a game by its game's own number (:attr:`game_id`), unique in a server
+    where this one restarts in every division and season."""
     white_id: UserId
     black_id: UserId | None
     game_id: int | None = None
     result: Result | None = None
     """``None`` while it is played (and for a bye, whose result is :attr:`is_bye`)."""
     score: tuple[int, int] | None = None
+    """``(white, black)`` at the end of a game played to the count, which its piece margin is
+    made of; ``None`` for any other ending (a resignation, a loss on time, a withdrawal)."""
     forfeit: bool = False
     """Decided without play: a withdrawal from a game that had not begun."""
     void: bool = False

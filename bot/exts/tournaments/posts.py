@@ -20,11 +20,13 @@ import discord
 from bot.exts.tournaments.buttons import join_view
 from bot.exts.tournaments.texts import (
     FORMAT_NAMES,
+    game_line,
     match_lines,
     season_over_lines,
     standings_lines,
     standings_tables,
     terms_line,
+    thread_name,
     tournament_line,
     tournament_winners,
 )
@@ -121,27 +123,20 @@ class TournamentPosts:
         game = await self._service.tournaments.pending_game(notification.game_id)
         if game is None:
             return None  # begun on an earlier try, or ended without play
-        tournament = await self._service.tournaments.get(int(notification.payload["tournament"]))
-        number = int(notification.payload.get("number", game.id))
+        place = await self._service.tournaments.place(int(notification.payload["tournament"]))
+        tournament = place.tournament
         reader = await self._publisher.public_reader(game.guild_id)
         white = await self._publisher.names.get(game.white_id)
         black = await self._publisher.names.get(game.black_id)
-        text = reader(
-            _(
-                "{tournament}, game #{number}: {white} (White) vs {black} (Black).",
-                tournament=tournament_line(tournament),
-                number=number,
-                white=mention(game.white_id),
-                black=mention(game.black_id),
-            )
-        )
+        text = reader(game_line(place, game))
+        name = reader.plain(thread_name(place, game, white, black))  # names show as they are
         assert game.guild_id is not None
         message, thread_id = await self._thread_from(
             tournament.channel_id,
             game.guild_id,
             text,
             notification.nonce,
-            f"#{number} {white} vs {black}",
+            name,
         )
         await self._service.tournaments.begin_game(game.id, thread_id, tournament.channel_id)
         return message

@@ -7,6 +7,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Final
 
 from bot.games import (
+    Game,
     Result,
     Tournament,
     TournamentFormat,
@@ -18,7 +19,7 @@ from bot.games import (
 from bot.games.pairing import Decider, MatchWon, match_winner
 from bot.games.standings import PROMOTED, RELEGATED, GameResult, league_moves
 from bot.games.standings import Standing as Ranked
-from bot.games.tournaments import Standing
+from bot.games.tournaments import Place, Standing
 from bot.i18n import Text, _
 from bot.posting.publisher import Reader
 from bot.posting.texts import clock_text, mention
@@ -38,6 +39,50 @@ Names = Callable[[int], Awaitable[str]]
 def tournament_line(tournament: Tournament) -> str:
     """``#3 Autumn Cup``: how texts name a tournament (names are the organiser's own)."""
     return f"#{tournament.id} **{tournament.name}**"
+
+
+def game_line(place: Place, game: Game) -> Text:
+    """A tournament's game as its announcement names it: by the bot's game number (its id,
+    which every other post and command of the game uses), with the season and division of a
+    league's game (the division where its season has more than one)."""
+    names = {
+        "tournament": tournament_line(place.tournament),
+        "number": game.id,
+        "white": mention(game.white_id),
+        "black": mention(game.black_id),
+    }
+    if place.season is not None and place.division is not None:
+        return _(
+            "{tournament}, season {season}, division {division}, game #{number}: {white} "
+            "(White) vs {black} (Black).",
+            season=place.season,
+            division=place.division,
+            **names,
+        )
+    if place.season is not None:
+        return _(
+            "{tournament}, season {season}, game #{number}: {white} (White) vs {black} (Black).",
+            season=place.season,
+            **names,
+        )
+    return _("{tournament}, game #{number}: {white} (White) vs {black} (Black).", **names)
+
+
+def thread_name(place: Place, game: Game, white: str, black: str) -> Text | str:
+    """A tournament's game's thread: ``#57 Ann vs Bob`` by the game's number (first, so that
+    it stays when Discord's limit cuts the name), and a league's season and division as its
+    announcement names them."""
+    name = f"#{game.id} {white} vs {black}"
+    if place.season is not None and place.division is not None:
+        return _(
+            "{name}: season {season}, division {division}",
+            name=name,
+            season=place.season,
+            division=place.division,
+        )
+    if place.season is not None:
+        return _("{name}: season {season}", name=name, season=place.season)
+    return name
 
 
 def _points(points: float) -> str:
@@ -291,7 +336,7 @@ def match_lines(standing: Standing, game_id: int) -> list[Text]:
             _(
                 "Game #{number} was drawn: a second game, colours swapped: {white} (White) "
                 "against {black} (Black).",
-                number=ended.number,
+                number=ended.game_id,
                 white=mention(decided.pairing.white),
                 black=mention(decided.pairing.black),
             )
@@ -388,10 +433,14 @@ def result_symbol(pairing: TournamentGame) -> str:
 async def pairings_text(
     standing: Standing, names: Names, reader: Reader, threads: Mapping[int, int] | None = None
 ) -> str:
-    """Every game of a tournament by round: number, players, result, and a link to its
-    thread while it runs (``threads``: the running games' threads, by game id)."""
+    """Every game of a tournament by round (a league: its season's, by division): the game's
+    number (the bot's, as its thread and posts name it), players, result, and a link to its
+    thread while it runs (``threads``: the running games' threads, by game id); a bye has no
+    game, so no number."""
     threads = threads or {}
     lines = [f"{tournament_line(standing.tournament)}"]
+    if standing.divisions and (season := standing.divisions[0].tournament.season) is not None:
+        lines.append(reader(_("**Season {season}**", season=season)))
     parts = standing.divisions or (standing,)
     for part in parts:
         if part.tournament.division is not None:
@@ -404,10 +453,10 @@ async def pairings_text(
             white = await names(pairing.white_id)
             if pairing.black_id is None:
                 bye = reader(_("bye"))
-                lines.append(f"#{pairing.number} {white}: {bye}")
+                lines.append(f"{white}: {bye}")
                 continue
             black = await names(pairing.black_id)
-            line = f"#{pairing.number} {white} – {black}: {result_symbol(pairing)}"
+            line = f"#{pairing.game_id} {white} – {black}: {result_symbol(pairing)}"
             if (thread := threads.get(pairing.game_id or 0)) is not None:
                 line += f" <#{thread}>"
             lines.append(line)

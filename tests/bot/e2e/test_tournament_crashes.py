@@ -606,12 +606,12 @@ def _check_once(
         found = STARTS_GAME.search(message.content)
         if found is not None:
             posted.setdefault(int(found[1]), []).append(message)
-    assert sorted(posted) == sorted(games.values())
+    assert sorted(posted) == sorted(games)  # each post names its game by the game's id
     assert all(len(posts) == 1 for posts in posted.values()), posted
     threads = {t.id: t for t in fake.threads_in(channel)}
     assert len(threads) == len(games) + 1  # and the tournament's own
     for game_id, _status, channel_id in rows:
-        (message,) = posted[games[game_id]]
+        (message,) = posted[game_id]
         assert message.thread_id == channel_id, f"game {game_id} is not in its post's thread"
         firsts = [m for m in fake.messages_in(threads[channel_id]) if FIRST_POST in str(m.embeds)]
         assert len(firsts) == 1, f"game {game_id}: {len(firsts)} first posts"

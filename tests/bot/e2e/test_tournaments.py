@@ -345,7 +345,7 @@ async def test_a_round_robin_of_six_played_to_its_end_through_discord(
 
 ROUND_LINE = re.compile(r"^Round (\d+)$")
 GAME_LINE = re.compile(r"^#(\d+) (\w+) – (\w+): ")
-BYE_LINE = re.compile(r"^#(\d+) (\w+): bye$")
+BYE_LINE = re.compile(r"^(\w+): bye$")  # no game, so no number
 
 
 @dataclass
@@ -367,7 +367,7 @@ def read_pairings(text: str) -> Rounds:
         elif match := GAME_LINE.match(line):
             found.games[number].append((match[2], match[3]))
         elif match := BYE_LINE.match(line):
-            found.byes[number].append(match[2])
+            found.byes[number].append(match[1])
     return found
 
 
