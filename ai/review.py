@@ -17,8 +17,14 @@ so the two values are positions at the same ply with the same side to act search
 depth, and their difference is a fair price of the move. Searched each as deep as its budget
 allowed, as they once were, they were not: the side to act looks better at odd depths, by
 several pieces in the middle game (one position: -4.5, -11.1, -3.0, -7.7 pieces at depths 5
-to 8), and a move's "loss" was often that swing. A move the engine agrees with costs nothing;
-a forced move (a pass, the last empty cell) is not weighed, and neither is any placement.
+to 8), and a move's "loss" was often that swing. Proven results swing at no depth: where the
+search before the move proved the engine's move and the position after the move played was
+proven too (its own search, the next ply's, worked the game out), the move is priced by those
+two results and searched no more; the search one ply less deep may stop short of the end that
+the deeper one reached (a random game's 78th move lost 14 pieces, +5 to -9, both proven, and
+the review said its player had made no mistake it could prove). A move the engine agrees with
+costs nothing; a forced move (a pass, the last empty cell) is not weighed, and neither is any
+placement.
 
 Why no placement is weighed. The placement is judged by its own evaluation (a table of what a
 piece is worth on each cell given the DVONN pieces, plus how bunched it is): the same for both
@@ -425,7 +431,8 @@ class ReviewPlan:
         too, so the two values compare positions at the same ply searched to the same depth:
         a fair price. (Searched each to its own depth, they were not: the side to act looks
         better at odd depths, by several pieces in the middle game, and a move's price was
-        often that swing.)"""
+        often that swing.) None where the first round proved both moves' values already
+        (:meth:`_proven_price`)."""
         wanted: dict[str, Search] = {}
         for ply in range(len(self.moves)):
             search = self._pricing(ply, found)
@@ -494,7 +501,7 @@ class ReviewPlan:
         """The search that prices the move played at ``ply`` against the engine's, if it is
         weighed, not the engine's, and not the end of the game."""
         best = self._best(ply, found)
-        if best is None or best == self.moves[ply]:
+        if best is None or best == self.moves[ply] or self._proven_price(ply, found):
             return None
         after, forced = settled(play(self.positions[ply], self.moves[ply]))
         depth = found[self.positions[ply].to_text()].depth - 1 - forced
@@ -502,10 +509,32 @@ class ReviewPlan:
             return None
         return Search(after, depth)
 
+    def _proven_price(self, ply: int, found: Mapping[str, Estimate]) -> tuple[float, float] | None:
+        """White's leads after the move played and after the engine's move at ``ply``, if both
+        are proven already: the search of the position before proved the engine's move, and the
+        game is over after the move played or its own search (the next ply's, of the first
+        round) proved it. Proven values are the game's results, the same at any depth: no search
+        to the other's depth is needed, and one capped there may stop short of the end that the
+        deeper search reached (see the module's docstring)."""
+        chosen = found[self.positions[ply].to_text()]
+        if not chosen.proven:
+            return None
+        after = self._settled[ply + 1]
+        if legal_moves(after) and after.to_text() not in found:
+            return None
+        played, proven = white_lead(after, found)
+        if not proven:
+            return None
+        return played, chosen.margin if self.positions[ply].turn is Colour.WHITE else -chosen.margin
+
     def _price(self, ply: int, found: Mapping[str, Estimate]) -> tuple[float, float, bool] | None:
         """White's leads after the move played and after the engine's move at ``ply``, both
-        at the same depth, and whether both are proven; ``None`` if the search that preferred
-        the engine's move was too shallow to leave a ply for the other."""
+        proven (:meth:`_proven_price`) or else at the same depth, and whether both are proven;
+        ``None`` if the search that preferred the engine's move was too shallow to leave a ply
+        for the other (and they are not both proven)."""
+        proven = self._proven_price(ply, found)
+        if proven is not None:
+            return *proven, True
         position = self.positions[ply]
         chosen = found[position.to_text()]
         best_after = chosen.margin if position.turn is Colour.WHITE else -chosen.margin

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import itertools
+import json
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +15,7 @@ from ai import think
 from ai.engine import Engine
 from ai.evaluation import PIECE_VALUE, WIN
 from ai.review import (
+    DEFAULT_BUDGET,
     ESTIMATE_LIMIT,
     FIRST_JUDGED_PLY,
     FIRST_WEIGHED_PLY,
@@ -248,6 +251,86 @@ def test_a_proven_blunder_is_listed() -> None:
     assert blunder.judged and blunder.proven and blunder.played == worst
     assert blunder.loss == pytest.approx(root.margin - worth[worst])
     assert blunder in review.mistakes()
+
+
+def oracle_moves(shared_dir: Path, game: str) -> list[Move]:
+    """The actions of ``game`` (its id) among the reference games of random players."""
+    for line in (shared_dir / "oracle" / "random_games_sample.jsonl").read_text().splitlines():
+        record = json.loads(line)
+        if record["id"] == game:
+            return [rules.parse_move(p["action"]) for p in record["positions"]]
+    raise LookupError(game)
+
+
+def proven_losses(review: Review, moves: list[Move]) -> list[PlyReview]:
+    """Every weighed move with a proven lead before and after it, checked to be priced by those
+    two results; those that cost at least 5 pieces, checked to be listed."""
+    positions = rules.replay(moves)
+    big = []
+    for entry in review.plies:
+        ply = entry.ply
+        weighed = ply >= FIRST_WEIGHED_PLY and len(rules.legal_moves(positions[ply])) > 1
+        if not (weighed and review.proven[ply] and review.proven[ply + 1]):
+            continue
+        sign = 1 if entry.colour is Colour.WHITE else -1
+        loss = max(0.0, sign * (review.leads[ply] - review.leads[ply + 1]))
+        assert entry.judged and entry.loss == pytest.approx(loss), entry
+        assert entry.proven or entry.best == entry.played, entry
+        if loss >= 5:
+            assert entry in review.mistakes(), entry
+            big.append(entry)
+    return big
+
+
+# The reference game random-4 (random players): White's J2I1 (move 76) and E4D4 (move 78) lose
+# 27 and 14 pieces against H3B3, Black's G1H1 and I2I1 answer them as badly. Each loss is proven
+# by the searches before and after the move (the next ply's), though not by the search of the
+# position after it one ply less deep than the one before, which once priced it alone: the
+# review listed Black's two and said White had made no mistake it could prove.
+RANDOM_4 = {
+    # At 3,000 nodes a search, moves 76 and 77 are not proven.
+    NODES: [(77, "E4D4", "H3B3", 14.0), (78, "I2I1", "J3H3", 14.0)],
+    30_000: [
+        (75, "J2I1", "H3B3", 27.0),
+        (76, "G1H1", "J3H3", 27.0),
+        (77, "E4D4", "H3B3", 14.0),
+        (78, "I2I1", "J3H3", 14.0),
+    ],
+}
+
+
+@pytest.mark.parametrize("nodes", sorted(RANDOM_4))
+def test_a_loss_proven_before_and_after_the_move_is_listed_whichever_side(
+    shared_dir: Path, nodes: int
+) -> None:
+    moves = oracle_moves(shared_dir, "random-4")
+    review = review_game(moves, budget=None, max_nodes=nodes)
+    big = proven_losses(review, moves)
+    listed = [(m.ply, str(m.played), str(m.best), m.loss) for m in review.mistakes()]
+    assert listed[-len(RANDOM_4[nodes]) :] == RANDOM_4[nodes]
+    assert {(m.ply, m.loss) for m in big} >= {(ply, loss) for ply, _, _, loss in RANDOM_4[nodes]}
+    e4d4 = review.plies[77]
+    assert (e4d4.colour, e4d4.after, e4d4.best_after) == (Colour.WHITE, -9.0, 5.0)
+    assert e4d4 in review.mistakes(Colour.WHITE)
+    # Both results were proven by the first round: no search to price the move is made.
+    plan = ReviewPlan(moves)
+    first = {
+        key: estimate(s.position, budget=None, max_nodes=nodes)
+        for key, s in plan.first_round().items()
+    }
+    after = settle(rules.replay(moves[:78])[-1])
+    assert all(s.position != after for s in plan.second_round(first).values())
+
+
+def test_a_loss_proven_before_and_after_the_move_is_listed_at_the_default_budget(
+    shared_dir: Path,
+) -> None:
+    moves = oracle_moves(shared_dir, "random-4")
+    review = review_game(moves, budget=DEFAULT_BUDGET)  # timed: what is proven may vary
+    big = {(m.ply, str(m.played), m.loss) for m in proven_losses(review, moves)}
+    assert {(77, "E4D4", 14.0), (78, "I2I1", 14.0)} <= big
+    white = [(m.ply, str(m.played)) for m in review.mistakes(Colour.WHITE)]
+    assert (77, "E4D4") in white
 
 
 def test_a_review_covers_every_action_and_ends_on_the_final_margin() -> None:
