@@ -356,3 +356,61 @@ async def test_a_transcript_without_names_or_with_huge_ones_is_reviewed(
         for button in reply.message.buttons():
             shown = await fake.click(table.carol, reply.message, custom_id=button["custom_id"])
             assert shown.ephemeral and shown.files and len(shown.content) <= 2000
+
+
+def oracle_game_named(shared_dir: Path, game: str) -> list[rules.Move]:
+    """The actions of the oracle's random game ``game`` (its id)."""
+    for line in (shared_dir / "oracle" / "random_games_sample.jsonl").read_text().splitlines():
+        record = json.loads(line)
+        if record["id"] == game:
+            return [rules.parse_move(p["action"]) for p in record["positions"]]
+    raise LookupError(game)
+
+
+def listed_by_player(content: str) -> dict[str, list[tuple[str, str, str, str]]]:
+    """The review's mistakes under each player's line: (move number, played, cost, better)."""
+    listed: dict[str, list[tuple[str, str, str, str]]] = {}
+    player = ""
+    for line in content.splitlines():
+        if line.endswith(("(White):", "(Black):")) or "no mistake the engine" in line:
+            player = line.split(" (")[0]
+            listed[player] = []
+        elif found := MISTAKE.fullmatch(line):
+            _mark, number, played, loss, better = found.groups()
+            listed[player].append((number, played, loss, better))
+    return listed
+
+
+@pytest.mark.parametrize("budget", [QUICK, None], ids=["small", "default"])
+async def test_a_review_lists_the_losses_the_engine_proved_for_either_player(
+    table: Table, bot_runner: BotRunner, shared_dir: Path, budget: float | None
+) -> None:
+    # The oracle's random-4, played here by Alice (White) and Bob: White's E4D4 at move 78 lost
+    # 14 pieces against H3B3 (+5 to -9), and Black's I2I1 answered it as badly. The review
+    # proved both positions either side of each, yet once said of Alice "no mistake the engine
+    # could prove": her move was priced by a search one ply shallower that did not reach the end.
+    fake = table.fake
+    moves = oracle_game_named(shared_dir, "random-4")
+    async with bot_runner.run(ai_budget=budget) as bot:  # None: the review's own 0.3 s
+        thread = await start_game(table)
+        game = await bot.service.game_in_channel(thread.id)
+        assert game is not None
+        for ply, move in enumerate(moves):
+            if game.position.ply > ply:  # a pass, recorded by the move before it
+                assert move is rules.PASS
+                continue
+            assert game.to_move_id is not None
+            game = (await bot.service.play(game.id, game.to_move_id, move)).game
+        assert not game.is_active and rules.score(game.position) == (12, 7)
+        reply = await fake.run_command(table.bob, thread, "dvonn review", timeout=120)
+        assert not reply.ephemeral, reply.content
+        listed = listed_by_player(reply.content)
+        assert ("78", "E4D4", "14.0", "H3B3") in listed["alice"], reply.content
+        assert ("79", "I2I1", "14.0", "J3H3") in listed["bob"], reply.content
+        assert "no mistake the engine could prove" not in reply.content
+        # Each listed move has its button, and the board it shows names the better move.
+        assert reply.message is not None
+        (label,) = [b["label"] for b in reply.message.buttons() if b["label"].endswith(" 78")]
+        shown = await fake.click(table.carol, reply.message, label=label)
+        assert shown.ephemeral and "prefers H3B3" in shown.content
+        assert "Cost: about 14.0 in pieces" in shown.content
