@@ -142,6 +142,10 @@ ESTIMATE_LIMIT: Final = 20.0
 MISTAKE_THRESHOLD: Final = 1.5
 """A move that costs at least this many pieces (proven) is a mistake."""
 MISTAKES_PER_PLAYER: Final = 3
+"""Each player's costliest mistakes listed, beyond the blunders (:data:`BLUNDER`)."""
+BLUNDER: Final = 5.0
+"""A move that costs at least this many pieces, proven, is always listed, however many others
+its player made: the list never leaves out what the engine proved so costly."""
 FIRST_JUDGED_PLY: Final = DVONN_PIECES
 """The leads before this ply (the DVONN placements) are not estimated."""
 FIRST_WEIGHED_PLY: Final = PLACEMENT_PLIES
@@ -347,15 +351,17 @@ class Review:
         proven: bool = True,
     ) -> tuple[PlyReview, ...]:
         """Each player's (or ``colour``'s) costliest moves, at least ``threshold`` pieces, at
-        most ``per_player`` each, in the order they were played; only those whose loss is
-        proven unless ``proven`` is false (see the module's docstring: the estimates' verdicts
-        did not hold under a deeper look)."""
+        most ``per_player`` each besides every proven loss of :data:`BLUNDER` pieces or more,
+        in the order they were played; only those whose loss is proven unless ``proven`` is
+        false (see the module's docstring: the estimates' verdicts did not hold under a deeper
+        look)."""
         chosen: list[PlyReview] = []
         for side in (Colour.WHITE, Colour.BLACK) if colour is None else (colour,):
             costly = [p for p in self.plies if p.judged and p.colour is side]
             costly = [p for p in costly if p.loss >= threshold and (p.proven or not proven)]
             costly.sort(key=lambda p: (-p.loss, p.ply))
             chosen += costly[:per_player]
+            chosen += [p for p in costly[per_player:] if p.proven and p.loss >= BLUNDER]
         return tuple(sorted(chosen, key=lambda p: p.ply))
 
 
