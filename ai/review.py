@@ -65,8 +65,10 @@ both moves' values are the game worked out to its end, which no deeper search ch
 least :data:`MISTAKE_THRESHOLD` pieces. In the same 50 games: 29 of 29 such mistakes still cost a
 piece with the review's searches at a million nodes (its 0.3 s) and the deeper ones at 10
 million, 22 of 22 at 300,000 and 3 million; they were in 15 of the games, endgames against the
-strong level mostly, none in a game against PrimaDvonna. Estimated losses stay in every
-:class:`PlyReview` (:meth:`Review.mistakes` lists them with ``proven=False``).
+strong level mostly, none in a game against PrimaDvonna. Each player's costliest few are listed
+(:data:`MISTAKES_PER_PLAYER`), and every one of :data:`BLUNDER` pieces or more besides.
+Estimated losses stay in every :class:`PlyReview` (:meth:`Review.mistakes` lists them with
+``proven=False``).
 
 The scale. The engine's values are integers for the side to act: a finished game is worth
 ``PIECE_VALUE`` per piece of final margin (plus a bonus for winning), a position still in play a
