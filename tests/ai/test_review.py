@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 
 import rules
-from ai import think
+from ai import puzzles, think
 from ai.engine import Engine
 from ai.evaluation import PIECE_VALUE, WIN
+from ai.puzzles import python_solver
 from ai.review import (
     BLUNDER,
     DEFAULT_BUDGET,
@@ -283,6 +284,19 @@ def proven_losses(review: Review, moves: list[Move]) -> list[PlyReview]:
     return big
 
 
+def assert_priced_exactly(review: Review, moves: list[Move]) -> None:
+    """Each listed mistake's loss is what the Python solver (written apart from the compiled
+    search the review uses) finds, solving the positions after the move played and after the
+    engine's to the end."""
+    for mistake in review.mistakes():
+        before = rules.replay(moves[: mistake.ply])[-1]
+        worth = [
+            -puzzles.pieces(puzzles.solve(rules.play(before, move), solver=python_solver).value)
+            for move in (mistake.played, mistake.best)
+        ]
+        assert mistake.loss == worth[1] - worth[0], mistake
+
+
 # The reference game random-4 (random players): White's J2I1 (move 76) and E4D4 (move 78) lose
 # 27 and 14 pieces against H3B3, Black's G1H1 and I2I1 answer them as badly. Each loss is proven
 # by the searches before and after the move (the next ply's), though not by the search of the
@@ -309,6 +323,7 @@ def test_a_loss_proven_before_and_after_the_move_is_listed_whichever_side(
     big = proven_losses(review, moves)
     listed = [(m.ply, str(m.played), str(m.best), m.loss) for m in review.mistakes()]
     assert listed[-len(RANDOM_4[nodes]) :] == RANDOM_4[nodes]
+    assert_priced_exactly(review, moves)
     assert {(m.ply, m.loss) for m in big} >= {(ply, loss) for ply, _, _, loss in RANDOM_4[nodes]}
     e4d4 = review.plies[77]
     assert (e4d4.colour, e4d4.after, e4d4.best_after) == (Colour.WHITE, -9.0, 5.0)
@@ -344,6 +359,7 @@ def test_every_proven_blunder_is_listed_beyond_each_players_costliest(
     black = [(m.ply, str(m.played), m.loss) for m in review.mistakes(Colour.BLACK)]
     assert black == [(72, "C1C2", 7.0), (74, "A3C3", 7.0), (76, "B3C3", 19.0), (78, "H3J5", 8.0)]
     assert len([m for m in big if m.colour is Colour.BLACK]) == 4
+    assert_priced_exactly(review, moves)
 
 
 def test_a_review_covers_every_action_and_ends_on_the_final_margin() -> None:
