@@ -509,8 +509,10 @@ class ReviewPlan:
         """The search that prices the move played at ``ply`` against the engine's, if it is
         weighed, not the engine's, and not the end of the game."""
         best = self._best(ply, found)
-        if best is None or best == self.moves[ply] or self._proven_price(ply, found):
+        if best is None or best == self.moves[ply]:
             return None
+        if self._proven_price(ply, found) is not None:
+            return None  # priced by the first round's proofs
         after, forced = settled(play(self.positions[ply], self.moves[ply]))
         depth = found[self.positions[ply].to_text()].depth - 1 - forced
         if not legal_moves(after) or depth < 1:
