@@ -17,8 +17,14 @@ so the two values are positions at the same ply with the same side to act search
 depth, and their difference is a fair price of the move. Searched each as deep as its budget
 allowed, as they once were, they were not: the side to act looks better at odd depths, by
 several pieces in the middle game (one position: -4.5, -11.1, -3.0, -7.7 pieces at depths 5
-to 8), and a move's "loss" was often that swing. A move the engine agrees with costs nothing;
-a forced move (a pass, the last empty cell) is not weighed, and neither is any placement.
+to 8), and a move's "loss" was often that swing. Proven results swing at no depth: where the
+search before the move proved the engine's move and the position after the move played was
+proven too (its own search, the next ply's, worked the game out), the move is priced by those
+two results and searched no more; the search one ply less deep may stop short of the end that
+the deeper one reached (a random game's 78th move lost 14 pieces, +5 to -9, both proven, and
+the review said its player had made no mistake it could prove). A move the engine agrees with
+costs nothing; a forced move (a pass, the last empty cell) is not weighed, and neither is any
+placement.
 
 Why no placement is weighed. The placement is judged by its own evaluation (a table of what a
 piece is worth on each cell given the DVONN pieces, plus how bunched it is): the same for both
@@ -59,8 +65,10 @@ both moves' values are the game worked out to its end, which no deeper search ch
 least :data:`MISTAKE_THRESHOLD` pieces. In the same 50 games: 29 of 29 such mistakes still cost a
 piece with the review's searches at a million nodes (its 0.3 s) and the deeper ones at 10
 million, 22 of 22 at 300,000 and 3 million; they were in 15 of the games, endgames against the
-strong level mostly, none in a game against PrimaDvonna. Estimated losses stay in every
-:class:`PlyReview` (:meth:`Review.mistakes` lists them with ``proven=False``).
+strong level mostly, none in a game against PrimaDvonna. Each player's costliest few are listed
+(:data:`MISTAKES_PER_PLAYER`), and every one of :data:`BLUNDER` pieces or more besides.
+Estimated losses stay in every :class:`PlyReview` (:meth:`Review.mistakes` lists them with
+``proven=False``).
 
 The scale. The engine's values are integers for the side to act: a finished game is worth
 ``PIECE_VALUE`` per piece of final margin (plus a bonus for winning), a position still in play a
@@ -136,6 +144,10 @@ ESTIMATE_LIMIT: Final = 20.0
 MISTAKE_THRESHOLD: Final = 1.5
 """A move that costs at least this many pieces (proven) is a mistake."""
 MISTAKES_PER_PLAYER: Final = 3
+"""Each player's costliest mistakes listed, beyond the blunders (:data:`BLUNDER`)."""
+BLUNDER: Final = 5.0
+"""A move that costs at least this many pieces, proven, is always listed, however many others
+its player made: the list never leaves out what the engine proved so costly."""
 FIRST_JUDGED_PLY: Final = DVONN_PIECES
 """The leads before this ply (the DVONN placements) are not estimated."""
 FIRST_WEIGHED_PLY: Final = PLACEMENT_PLIES
@@ -341,15 +353,17 @@ class Review:
         proven: bool = True,
     ) -> tuple[PlyReview, ...]:
         """Each player's (or ``colour``'s) costliest moves, at least ``threshold`` pieces, at
-        most ``per_player`` each, in the order they were played; only those whose loss is
-        proven unless ``proven`` is false (see the module's docstring: the estimates' verdicts
-        did not hold under a deeper look)."""
+        most ``per_player`` each besides every proven loss of :data:`BLUNDER` pieces or more,
+        in the order they were played; only those whose loss is proven unless ``proven`` is
+        false (see the module's docstring: the estimates' verdicts did not hold under a deeper
+        look)."""
         chosen: list[PlyReview] = []
         for side in (Colour.WHITE, Colour.BLACK) if colour is None else (colour,):
             costly = [p for p in self.plies if p.judged and p.colour is side]
             costly = [p for p in costly if p.loss >= threshold and (p.proven or not proven)]
             costly.sort(key=lambda p: (-p.loss, p.ply))
             chosen += costly[:per_player]
+            chosen += [p for p in costly[per_player:] if p.proven and p.loss >= BLUNDER]
         return tuple(sorted(chosen, key=lambda p: p.ply))
 
 
@@ -425,7 +439,8 @@ class ReviewPlan:
         too, so the two values compare positions at the same ply searched to the same depth:
         a fair price. (Searched each to its own depth, they were not: the side to act looks
         better at odd depths, by several pieces in the middle game, and a move's price was
-        often that swing.)"""
+        often that swing.) None where the first round proved both moves' values already
+        (:meth:`_proven_price`)."""
         wanted: dict[str, Search] = {}
         for ply in range(len(self.moves)):
             search = self._pricing(ply, found)
@@ -496,16 +511,40 @@ class ReviewPlan:
         best = self._best(ply, found)
         if best is None or best == self.moves[ply]:
             return None
+        if self._proven_price(ply, found) is not None:
+            return None  # priced by the first round's proofs
         after, forced = settled(play(self.positions[ply], self.moves[ply]))
         depth = found[self.positions[ply].to_text()].depth - 1 - forced
         if not legal_moves(after) or depth < 1:
             return None
         return Search(after, depth)
 
+    def _proven_price(self, ply: int, found: Mapping[str, Estimate]) -> tuple[float, float] | None:
+        """White's leads after the move played and after the engine's move at ``ply``, if both
+        are proven already: the search of the position before proved the engine's move, and the
+        game is over after the move played or its own search (the next ply's, of the first
+        round) proved it. Proven values are the game's results, the same at any depth: no search
+        to the other's depth is needed, and one capped there may stop short of the end that the
+        deeper search reached (see the module's docstring)."""
+        chosen = found[self.positions[ply].to_text()]
+        if not chosen.proven:
+            return None
+        after = self._settled[ply + 1]
+        if legal_moves(after) and after.to_text() not in found:
+            return None
+        played, proven = white_lead(after, found)
+        if not proven:
+            return None
+        return played, chosen.margin if self.positions[ply].turn is Colour.WHITE else -chosen.margin
+
     def _price(self, ply: int, found: Mapping[str, Estimate]) -> tuple[float, float, bool] | None:
         """White's leads after the move played and after the engine's move at ``ply``, both
-        at the same depth, and whether both are proven; ``None`` if the search that preferred
-        the engine's move was too shallow to leave a ply for the other."""
+        proven (:meth:`_proven_price`) or else at the same depth, and whether both are proven;
+        ``None`` if the search that preferred the engine's move was too shallow to leave a ply
+        for the other (and they are not both proven)."""
+        proven = self._proven_price(ply, found)
+        if proven is not None:
+            return *proven, True
         position = self.positions[ply]
         chosen = found[position.to_text()]
         best_after = chosen.margin if position.turn is Colour.WHITE else -chosen.margin

@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import itertools
+import json
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
+from pathlib import Path
 
 import pytest
 
 import rules
-from ai import think
+from ai import puzzles, think
 from ai.engine import Engine
 from ai.evaluation import PIECE_VALUE, WIN
+from ai.puzzles import python_solver
 from ai.review import (
+    BLUNDER,
+    DEFAULT_BUDGET,
     ESTIMATE_LIMIT,
     FIRST_JUDGED_PLY,
     FIRST_WEIGHED_PLY,
@@ -250,6 +255,113 @@ def test_a_proven_blunder_is_listed() -> None:
     assert blunder in review.mistakes()
 
 
+def oracle_moves(shared_dir: Path, game: str) -> list[Move]:
+    """The actions of ``game`` (its id) among the reference games of random players."""
+    for line in (shared_dir / "oracle" / "random_games_sample.jsonl").read_text().splitlines():
+        record = json.loads(line)
+        if record["id"] == game:
+            return [rules.parse_move(p["action"]) for p in record["positions"]]
+    raise LookupError(game)
+
+
+def proven_losses(review: Review, moves: list[Move]) -> list[PlyReview]:
+    """Every weighed move with a proven lead before and after it, checked to be priced by those
+    two results; those that cost at least 5 pieces, checked to be listed."""
+    positions = rules.replay(moves)
+    big = []
+    for entry in review.plies:
+        ply = entry.ply
+        weighed = ply >= FIRST_WEIGHED_PLY and len(rules.legal_moves(positions[ply])) > 1
+        if not (weighed and review.proven[ply] and review.proven[ply + 1]):
+            continue
+        sign = 1 if entry.colour is Colour.WHITE else -1
+        loss = max(0.0, sign * (review.leads[ply] - review.leads[ply + 1]))
+        assert entry.judged and entry.loss == pytest.approx(loss), entry
+        assert entry.proven or entry.best == entry.played, entry
+        if loss >= 5:
+            assert entry in review.mistakes(), entry
+            big.append(entry)
+    return big
+
+
+def assert_priced_exactly(review: Review, moves: list[Move]) -> None:
+    """Each listed mistake's loss is what the Python solver (written apart from the compiled
+    search the review uses) finds, solving the positions after the move played and after the
+    engine's to the end."""
+    for mistake in review.mistakes():
+        before = rules.replay(moves[: mistake.ply])[-1]
+        worth = [
+            -puzzles.pieces(puzzles.solve(rules.play(before, move), solver=python_solver).value)
+            for move in (mistake.played, mistake.best)
+        ]
+        assert mistake.loss == worth[1] - worth[0], mistake
+
+
+# The reference game random-4 (random players): White's J2I1 (move 76) and E4D4 (move 78) lose
+# 27 and 14 pieces against H3B3, Black's G1H1 and I2I1 answer them as badly. Each loss is proven
+# by the searches before and after the move (the next ply's), though not by the search of the
+# position after it one ply less deep than the one before, which once priced it alone: the
+# review listed Black's two and said White had made no mistake it could prove.
+RANDOM_4 = {
+    # At 3,000 nodes a search, moves 76 and 77 are not proven.
+    NODES: [(77, "E4D4", "H3B3", 14.0), (78, "I2I1", "J3H3", 14.0)],
+    30_000: [
+        (75, "J2I1", "H3B3", 27.0),
+        (76, "G1H1", "J3H3", 27.0),
+        (77, "E4D4", "H3B3", 14.0),
+        (78, "I2I1", "J3H3", 14.0),
+    ],
+}
+
+
+@pytest.mark.parametrize("nodes", sorted(RANDOM_4))
+def test_a_loss_proven_before_and_after_the_move_is_listed_whichever_side(
+    shared_dir: Path, nodes: int
+) -> None:
+    moves = oracle_moves(shared_dir, "random-4")
+    review = review_game(moves, budget=None, max_nodes=nodes)
+    big = proven_losses(review, moves)
+    listed = [(m.ply, str(m.played), str(m.best), m.loss) for m in review.mistakes()]
+    assert listed[-len(RANDOM_4[nodes]) :] == RANDOM_4[nodes]
+    assert_priced_exactly(review, moves)
+    assert {(m.ply, m.loss) for m in big} >= {(ply, loss) for ply, _, _, loss in RANDOM_4[nodes]}
+    e4d4 = review.plies[77]
+    assert (e4d4.colour, e4d4.after, e4d4.best_after) == (Colour.WHITE, -9.0, 5.0)
+    assert e4d4 in review.mistakes(Colour.WHITE)
+    # Both results were proven by the first round: no search to price the move is made.
+    plan = ReviewPlan(moves)
+    first = {
+        key: estimate(s.position, budget=None, max_nodes=nodes)
+        for key, s in plan.first_round().items()
+    }
+    after = settle(rules.replay(moves[:78])[-1])
+    assert all(s.position != after for s in plan.second_round(first).values())
+
+
+def test_a_loss_proven_before_and_after_the_move_is_listed_at_the_default_budget(
+    shared_dir: Path,
+) -> None:
+    moves = oracle_moves(shared_dir, "random-4")
+    # Timed: how much is proven varies with the machine's load, but never what is listed of it.
+    review = review_game(moves, budget=DEFAULT_BUDGET)
+    big = proven_losses(review, moves)
+    assert any(m.colour is Colour.WHITE for m in big), big
+
+
+def test_every_proven_blunder_is_listed_beyond_each_players_costliest(
+    shared_dir: Path,
+) -> None:
+    # random-8: Black's C1C2, A3C3, B3C3 and H3J5 lost 7, 7, 19 and 8 pieces, all proven; the
+    # list once kept the costliest three of each player, and left one of the 7s out.
+    moves = oracle_moves(shared_dir, "random-8")
+    review = review_game(moves, budget=None, max_nodes=NODES)
+    big = proven_losses(review, moves)
+    black = [(m.ply, str(m.played), m.loss) for m in review.mistakes(Colour.BLACK)]
+    assert black == [(72, "C1C2", 7.0), (74, "A3C3", 7.0), (76, "B3C3", 19.0), (78, "H3J5", 8.0)]
+    assert len([m for m in big if m.colour is Colour.BLACK]) == 4
+    assert_priced_exactly(review, moves)
+
+
 def test_a_review_covers_every_action_and_ends_on_the_final_margin() -> None:
     positions = random_game(5)
     moves = [_move_between(a, b) for a, b in itertools.pairwise(positions)]
@@ -272,19 +384,21 @@ def test_a_review_covers_every_action_and_ends_on_the_final_margin() -> None:
     # Only the last placements' searches reach into the moves: the curve bridges those.
     bridged = [ply for ply, flag in enumerate(review.bridged) if flag]
     assert all(PLACEMENT_PLIES - 8 <= ply < PLACEMENT_PLIES for ply in bridged)
-    # Random moves: plenty of mistakes, the costliest few proven ones of each side, in the
-    # order played (a costlier estimate is not listed: estimates did not hold).
+    # Random moves: plenty of mistakes, the costliest few proven ones of each side and every
+    # proven blunder, in the order played (a costlier estimate is not listed: estimates did
+    # not hold).
     mistakes = review.mistakes()
     assert mistakes and [m.ply for m in mistakes] == sorted(m.ply for m in mistakes)
     for colour in Colour:
         mine = review.mistakes(colour)
-        assert len(mine) <= 3 and all(m.colour is colour and m.proven for m in mine)
+        assert all(m.colour is colour and m.proven for m in mine)
         others = [
             p.loss
             for p in review.plies
             if p.judged and p.colour is colour and p.proven and p.loss >= MISTAKE_THRESHOLD
         ]
-        others = sorted(others, reverse=True)[:3]
+        others.sort(reverse=True)
+        others = others[:3] + [loss for loss in others[3:] if loss >= BLUNDER]
         assert sorted((m.loss for m in mine), reverse=True) == others
 
 
@@ -414,6 +528,23 @@ def test_mistakes_are_the_costliest_judged_moves_above_the_threshold() -> None:
     assert [m.ply for m in review.mistakes(per_player=1)] == [7, 8]
     assert [m.ply for m in review.mistakes(Colour.WHITE, threshold=4.5)] == [8]
     assert [m.ply for m in review.mistakes(Colour.WHITE, proven=False)] == [8, 14, 16]
+    # A proven loss of BLUNDER pieces or more is listed however many costlier ones there are;
+    # a smaller one, or an estimate, only among the costliest few.
+    assert BLUNDER == 5.0
+    assert [m.ply for m in review.mistakes(Colour.WHITE, per_player=1)] == [8]
+    more = (
+        entry(18, 6.0),
+        entry(20, 5.5),
+        entry(22, 5.0),
+        entry(24, 7.0, proven=False),
+        entry(26, 4.9),
+    )
+    review = Review(plies + more, (0.0,) * 28, (False,) * 28)
+    assert [m.ply for m in review.mistakes(Colour.WHITE)] == [8, 18, 20, 22]
+    assert [m.ply for m in review.mistakes(Colour.WHITE, per_player=1)] == [8, 18, 20, 22]
+    assert [m.ply for m in review.mistakes(Colour.WHITE, threshold=5.2)] == [18, 20]
+    every = review.mistakes(Colour.WHITE, proven=False)
+    assert [m.ply for m in every] == [8, 16, 18, 20, 22, 24]
 
 
 # --- in the engine's worker processes -------------------------------------------------------------

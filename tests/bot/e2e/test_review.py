@@ -15,6 +15,7 @@ import pytest
 from PIL import Image
 
 import rules
+from ai.review import settle
 from bot.app import DvonnBot
 from bot.games import EndReason
 from bot.i18n import Catalogues, _
@@ -356,3 +357,116 @@ async def test_a_transcript_without_names_or_with_huge_ones_is_reviewed(
         for button in reply.message.buttons():
             shown = await fake.click(table.carol, reply.message, custom_id=button["custom_id"])
             assert shown.ephemeral and shown.files and len(shown.content) <= 2000
+
+
+def oracle_game_named(shared_dir: Path, game: str) -> list[rules.Move]:
+    """The actions of the oracle's random game ``game`` (its id)."""
+    for line in (shared_dir / "oracle" / "random_games_sample.jsonl").read_text().splitlines():
+        record = json.loads(line)
+        if record["id"] == game:
+            return [rules.parse_move(p["action"]) for p in record["positions"]]
+    raise LookupError(game)
+
+
+def listed_by_player(content: str) -> dict[str, list[tuple[str, str, str, str]]]:
+    """The review's mistakes under each player's line: (move number, played, cost, better)."""
+    listed: dict[str, list[tuple[str, str, str, str]]] = {}
+    player = ""
+    for line in content.splitlines():
+        if line.endswith(("(White):", "(Black):")) or "no mistake the engine" in line:
+            player = line.split(" (")[0]
+            listed[player] = []
+        elif found := MISTAKE.fullmatch(line):
+            _mark, number, played, loss, better = found.groups()
+            listed[player].append((number, played, loss, better))
+    return listed
+
+
+PROVEN = {
+    # White's E4D4 at move 78 lost 14 pieces against H3B3 (+5 to -9), and Black's I2I1 answered
+    # it as badly. The review proved the positions either side of each, yet once said of White
+    # "no mistake the engine could prove": the move was priced by a search one ply shallower,
+    # which did not reach the end.
+    "random-4": {
+        "alice": [("78", "E4D4", "14.0", "H3B3")],
+        "bob": [("79", "I2I1", "14.0", "J3H3")],
+    },
+    # Black lost 7, 7, 19 and 8 pieces, each proven: the fourth costliest was once left out
+    # (three a player at most).
+    "random-8": {
+        "alice": [("74", "I5I4", "10.0", "D2F2"), ("76", "D1E2", "19.0", "D2F2")],
+        "bob": [
+            ("73", "C1C2", "7.0", "I3C3"),
+            ("75", "A3C3", "7.0", "F2E1"),
+            ("77", "B3C3", "19.0", "F2E2"),
+            ("79", "H3J5", "8.0", "J5I4"),
+        ],
+    },
+}
+"""Losses of 5 pieces or more in two of the oracle's random games, by player, as a review
+proves them (at 3,000 nodes a search already, and at 0.3 s)."""
+
+
+@pytest.mark.parametrize(
+    "case",
+    [(budget, game) for budget in (QUICK, None) for game in sorted(PROVEN)],
+    ids=lambda case: f"{'small' if case[0] else 'default'}-{case[1]}",
+)
+async def test_a_review_lists_every_costly_loss_the_engine_proved_for_either_player(
+    table: Table,
+    bot_runner: BotRunner,
+    shared_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    case: tuple[float | None, str],
+) -> None:
+    # The oracle's random game, played here by Alice (White) and Bob, then reviewed at a
+    # small budget and at the review's own (None: 0.3 s).
+    budget, game = case
+    fake = table.fake
+    moves = oracle_game_named(shared_dir, game)
+    positions = rules.replay(moves)
+    async with bot_runner.run(ai_budget=budget) as bot:
+        thread = await start_game(table)
+        played = await bot.service.game_in_channel(thread.id)
+        assert played is not None
+        for ply, move in enumerate(moves):
+            if played.position.ply > ply:  # a pass, recorded by the move before it
+                assert move is rules.PASS
+                continue
+            assert played.to_move_id is not None
+            played = (await bot.service.play(played.id, played.to_move_id, move)).game
+        assert not played.is_active and played.position.ply == len(moves)
+        # What each of the review's searches found (the time a search gets varies with the
+        # machine's load: at 0.02 s, not every position is always proven).
+        proven: set[str] = set()
+        estimate = bot.engine.estimate
+
+        async def recorded(position: rules.Position, *args: Any, **kwargs: Any) -> Any:
+            found = await estimate(position, *args, **kwargs)
+            if found.proven and kwargs.get("depth") is None:
+                proven.add(position.to_text())
+            return found
+
+        monkeypatch.setattr(bot.engine, "estimate", recorded)
+        reply = await fake.run_command(table.bob, thread, "dvonn review", timeout=120)
+        assert not reply.ephemeral, reply.content
+        listed = listed_by_player(reply.content)
+        checked = []
+        for player, mistakes in PROVEN[game].items():
+            for mistake in mistakes:
+                ply = int(mistake[0]) - 1
+                after = settle(positions[ply + 1])  # over, or searched in the first round
+                over = not rules.legal_moves(after)
+                if positions[ply].to_text() in proven and (over or after.to_text() in proven):
+                    assert mistake in listed[player], reply.content
+                    checked.append(mistake)
+        if budget is None:  # the review's own budget proves every one of them
+            assert len(checked) == sum(map(len, PROVEN[game].values())), checked
+        assert checked and "no mistake the engine could prove" not in reply.content
+        # A listed move's button shows the board before it and names the better move.
+        assert reply.message is not None
+        number, _played, loss, better = checked[0]
+        (label,) = [b["label"] for b in reply.message.buttons() if b["label"].endswith(number)]
+        shown = await fake.click(table.carol, reply.message, label=label)
+        assert shown.ephemeral and f"prefers {better}" in shown.content
+        assert f"Cost: about {loss} in pieces" in shown.content
