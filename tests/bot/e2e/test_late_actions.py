@@ -208,3 +208,22 @@ async def test_a_line_beginning_with_a_late_move_is_not_played(
         await ended_once_on_time(bot, table, thread, "bob", "alice")
         record = await record_in(bot, thread)
         assert record.game.winner_id == table.bob.id and record.moves == ()
+
+
+async def test_a_resignation_after_the_opponents_deadline_does_not_turn_the_result(
+    table: Table, bot_runner: BotRunner, clock: ManualClock
+) -> None:
+    fake = table.fake
+    async with bot_runner.run(clock=clock, housekeeping_interval=0) as bot:
+        thread = await clocked_game(table)
+        assert (await play_turn(fake, table.alice, thread, rules.parse_move("E3"))).post
+        game = await bot.service.game_in_channel(thread.id)
+        assert game is not None and game.deadline_at is not None  # Bob's
+        asked = await fake.run_command(table.alice, thread, "dvonn resign")
+        assert asked.message is not None and "Really resign" in asked.content
+        clock.now = game.deadline_at + LATE
+        resigned = await fake.click(table.alice, asked.message, label=f"Resign game #{game.id}")
+        assert refused_late(resigned, game.deadline_at, lost=False), resigned.content
+        await ended_once_on_time(bot, table, thread, "alice", "bob")
+        assert not [m for m in fake.messages_in(thread) if "resigned" in str(m.embeds)]
+        assert (await record_in(bot, thread)).game.winner_id == table.alice.id
