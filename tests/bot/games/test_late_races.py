@@ -1,7 +1,8 @@
-"""Late actions racing the housekeeping pass, over two connections (as two processes would), on
-each backend: whichever comes first ends the game lost on time, once (one final post, one
-rating), and every late action is refused (with the deadline, or as the game is over), none
-of them played."""
+"""Late actions through the service, on each backend: racing the housekeeping pass over two
+connections (as two processes would), whichever comes first ends the game lost on time, once
+(one final post, one rating), and every late action is refused (with the deadline, or as the
+game is over), none of them played; and in a tournament, a late move ends its game as the
+housekeeping pass would (the absent player withdrawn, the next round paired without them)."""
 
 from __future__ import annotations
 
@@ -12,20 +13,23 @@ from datetime import timedelta
 
 import pytest
 
-from bot.games import GameFinished, GameService, LostOnTime, Sweep, WonOnTime
+from bot.games import (
+    GameFinished,
+    GameService,
+    LostOnTime,
+    Sweep,
+    TournamentFormat,
+    WonOnTime,
+)
 from bot.games import announcements as kinds
 from bot.games.timecontrol import DaysPerMove
 from bot.storage import EndReason, Game, Store, open_database
 from rules import Colour
 from tests.bot.clock import ManualClock
+from tests.bot.games.test_tournaments import _begin_pending, _made
 
 ALICE, BOB = 11, 22
 GUILD = 1
-
-
-@pytest.fixture
-def clock() -> ManualClock:
-    return ManualClock()
 
 
 @pytest.fixture
@@ -88,3 +92,38 @@ async def test_late_actions_and_sweeps_at_once_end_the_game_once(
     assert ended_by_sweeps + len(announced) == 1
     winner = await services[0].ratings.rating(GUILD, BOB)
     assert winner is not None and (winner.games, winner.wins) == (1, 1)
+
+
+async def test_a_late_move_in_a_tournament_ends_its_game_as_the_housekeeping_pass_would(
+    service: GameService, clock: ManualClock
+) -> None:
+    tournament = await _made(
+        service, TournamentFormat.SWISS, max_players=6, rounds=3, clock="days:2"
+    )
+    for player in range(1, 7):
+        await service.tournaments.join(tournament.id, player)
+    games = await _begin_pending(service, tournament.id)
+    # Player 6 makes no move in time; the other games end at once.
+    absent = None
+    for game_id in games:
+        game = await service.get_game(game_id)
+        if 6 in game.player_ids:
+            absent = game
+            if game.white_id != 6:
+                absent = (await service.play(game_id, game.white_id, "A1")).game
+            continue
+        await service.play(game_id, game.white_id, "A1")
+        await service.play(game_id, game.black_id, "A2")
+        await service.resign(game_id, game.black_id)
+    assert absent is not None and absent.deadline_at is not None and absent.to_move_id == 6
+    clock.advance(days=3)
+    with pytest.raises(LostOnTime) as refused:
+        await service.play(absent.id, 6, "A2" if absent.ply else "A1")
+    assert refused.value.deadline == absent.deadline_at and len(refused.value.announcements) == 1
+    ended = await service.get_game(absent.id)
+    assert ended.end_reason is EndReason.TIME and ended.ply == absent.ply
+    standing = await service.tournaments.standing(tournament.id)
+    assert {e.user_id for e in standing.entrants if e.withdrawn} == {6}
+    second = [p for p in standing.pairings if p.round == 2]
+    assert len(second) == 3 and all(6 not in p.player_ids for p in second)
+    assert (await service.sweep()).lost_on_time == ()  # nothing left to end
