@@ -322,7 +322,7 @@ class Clocks:
         try:
             async with acting(self._store) as tx:
                 current = await tx.game(game.id)
-                if current is not None and current.version == game.version:
+                if current is not None:  # at another version (a takeback asked), still late
                     await check_deadline(tx, current, user_id, now, self._outbox)
         except DeadlinePassed as refused:
             return refused
