@@ -19,7 +19,10 @@ from tests.bot.e2e.conftest import BotRunner, Table
 from tests.bot.e2e.helpers import play_turn
 from tests.bot.e2e.test_correspondence import clocked_game
 from tests.bot.e2e.test_game import accept
+from tests.bot.e2e.test_private import dm_between, global_runner, next_board
 from tests.fakediscord import FakeChannel, FakeDiscord, InteractionResult, RecordedMessage
+
+__all__ = ["global_runner"]  # the fixture, for the DM test
 
 LATE = timedelta(seconds=30)
 
@@ -227,3 +230,27 @@ async def test_a_resignation_after_the_opponents_deadline_does_not_turn_the_resu
         await ended_once_on_time(bot, table, thread, "alice", "bob")
         assert not [m for m in fake.messages_in(thread) if "resigned" in str(m.embeds)]
         assert (await record_in(bot, thread)).game.winner_id == table.alice.id
+
+
+async def test_a_late_move_in_a_dm_is_refused_and_the_loss_is_posted_there(
+    table: Table, global_runner: BotRunner, clock: ManualClock
+) -> None:
+    fake = table.fake
+    place = await dm_between(table, table.alice, table.bob)
+    async with global_runner.run(clock=clock, housekeeping_interval=0) as bot:
+        challenge = await fake.run_command(
+            table.alice, place, "dvonn challenge", {"opponent": table.bob, "colour": "W",
+                                                    "clock": "days:1"},
+        )  # fmt: skip
+        assert challenge.message is not None and not challenge.ephemeral, challenge.content
+        await fake.click(table.bob, challenge.message, label="Accept")
+        await next_board(table, place, challenge.message)
+        deadline = await deadline_of(bot, place)
+        clock.now = deadline + LATE
+        late = await fake.run_command(table.alice, place, "dvonn place", {"cell": "E3"})
+        assert refused_late(late, deadline), late.content
+        ended = await fake.wait_for_message(place, lambda m: "on time" in str(m.embeds))
+        assert "alice ran out of time: bob wins on time" in str(ended.embeds)
+        await bot.housekeeping()
+        assert on_time_posts(fake, place) == [ended]
+        assert (await record_in(bot, place)).moves == ()
