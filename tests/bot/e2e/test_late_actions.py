@@ -113,22 +113,36 @@ async def test_a_move_after_a_time_bank_ran_out_does_not_refill_it(
         assert record.game.black_bank == timedelta(days=3)  # never refilled from nothing
 
 
-async def test_a_vacation_after_the_deadline_pauses_nothing_there(
+async def test_a_vacation_after_a_deadline_pauses_the_other_games_only(
     table: Table, bot_runner: BotRunner, clock: ManualClock
 ) -> None:
     fake = table.fake
     async with bot_runner.run(clock=clock, housekeeping_interval=0) as bot:
-        thread = await clocked_game(table)
+        thread = await clocked_game(table)  # 1 day per move
+        elsewhere = table.guild.add_text_channel("more-games")
+        challenge = await fake.run_command(
+            table.alice,
+            elsewhere,
+            "dvonn challenge",
+            {"opponent": table.carol, "colour": "W", "clock": "days:2"},
+        )
+        assert challenge.message is not None
+        other = await accept(table, challenge.message, table.carol)
         deadline = await deadline_of(bot, thread)
+        in_time = await deadline_of(bot, other)
         clock.now = deadline + LATE
         reply = await fake.run_command(table.alice, table.games, "dvonn vacation", {"days": 3})
-        assert reply.ephemeral and "in your 0 running games" in reply.content, reply.content
+        assert reply.ephemeral and "in your 1 running game." in reply.content, reply.content
         assert f"<#{thread.id}> was not paused" in reply.content
         assert discord_time(deadline) in reply.content and "lost it on time" in reply.content
         await ended_once_on_time(bot, table, thread, "bob", "alice")
         assert not [m for m in fake.messages_in(thread) if "vacation" in m.content]
         record = await record_in(bot, thread)
         assert record.game.winner_id == table.bob.id
+        # The game still in time is paused, and its opponent told.
+        told = await fake.wait_for_message(other, lambda m: "vacation" in m.content)
+        assert told.pinged_user_ids == {table.carol.id}
+        assert await deadline_of(bot, other) == in_time + timedelta(days=3)
 
 
 async def test_a_takeback_accepted_after_the_deadline_is_not_granted(
