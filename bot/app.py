@@ -147,7 +147,12 @@ class DvonnBot(commands.AutoShardedBot):
         """Where /healthz and /metrics are served, once they are."""
         self.mentions = CommandMentions()
         self.incidents = IncidentReporter(self._incident_senders())
-        self.errors = ErrorHandler(self.catalogues, self.mentions, self.incidents.report)
+        self.errors = ErrorHandler(
+            self.catalogues,
+            self.mentions,
+            self.incidents.report,
+            deliver=self._deliver_now,
+        )
         self.accepting = True
         installs, contexts = EVERYWHERE
         self.dvonn = app_commands.Group(
@@ -197,6 +202,10 @@ class DvonnBot(commands.AutoShardedBot):
         if self._deliverer is None:
             raise RuntimeError("the outbox's deliverer is built in setup_hook")
         return self._deliverer
+
+    async def _deliver_now(self, announcements: tuple[int, ...]) -> None:
+        """Post these announcements now (the deliverer is built in setup_hook)."""
+        await self.deliverer.deliver(announcements)
 
     async def setup_hook(self) -> None:
         if self._service is None:

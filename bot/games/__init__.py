@@ -38,6 +38,7 @@ from bot.games.errors import (
     ChallengeNotFound,
     ChannelBusy,
     ChannelNotAllowed,
+    DeadlinePassed,
     DigestNeedsHour,
     DigestNeedsTimeZone,
     GameChanged,
@@ -47,6 +48,7 @@ from bot.games.errors import (
     InvalidClock,
     InvalidDigestHour,
     InvalidTimeControl,
+    LostOnTime,
     NoDailyPuzzle,
     NoGameHere,
     NoPuzzleLeft,
@@ -70,6 +72,7 @@ from bot.games.errors import (
     UnknownPuzzle,
     UnknownTimeZone,
     VacationNotAllowed,
+    WonOnTime,
 )
 from bot.games.leases import COMPUTER_TURNS, HOUSEKEEPING, Leases, computer_turn
 from bot.games.planning import Planned
@@ -188,6 +191,7 @@ __all__ = [
     "Clock",
     "DailyPuzzlePost",
     "DailyQueued",
+    "DeadlinePassed",
     "DigestNeedsHour",
     "DigestNeedsTimeZone",
     "DigestQueued",
@@ -211,6 +215,7 @@ __all__ = [
     "InvalidTimeControl",
     "Leases",
     "Line",
+    "LostOnTime",
     "MoveOutcome",
     "NoDailyPuzzle",
     "NoGameHere",
@@ -293,6 +298,7 @@ __all__ = [
     "UnknownTimeZone",
     "VacationNotAllowed",
     "WhichTournament",
+    "WonOnTime",
     "computer_turn",
     "next_digest",
     "time_zone",

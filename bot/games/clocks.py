@@ -7,6 +7,11 @@ time, reminders and vacations go through that one column. A bank game also keeps
 players' banks (``Game.white_bank``, ``black_bank``) and, with every recorded ply, the banks
 as they were when that ply's turn began, which a takeback puts back.
 
+A deadline holds at the instant it passes: every action of a player in a running game checks it
+in the transaction that would act (:func:`check_deadline`, in :func:`acting`'s transaction), and
+past it the game is lost on time there and then instead, by the housekeeping pass's own path
+(:func:`lose_on_time`); the housekeeping pass ends the games of players who never come back.
+
 Every use case takes its time from the service's injected clock, so tests move time forward
 instead of sleeping. What the bot must announce (a loss on time, a reminder, a vacation) goes
 into the outbox in the same transaction as the change, leased to the caller, which delivers it
@@ -15,22 +20,32 @@ right after; the outbox's deliverer takes over what a crash left behind.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import logging
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Final
 
 from bot.games import announcements, withdrawals
 from bot.games.endings import Ending, finish
-from bot.games.errors import VacationNotAllowed
+from bot.games.errors import DeadlinePassed, GameChanged, VacationNotAllowed
 from bot.games.outbox import Outbox
 from bot.games.results import GameEnded
 from bot.games.timecontrol import DAYS_CHOICES, Bank, DaysPerMove, TimeControl, parse
-from bot.storage import Game, NewNotification, RecordedMove, Store, UserId
+from bot.storage import (
+    ChannelId,
+    EndReason,
+    Game,
+    NewNotification,
+    RecordedMove,
+    Store,
+    UserId,
+    Writer,
+)
 from rules import Colour, Position
 
 log = logging.getLogger(__name__)
@@ -57,6 +72,56 @@ def deadline(
 def turn_start(now: datetime, paused_until: datetime | None = None) -> datetime:
     """When a clock that starts ``now`` starts counting: after a vacation still running."""
     return now if paused_until is None else max(now, paused_until)
+
+
+def is_past_deadline(game: Game, now: datetime) -> bool:
+    """Whether the player to move in ``game`` let its deadline pass by ``now``: the game is
+    lost on time, whoever acts in it next (the player, or the housekeeping pass)."""
+    return game.is_active and game.deadline_at is not None and game.deadline_at <= now
+
+
+async def lose_on_time(tx: Writer, game: Game, now: datetime, outbox: Outbox) -> GameEnded:
+    """End ``game`` (read in ``tx``, its deadline passed: :func:`is_past_deadline`) lost on
+    time by the player to move: its final post, ratings and a tournament's result as every
+    ending's (:func:`~bot.games.endings.finish`), and a tournament's player who never moved
+    in it withdrawn. The one way a game is lost on time: the housekeeping pass's, and a late
+    action's in its own transaction (:meth:`Clocks.refuse_late`)."""
+    lost = await finish(tx, game, Ending.on_time(game), now, outbox.claim())
+    await withdrawals.after_loss_on_time(tx, lost.game, now, outbox.claim())
+    log.info("game %s: %s lost on time", game.id, lost.game.ended_by)
+    return lost
+
+
+async def check_deadline(
+    tx: Writer, game: Game, user_id: UserId, now: datetime, outbox: Outbox
+) -> None:
+    """Before ``user_id`` acts in ``game`` (read in ``tx``, the transaction that would act, from
+    :func:`acting`): if its deadline has passed, the game is lost on time now
+    (:func:`lose_on_time`) and :class:`DeadlinePassed` is raised, to be told privately to the
+    player once the loss is committed."""
+    if not is_past_deadline(game, now):
+        return
+    assert game.deadline_at is not None
+    lost = await lose_on_time(tx, game, now, outbox)
+    raise DeadlinePassed.told_to(
+        user_id, lost.game.ended_by, game.id, game.deadline_at, (lost.announcement,)
+    )
+
+
+@contextlib.asynccontextmanager
+async def acting(store: Store) -> AsyncIterator[Writer]:
+    """A write transaction for a player's action that checks the deadline
+    (:func:`check_deadline`): it commits also when the check refuses the action, so that the
+    loss on time holds, and the refusal is raised after the commit. Any other error rolls it
+    back."""
+    late: DeadlinePassed | None = None
+    async with store.write() as tx:
+        try:
+            yield tx
+        except DeadlinePassed as refused:
+            late = refused
+    if late is not None:
+        raise late
 
 
 @functools.lru_cache(maxsize=64)
@@ -210,6 +275,20 @@ class Vacation:
     game_ids: tuple[int, ...]
     """The player's running games against people, whose opponents are told."""
     announcements: tuple[int, ...]
+    """The posts to make now: the losses on time below, and the opponents' notices."""
+    lost_on_time: tuple[LateGame, ...] = ()
+    """The games in which the player's deadline had passed already: lost on time, not
+    paused."""
+
+
+@dataclass(frozen=True, slots=True)
+class LateGame:
+    """A game lost on time when its player acted after the deadline."""
+
+    game_id: int
+    channel_id: ChannelId
+    deadline: datetime
+    announcement: int
 
 
 class Clocks:
@@ -228,19 +307,28 @@ class Clocks:
         for game in await self._store.games_past_deadline(now):
             async with self._store.write() as tx:
                 current = await tx.game(game.id)
-                if (
-                    current is None
-                    or not current.is_active
-                    or current.deadline_at is None
-                    or current.deadline_at > now
-                ):
+                if current is None or not is_past_deadline(current, now):
                     continue  # moved or ended in the meantime
-                ending = Ending.on_time(current)
-                lost = await finish(tx, current, ending, now, self._outbox.claim())
-                await withdrawals.after_loss_on_time(tx, lost.game, now, self._outbox.claim())
-            log.info("game %s: %s lost on time", game.id, lost.game.ended_by)
+                lost = await lose_on_time(tx, current, now, self._outbox)
             ended.append(lost)
         return ended
+
+    async def refuse_late(self, game: Game, user_id: UserId, now: datetime) -> DeadlinePassed:
+        """``user_id`` acts at ``now`` in ``game`` (read outside a transaction, at the version
+        the action would be saved against), whose deadline had passed: the game is lost on
+        time, unless the housekeeping pass (or another process) ended it so already. Returns
+        the refusal to raise; raises :class:`GameChanged` if the game moved on otherwise."""
+        assert game.deadline_at is not None, "a deadline passed"
+        try:
+            async with acting(self._store) as tx:
+                current = await tx.game(game.id)
+                if current is not None:  # at another version (a takeback asked), still late
+                    await check_deadline(tx, current, user_id, now, self._outbox)
+        except DeadlinePassed as refused:
+            return refused
+        if current is not None and current.end_reason is EndReason.TIME and current.ply == game.ply:
+            return DeadlinePassed.told_to(user_id, current.ended_by, game.id, game.deadline_at)
+        raise GameChanged(game.id, game.version)
 
     async def queue_reminders(self) -> list[Reminder]:
         """One reminder per player whose deadlines draw near, listing all those games; never
@@ -281,9 +369,12 @@ class Clocks:
     async def start_vacation(self, user_id: UserId, days: int) -> Vacation:
         """Pause the player's clocks for ``days`` days (from now, or from the end of a vacation
         already running), within :data:`VACATION_DAYS_PER_YEAR` a calendar year. Deadlines of
-        games where it is their turn move back by as much; the opponents are told."""
+        games where it is their turn move back by as much; the opponents are told. A game
+        whose deadline has passed already is lost on time instead (as by the housekeeping
+        pass: :attr:`Vacation.lost_on_time`)."""
         now = self._now()
         notices: list[int] = []
+        lost: list[LateGame] = []
         async with self._store.write() as tx:
             await tx.ensure_players([user_id], now)
             prefs = await tx.prefs(user_id)
@@ -305,8 +396,21 @@ class Clocks:
             # Read and locked in this transaction: a move in another process waits for it, so
             # the deadline moved is the one of the player who is on vacation.
             # Games against the bot have no clock, and nobody to tell.
-            games = [g for g in await tx.active_games_of(user_id) if g.computer_id is None]
-            for game in games:
+            games: list[Game] = []
+            for listed in await tx.active_games_of(user_id):
+                # Read again: a loss on time below may have ended a tournament's other games.
+                game = await tx.game(listed.id) if lost else listed
+                if game is None or not game.is_active or game.computer_id is not None:
+                    continue
+                if game.to_move_id == user_id and is_past_deadline(game, now):
+                    # Too late to pause: this game was lost on time before the vacation.
+                    assert game.deadline_at is not None
+                    ended = await lose_on_time(tx, game, now, self._outbox)
+                    lost.append(
+                        LateGame(game.id, game.channel_id, game.deadline_at, ended.announcement)
+                    )
+                    continue
+                games.append(game)
                 if game.to_move_id == user_id and game.deadline_at is not None:
                     moved = dataclasses.replace(
                         game,
@@ -322,4 +426,11 @@ class Clocks:
                 )
                 notices.append(await tx.enqueue(notice, now, self._outbox.claim()))
         log.info("%s is on vacation until %s", user_id, until)
-        return Vacation(user_id, until, left - days, tuple(g.id for g in games), tuple(notices))
+        return Vacation(
+            user_id,
+            until,
+            left - days,
+            tuple(g.id for g in games),
+            (*(late.announcement for late in lost), *notices),
+            tuple(lost),
+        )

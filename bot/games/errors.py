@@ -16,6 +16,7 @@ are shown on Discord, and the catalogues may spell them as they like from the sa
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import datetime
 from types import MappingProxyType
 from typing import Any, ClassVar
 
@@ -131,6 +132,60 @@ class AbortTooLate(GameError):
     def __init__(self, game_id: int) -> None:
         self.game_id = game_id
         super().__init__(game_id=game_id)
+
+
+class DeadlinePassed(GameError):
+    """A player acted in a game whose player to move had let the deadline pass: the game was
+    lost on time (by the action's own transaction, or by the housekeeping pass just before),
+    and the action was not done. Its subclass says it to the loser or to the winner."""
+
+    announcements: tuple[int, ...]
+    """What ending the game wrote in the outbox, for the caller to post now (empty when the
+    housekeeping pass ended it, and posts it)."""
+
+    def __init__(
+        self, game_id: int, user_id: int, deadline: datetime, announcements: tuple[int, ...] = ()
+    ) -> None:
+        self.game_id = game_id
+        self.user_id = user_id
+        self.deadline = deadline
+        self.announcements = announcements
+        # Discord's timestamp: each reader sees the moment in their own time zone.
+        super().__init__(
+            game_id=game_id, user_id=user_id, deadline=f"<t:{int(deadline.timestamp())}:f>"
+        )
+
+    @staticmethod
+    def told_to(
+        user_id: int,
+        loser_id: int | None,
+        game_id: int,
+        deadline: datetime,
+        announcements: tuple[int, ...] = (),
+    ) -> DeadlinePassed:
+        """The refusal for ``user_id`` of a game that ``loser_id`` lost on time."""
+        kind = LostOnTime if user_id == loser_id else WonOnTime
+        return kind(game_id, user_id, deadline, announcements)
+
+
+class LostOnTime(DeadlinePassed):
+    """The player whose deadline passed acted after it."""
+
+    key = "game.lost_on_time"
+    template = (
+        "Your time to move ran out at {deadline}, so you lost this game on time: "
+        "this came too late to count."
+    )
+
+
+class WonOnTime(DeadlinePassed):
+    """The opponent of the player whose deadline passed acted after it."""
+
+    key = "game.won_on_time"
+    template = (
+        "Your opponent's time to move ran out at {deadline}, so you won this game on time: "
+        "this came too late to count."
+    )
 
 
 class NoGameHere(ServiceError):

@@ -29,7 +29,7 @@ from datetime import datetime
 import rules
 from bot.games import announcements, plans
 from bot.games.checks import game_for_action
-from bot.games.clocks import continued
+from bot.games.clocks import acting, check_deadline, continued
 from bot.games.endings import Ending, finish
 from bot.games.errors import GameChanged, GameNotFound, NotAPlayer
 from bot.games.outbox import Outbox
@@ -172,10 +172,12 @@ class Planning:
         transaction. Raises :class:`GameChanged` if the game moved on, and the rules' errors
         for a move that cannot be played."""
         try:
-            async with self._store.write() as tx:
+            async with acting(self._store) as tx:
                 current = await tx.game(game.id)  # its row, before its lines
                 if current is None or current.version != game.version:
                     raise GameChanged(game.id, game.version)
+                mover = current.player(current.position.turn)
+                await check_deadline(tx, current, mover, now, self._outbox)
                 stored = await tx.plans_of_game(game.id)
                 lines = [_line(current, s) for s in stored]
                 chain = plans.play(current.position, move, [*lines, *([new] if new else [])])

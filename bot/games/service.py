@@ -36,7 +36,10 @@ from bot.games.clocks import (
     Clocks,
     GameClock,
     Reminder,
+    acting,
+    check_deadline,
     continued,
+    is_past_deadline,
     time_control_of,
 )
 from bot.games.digests import DigestQueued, Digests
@@ -684,10 +687,12 @@ class GameService:
         Checks, in order: the game exists (:class:`GameNotFound`), the user plays in it
         (:class:`NotAPlayer`), it is running (:class:`GameFinished`), it is still at
         ``expected_version`` if given (:class:`GameChanged`), it is the user's turn
-        (:class:`NotYourTurn`), the text is a move (:class:`rules.InvalidMoveError`), the move
-        is legal (:class:`rules.IllegalMoveError`). Then records it, with a PASS for the next
-        player if they have no legal move, and ends the game if the rules say it is over; every
-        reply planned for it is played at once, in the same transaction (see
+        (:class:`NotYourTurn`), the text is a move (:class:`rules.InvalidMoveError`), the
+        user's deadline has not passed (else the game is lost on time now, and
+        :class:`~bot.games.errors.LostOnTime` raised: :func:`bot.games.clocks.check_deadline`),
+        the move is legal (:class:`rules.IllegalMoveError`). Then records it, with a PASS for
+        the next player if they have no legal move, and ends the game if the rules say it is
+        over; every reply planned for it is played at once, in the same transaction (see
         :mod:`bot.games.planning`: :attr:`MoveOutcome.replies`); all of it is committed (and
         synced) before this returns. If another action was recorded in the meantime, nothing
         is and :class:`GameChanged` is raised.
@@ -710,6 +715,8 @@ class GameService:
             raise NotYourTurn(game_id, user_id, colour, before.turn)
         parsed = rules.parse_move(move) if isinstance(move, str) else move
         now = self.now()
+        if is_past_deadline(game, now):  # the save below is of this version: at this moment
+            raise await self.clocks.refuse_late(game, user_id, now)
         # A pass is never a choice: the turn records at once every pass it forces, so it goes
         # to the player who can move (possibly the mover again).
         turn = plans.turn(before, parsed)
@@ -774,10 +781,13 @@ class GameService:
         self, game_id: int, user_id: UserId, *, expected_version: int | None = None
     ) -> GameEnded:
         """``user_id`` gives up; the opponent wins. Raises :class:`GameNotFound`,
-        :class:`NotAPlayer`, :class:`GameFinished`, :class:`GameChanged`."""
+        :class:`NotAPlayer`, :class:`GameFinished`, :class:`GameChanged`, and
+        :class:`~bot.games.errors.DeadlinePassed` once the deadline has passed (the game is
+        lost on time instead)."""
         now = self.now()
-        async with self.store.write() as tx:
+        async with acting(self.store) as tx:
             game = await game_for_action(tx.game, game_id, user_id, expected_version)
+            await check_deadline(tx, game, user_id, now, self.outbox)
             ending = Ending.resignation(game, user_id)
             ended = await finish(tx, game, ending, now, self.outbox.claim())
         log.info("game %s: %s resigned", game_id, user_id)
@@ -801,10 +811,12 @@ class GameService:
         both players have moved a piece in the movement phase, and only by agreement: the first
         call asks, the opponent's call aborts (the bot, as an opponent, agrees at once).
         Raises :class:`GameNotFound`, :class:`NotAPlayer`, :class:`GameFinished`,
-        :class:`GameChanged`, :class:`AbortTooLate`, :class:`AbortNeedsOrganiser`.
+        :class:`GameChanged`, :class:`AbortTooLate`, :class:`AbortNeedsOrganiser`, and (a
+        player's, not a moderator's or an organiser's) :class:`~bot.games.errors.DeadlinePassed`
+        once the deadline has passed (the game is lost on time instead).
         """
         now = self.now()
-        async with self.store.write() as tx:
+        async with acting(self.store) as tx:
             game = await tx.game(game_id)
             if game is None:
                 raise GameNotFound(game_id)
@@ -823,6 +835,7 @@ class GameService:
                 check_running(game, expected_version)
             else:
                 game = await game_for_action(tx.game, game_id, user_id, expected_version)
+                await check_deadline(tx, game, user_id, now, self.outbox)
                 if len(await tx.phase_two_movers(game_id)) == 2:
                     raise AbortTooLate(game_id)
                 opponent = game.opponent_of(user_id)

@@ -1,5 +1,8 @@
 """Takebacks: a player asks to undo their last move, the opponent accepts or declines.
 
+Either, once the deadline of the player to move has passed, ends the game lost on time instead
+(:func:`bot.games.clocks.check_deadline`).
+
 Against the bot, which always lets a human take a move back, the request is granted at once.
 """
 
@@ -14,7 +17,7 @@ from datetime import datetime
 import rules
 from bot.games import announcements
 from bot.games.checks import game_for_action
-from bot.games.clocks import taken_back
+from bot.games.clocks import acting, check_deadline, taken_back
 from bot.games.errors import (
     NoTakebackRequested,
     NothingToTakeBack,
@@ -54,8 +57,9 @@ class Takebacks:
         once, the :class:`TakebackAnswer`: the player's last move is undone together with the
         bot's replies to it."""
         now = self._now()
-        async with self._store.write() as tx:
+        async with acting(self._store) as tx:
             game = await game_for_action(tx.game, game_id, user_id)
+            await check_deadline(tx, game, user_id, now, self._outbox)
             if game.takeback_requested_by is not None:
                 raise TakebackPending(game_id)
             moves = await tx.moves(game_id)
@@ -79,8 +83,9 @@ class Takebacks:
         requester is to move again, on a time bank with both banks as they were then) or
         declines. A move played meanwhile has voided the request."""
         now = self._now()
-        async with self._store.write() as tx:
+        async with acting(self._store) as tx:
             game = await game_for_action(tx.game, game_id, user_id)
+            await check_deadline(tx, game, user_id, now, self._outbox)
             requester = game.takeback_requested_by
             if requester is None or game.takeback_ply is None:
                 raise NoTakebackRequested(game_id)

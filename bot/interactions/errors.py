@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
 from discord import app_commands
 
-from bot.games import InvalidClock, ServiceError
+from bot.games import DeadlinePassed, InvalidClock, ServiceError
 from bot.i18n import Catalogues, Text, _, n_, rules_error_text
 from bot.posting.commands import CommandMentions
 from rules import RulesError
@@ -79,11 +79,15 @@ class ErrorHandler:
         catalogues: Catalogues,
         mentions: CommandMentions | None = None,
         on_incident: Callable[[str, str, BaseException], None] | None = None,
+        deliver: Callable[[tuple[int, ...]], Awaitable[object]] | None = None,
     ) -> None:
-        """``on_incident(incident, where, error)``: told of every bug (to tell the owner)."""
+        """``on_incident(incident, where, error)``: told of every bug (to tell the owner).
+        ``deliver(announcements)``: posts now what a refused action wrote nonetheless (the
+        loss on time of :class:`~bot.games.DeadlinePassed`)."""
         self._catalogues = catalogues
         self._mentions = mentions
         self._on_incident = on_incident
+        self._deliver = deliver
 
     def _render(self, text: Text, interaction: discord.Interaction[Any]) -> str:
         rendered = self._catalogues.render(text, interaction.locale)
@@ -134,9 +138,12 @@ class ErrorHandler:
             )
             await self.reply(interaction, text)
             return "failed"
-        if isinstance(getattr(error, "original", error), InvalidMoveError):
+        original = getattr(error, "original", error)
+        if isinstance(original, InvalidMoveError):
             log.debug("invalid move text from %s: %s", interaction.user.id, error)
         await self.reply(interaction, text)
+        if isinstance(original, DeadlinePassed) and self._deliver is not None:
+            await self._deliver(original.announcements)  # the loss on time, posted publicly
         return "refused"
 
 

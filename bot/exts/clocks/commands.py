@@ -49,7 +49,20 @@ class Clocks(Feature):
                     )
                 )
                 + " "
-                + reader(_("Vacation days left this year: {left}.", left=vacation.days_left)),
+                + reader(_("Vacation days left this year: {left}.", left=vacation.days_left))
+                + "".join(
+                    "\n"
+                    + reader(
+                        _(
+                            "Game #{game} in <#{channel}> was not paused: your time to move "
+                            "there ran out at {deadline}, so you lost it on time.",
+                            game=late.game_id,
+                            channel=late.channel_id,
+                            deadline=discord_time(late.deadline, "f"),
+                        )
+                    )
+                    for late in vacation.lost_on_time
+                ),
                 ephemeral=True,
             )
             await self.deliverer.deliver(vacation.announcements)  # tell the opponents now

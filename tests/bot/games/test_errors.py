@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import string
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -156,6 +157,7 @@ def _sample(cls: type[ServiceError]) -> ServiceError:
         "int": 7,
         "Colour": Colour.BLACK,
         "tuple[int, ...]": (1, 2, 3),
+        "datetime": datetime(2025, 1, 2, 12, 0, tzinfo=UTC),
         "str": "Spring cup",
         "rules.RulesError": rules.IllegalMoveError(rules.IllegalReason.GAME_OVER),
     }
