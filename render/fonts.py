@@ -361,14 +361,16 @@ MAX_NAME_LENGTH: Final = 64
 _KEPT_FORMATS: Final = frozenset({_ZWJ, _ZWNJ, *map(chr, range(0xE0020, 0xE0080))})
 
 
-def clean(text: str) -> str:
+def clean(text: str, *, keep: str = "") -> str:
     """``text`` on one line: control characters (new lines, tabs, ...) become spaces.
 
     Other invisible format characters (bidirectional marks and overrides, ...) become spaces
-    too, but the joiners and tags inside emoji sequences are kept.
+    too, but the joiners and tags inside emoji sequences are kept, and so are the characters
+    of ``keep``.
     """
     return "".join(
-        " " if not char.isprintable() and char not in _KEPT_FORMATS else char for char in text
+        char if char.isprintable() or char in _KEPT_FORMATS or char in keep else " "
+        for char in text
     ).strip()
 
 

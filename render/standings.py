@@ -258,9 +258,7 @@ def _column_width(chain: tuple[str, ...], size: int, texts: Sequence[str]) -> fl
 def _line(text: str) -> str:
     """``text`` on one line, as :func:`render.fonts.clean` makes it, but keeping no-break
     spaces (French puts one before "!" and ":"), so that a line never breaks at one."""
-    return "".join(
-        char if char.isprintable() or char in NO_BREAK_SPACES else " " for char in text
-    ).strip()
+    return F.clean(text, keep=NO_BREAK_SPACES)
 
 
 def _wrap(chain: tuple[str, ...], size: int, text: str, room: float) -> list[str]:

@@ -339,6 +339,25 @@ def _uncovered(text: str, chain: Sequence[str]) -> set[str]:
     }
 
 
+FAMILY = "\U0001f468\u200d\U0001f469\u200d\U0001f467"  # man, woman, girl, joined by ZWJ
+ENGLAND = "\U0001f3f4\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f"  # flag, tags
+
+
+def test_emoji_sequences_in_names_are_drawn_whole(drawn: list[Drawn]) -> None:
+    # The joiners of a family and the tags of England's flag are not turned into spaces (which
+    # would draw three people and a black flag), and a name cut to fit keeps them whole.
+    names = [f"{FAMILY} Dupont", f"{ENGLAND} Zoë", "Ann 👍🏽", f"{FAMILY} " + "Lefèvre " * 12]
+    rows = [StandingsRow(str(i + 1), name, ("1", "2", "3")) for i, name in enumerate(names)]
+    standings_image(dataclasses.replace(_table(), rows=rows))
+    texts = {call.text for call in drawn}
+    assert set(names[:3]) <= texts
+    cut = [text for text in texts if text.startswith(FAMILY) and text.endswith("…")]
+    assert len(cut) == 1 and cut[0].startswith(f"{FAMILY} Lefèvre"), cut
+    for text in (*names[:3], cut[0]):
+        emoji = F.pieces(F.DEFAULT_FONTS.regular, text)[0].text
+        assert emoji in (FAMILY, ENGLAND, "Ann "), emoji
+
+
 @pytest.mark.parametrize("language", ["en", "ru", "ko", "pl", "fr"])
 def test_every_script_is_drawn_with_real_glyphs(drawn: list[Drawn], language: str) -> None:
     # Every character of the gallery's tables in this language, emoji included, has a glyph in
