@@ -31,8 +31,11 @@ def fiery(image: Image.Image) -> int:
     hsv = image.convert("RGB").convert("HSV")
     return sum(
         count
-        for count, (hue, saturation, value) in hsv.getcolors(1 << 24) or []
-        if 7 <= hue <= 28 and saturation >= 150 and value >= 180
+        for count, colour in hsv.getcolors(1 << 24) or []
+        if isinstance(colour, tuple)
+        and 7 <= colour[0] <= 28
+        and colour[1] >= 150
+        and colour[2] >= 180
     )
 
 
@@ -87,10 +90,11 @@ async def test_a_tournament_s_standings_draw_the_emoji_in_names(
         for player in players:
             joined = await fake.click(player, post, label="Join")
             assert joined.ephemeral, joined.content
-        await fake.wait_until(lambda: post.thread_id, what="the tournament's thread")
+        thread_id = await fake.wait_until(lambda: post.thread_id, what="the tournament's thread")
+        assert thread_id is not None
+        thread = fake.world.channel(thread_id)
 
         def standings() -> RecordedMessage | None:
-            thread = fake.world.channel(post.thread_id)
             found = [m for m in fake.messages_in(thread) if m.files]
             return found[-1] if found else None
 
