@@ -103,15 +103,18 @@ def _is_bitmap(path: str) -> bool:
 
 
 @lru_cache(maxsize=256)
-def font(path: str, size: int) -> ImageFont.FreeTypeFont:
+def font(path: str, size: int, *, shaped: bool = False) -> ImageFont.FreeTypeFont:
     """The font file ``path`` at ``size`` pixels, loaded once.
 
-    Laid out with libraqm where Pillow has it (:data:`COMPLEX_LAYOUT`), else with Pillow's basic
-    layout. A colour bitmap font loads at :data:`EMOJI_BITMAP_SIZE` whatever ``size`` says.
+    ``shaped``: laid out with libraqm where Pillow has it (:data:`COMPLEX_LAYOUT`), for what
+    needs shaping; else with Pillow's basic layout, quicker and enough for Latin, Cyrillic,
+    Hangul and CJK characters one by one. A colour bitmap font loads at
+    :data:`EMOJI_BITMAP_SIZE` whatever ``size`` says.
     """
     if _is_bitmap(path):
         size = EMOJI_BITMAP_SIZE
-    engine = ImageFont.Layout.RAQM if COMPLEX_LAYOUT else ImageFont.Layout.BASIC
+    raqm = shaped and COMPLEX_LAYOUT
+    engine = ImageFont.Layout.RAQM if raqm else ImageFont.Layout.BASIC
     return ImageFont.truetype(path, max(1, size), layout_engine=engine)
 
 
@@ -334,6 +337,20 @@ def _scale(path: str, size: int) -> float:
     return size / EMOJI_BITMAP_SIZE if _is_bitmap(path) else 1.0
 
 
+def _needs_shaping(piece: Piece) -> bool:
+    """Whether the piece needs libraqm: right to left, emoji, Arabic, or clusters of several
+    characters (accents, sequences). Other pieces take the quicker basic layout."""
+    return (
+        piece.direction == "rtl"
+        or _is_bitmap(piece.path)
+        or any(len(cluster) > 1 or _kind(cluster) for cluster in clusters(piece.text))
+    )
+
+
+def _face(piece: Piece, size: int) -> ImageFont.FreeTypeFont:
+    return font(piece.path, size, shaped=_needs_shaping(piece))
+
+
 def _drawn(piece: Piece) -> str:
     """The piece's text as handed to Pillow. Without libraqm to join them, emoji sequences are
     drawn as their parts, without the joiners, selectors and tags that would draw as boxes."""
@@ -346,9 +363,11 @@ def _drawn(piece: Piece) -> str:
     )
 
 
+@lru_cache(maxsize=8192)
 def _length(piece: Piece, size: int) -> float:
-    face = font(piece.path, size)
-    direction = piece.direction if COMPLEX_LAYOUT else None
+    """The piece's advance width at ``size`` pixels (shaping is dearer than a lookup)."""
+    face = _face(piece, size)
+    direction = piece.direction if face.layout_engine == ImageFont.Layout.RAQM else None
     return face.getlength(_drawn(piece), direction=direction) * _scale(piece.path, size)
 
 
@@ -434,7 +453,7 @@ def shrink_to_fit(
 def _bitmap_piece(piece: Piece, size: int) -> tuple[Image.Image, float, float]:
     """A colour bitmap piece drawn at its font's size and scaled to ``size``: the image, and
     where its top left corner goes from the piece's origin on the baseline."""
-    face = font(piece.path, size)
+    face = _face(piece, size)
     text = _drawn(piece)
     box = face.getbbox(text, anchor="ls")
     left, top, right, bottom = (math.floor(box[0]), math.floor(box[1]), *map(math.ceil, box[2:]))
@@ -471,12 +490,14 @@ def draw_text(
             # Pillow's ImageDraw keeps the image it draws on as ``_image``.
             draw._image.paste(image, (round(x + left), round(baseline + top)), image)
         else:
+            face = _face(piece, size)
+            raqm = face.layout_engine == ImageFont.Layout.RAQM
             draw.text(
                 (x, baseline),
                 _drawn(piece),
-                font=font(piece.path, size),
+                font=face,
                 fill=fill,
                 anchor="ls",
-                direction=piece.direction if COMPLEX_LAYOUT else None,
+                direction=piece.direction if raqm else None,
             )
         x += _length(piece, size)

@@ -137,7 +137,7 @@ def test_no_cluster_of_a_name_is_drawn_as_a_missing_glyph_box(
             rest = rest[len(cluster) :]
             if cluster == " ":
                 continue
-            face = F.font(path, 32)
+            face = F.font(path, 32, shaped=True)
             assert bytes(face.getmask(cluster)) != _missing_glyph(path, 32), (cluster, path)
             if cluster in EMOJI:
                 assert path == F.NOTO_COLOR_EMOJI, cluster  # in colour, as Discord shows them
@@ -147,7 +147,7 @@ def test_no_cluster_of_a_name_is_drawn_as_a_missing_glyph_box(
 @pytest.mark.skipif(not F.COMPLEX_LAYOUT, reason="needs libraqm to join emoji sequences")
 @pytest.mark.parametrize("emoji", sorted(EMOJI))
 def test_a_flag_or_an_emoji_sequence_is_drawn_as_one_emoji(emoji: str) -> None:
-    face = F.font(F.NOTO_COLOR_EMOJI, 32)
+    face = F.font(F.NOTO_COLOR_EMOJI, 32, shaped=True)
     one = face.getlength("😀")
     assert face.getlength(emoji) == one  # one glyph, not a letter box per regional indicator
     assert F.text_width(DEFAULT_FONTS.regular, 32, emoji) == pytest.approx(one * 32 / 109)
@@ -211,7 +211,7 @@ def test_right_to_left_words_read_from_the_right() -> None:
 def test_without_libraqm_every_cluster_still_has_a_glyph(monkeypatch: pytest.MonkeyPatch) -> None:
     # Pillow without libraqm (no FriBiDi on the machine): sequences show as their parts and
     # Arabic letters unjoined, but nothing is drawn as a missing-glyph box.
-    caches = (F.font, F.pieces, F._bitmap_piece)
+    caches = (F.font, F.pieces, F._bitmap_piece, F._length)
     for cache in caches:
         cache.cache_clear()
     monkeypatch.setattr(F, "COMPLEX_LAYOUT", False)
@@ -220,7 +220,7 @@ def test_without_libraqm_every_cluster_still_has_a_glyph(monkeypatch: pytest.Mon
             text = "".join(name)
             for chain in CHAINS.values():
                 for piece in F.pieces(chain, text):
-                    face = F.font(piece.path, 32)
+                    face = F.font(piece.path, 32, shaped=True)
                     assert face.layout_engine == ImageFont.Layout.BASIC
                     for char in F._drawn(piece):
                         if char != " ":
@@ -229,3 +229,25 @@ def test_without_libraqm_every_cluster_still_has_a_glyph(monkeypatch: pytest.Mon
     finally:
         for cache in caches:
             cache.cache_clear()
+
+
+def test_only_what_needs_shaping_is_shaped() -> None:
+    # Latin, Cyrillic, Hangul and CJK characters one by one take the quicker basic layout, and
+    # draw as before; accents, Arabic, right-to-left words and emoji are shaped.
+    raqm = ImageFont.Layout.RAQM if F.COMPLEX_LAYOUT else ImageFont.Layout.BASIC
+    chain = DEFAULT_FONTS.regular
+    engines = [
+        (piece.text, F._face(piece, 20).layout_engine)
+        for piece in F.pieces(chain, "Zoë Ёж 김 王 e\u0301 🔥 محمد")
+    ]
+    basic = ImageFont.Layout.BASIC
+    assert engines == [
+        ("Zoë Ёж ", basic),
+        ("김", basic),
+        (" ", basic),
+        ("王", basic),
+        (" e\u0301 ", raqm),
+        ("🔥", raqm),
+        (" ", basic),
+        ("محمد", raqm),
+    ]
