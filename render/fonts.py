@@ -285,9 +285,38 @@ class Piece:
 
 
 def _strength(cluster: str) -> str:
-    """``"L"``, ``"R"`` or ``""`` (neutral: spaces, digits, punctuation, emoji)."""
+    """``"L"``, ``"R"``, ``"N"`` (a digit) or ``""`` (neutral: spaces, punctuation, emoji)."""
     bidi = unicodedata.bidirectional(cluster[0])
-    return "R" if bidi in ("R", "AL") else "L" if bidi == "L" else ""
+    if bidi in ("R", "AL"):
+        return "R"
+    return "L" if bidi == "L" else "N" if bidi in ("EN", "AN") else ""
+
+
+def _right_to_left(parts: Sequence[str]) -> list[bool]:
+    """Which clusters of a left-to-right line belong to right-to-left stretches.
+
+    Unicode's bidirectional algorithm, for text without explicit embeddings: digits after
+    right-to-left letters go with them (W2, W7), and a neutral between two right-to-left
+    clusters is right to left (N1), any other left to right (N2).
+    """
+    resolved: list[str] = []
+    last_strong = "L"
+    for strength in map(_strength, parts):
+        if strength in ("L", "R"):
+            last_strong = strength
+        resolved.append(last_strong if strength == "N" else strength)
+    after: list[str] = []
+    following = "L"  # the line's end: its own direction, left to right
+    for strength in reversed(resolved):
+        following = strength or following
+        after.append(following)
+    after.reverse()
+    rtl: list[bool] = []
+    preceding = "L"
+    for index, strength in enumerate(resolved):
+        rtl.append(strength == "R" or (not strength and preceding == after[index] == "R"))
+        preceding = strength or preceding
+    return rtl
 
 
 @lru_cache(maxsize=4096)
@@ -296,20 +325,10 @@ def pieces(chain: tuple[str, ...], text: str) -> tuple[Piece, ...]:
 
     The line is left-to-right, as Discord's own. A stretch of right-to-left words (Arabic, with
     the spaces, digits and emoji between them) is drawn right to left: its pieces in reverse
-    order, each shaped right to left. This is Unicode's bidirectional algorithm for text
-    without explicit embeddings, which players' names do not keep (:func:`clean`).
+    order, each shaped right to left (:func:`_right_to_left` says which).
     """
     parts = clusters(text)
-    strengths = [_strength(cluster) for cluster in parts]
-    # A neutral between two right-to-left clusters is right to left; any other, left to right.
-    rtl = []
-    for index, strength in enumerate(strengths):
-        if strength:
-            rtl.append(strength == "R")
-            continue
-        before = next((s for s in reversed(strengths[:index]) if s), "")
-        after = next((s for s in strengths[index + 1 :] if s), "")
-        rtl.append(before == after == "R")
+    rtl = _right_to_left(parts)
     out: list[Piece] = []
     index = 0
     while index < len(parts):

@@ -206,6 +206,10 @@ def test_right_to_left_words_read_from_the_right() -> None:
     # A left-to-right name keeps its order around an Arabic word.
     latin = F.pieces(DEFAULT_FONTS.regular, "Ali محمد 😀")
     assert [piece.text for piece in latin] == ["Ali ", "محمد", " ", "😀"]
+    # Digits after Arabic letters go with them, to their left (a browser's "2024 محمد").
+    year = F.pieces(DEFAULT_FONTS.regular, "محمد 2024")
+    assert [(piece.text, piece.direction) for piece in year] == [(" 2024", "rtl"), ("محمد", "rtl")]
+    assert [p.text for p in F.pieces(DEFAULT_FONTS.regular, "Ali 2024")] == ["Ali 2024"]
 
 
 def test_without_libraqm_every_cluster_still_has_a_glyph(monkeypatch: pytest.MonkeyPatch) -> None:
