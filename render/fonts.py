@@ -483,6 +483,18 @@ def _bitmap_piece(piece: Piece, size: int) -> tuple[Image.Image, float, float]:
     return drawn.resize((width, height), Image.Resampling.LANCZOS), left * scale, top * scale
 
 
+def _composite(target: Image.Image, image: Image.Image, corner: tuple[int, int]) -> None:
+    """Lay the RGBA ``image`` over ``target`` with its top left at ``corner``: blended by its
+    alpha, which a transparent ``target`` (a layer drawn on before it is laid down) keeps."""
+    if target.mode != "RGBA":
+        target.paste(image, corner, image)
+        return
+    box = (*corner, corner[0] + image.width, corner[1] + image.height)
+    under = target.crop(box)
+    under.alpha_composite(image)
+    target.paste(under, box)
+
+
 def draw_text(
     draw: ImageDraw.ImageDraw,
     x: float,
@@ -507,7 +519,7 @@ def draw_text(
         if _is_bitmap(piece.path):
             image, left, top = _bitmap_piece(piece, size)
             # Pillow's ImageDraw keeps the image it draws on as ``_image``.
-            draw._image.paste(image, (round(x + left), round(baseline + top)), image)
+            _composite(draw._image, image, (round(x + left), round(baseline + top)))
         else:
             face = _face(piece, size)
             raqm = face.layout_engine == ImageFont.Layout.RAQM

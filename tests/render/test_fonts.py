@@ -255,3 +255,17 @@ def test_only_what_needs_shaping_is_shaped() -> None:
         (" ", basic),
         ("محمد", raqm),
     ]
+
+
+def test_an_emoji_drawn_on_a_transparent_layer_keeps_its_own_opacity() -> None:
+    # Laid over nothing, the emoji's pixels are as opaque as its bitmap's, not their square.
+    layer = Image.new("RGBA", (120, 60), (0, 0, 0, 0))
+    F.draw_text(
+        ImageDraw.Draw(layer), 10, 45, "🔥", chain=DEFAULT_FONTS.regular, size=40, fill=(0,)
+    )
+    piece = F.pieces(DEFAULT_FONTS.regular, "🔥")[0]
+    emoji, _, _ = F._bitmap_piece(piece, 40)
+    drawn_alpha = layer.getchannel("A").histogram()
+    own_alpha = emoji.getchannel("A").histogram()
+    assert drawn_alpha[255] == own_alpha[255] > 0
+    assert sum(drawn_alpha[1:]) == sum(own_alpha[1:])
