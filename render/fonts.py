@@ -111,8 +111,8 @@ def font(path: str, size: int, *, shaped: bool = False) -> ImageFont.FreeTypeFon
     Hangul and CJK characters one by one. A colour bitmap font loads at
     :data:`EMOJI_BITMAP_SIZE` whatever ``size`` says.
     """
-    if _is_bitmap(path):
-        size = EMOJI_BITMAP_SIZE
+    if _is_bitmap(path) and size != EMOJI_BITMAP_SIZE:
+        return font(path, EMOJI_BITMAP_SIZE, shaped=shaped)  # one face, whatever the size
     raqm = shaped and COMPLEX_LAYOUT
     engine = ImageFont.Layout.RAQM if raqm else ImageFont.Layout.BASIC
     return ImageFont.truetype(path, max(1, size), layout_engine=engine)
