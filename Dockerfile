@@ -18,6 +18,10 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     DVONN_HTTP_PORT=8080
 
 WORKDIR /app
+# FriBiDi, which Pillow's wheel loads at run time for its complex text layout (libraqm): without
+# it, flags and joined emoji in names show as their parts and Arabic letters do not join.
+RUN apt-get update && apt-get install -y --no-install-recommends libfribidi0 \
+    && rm -rf /var/lib/apt/lists/*
 # The running bot's dependencies, exactly as locked (requirements-run.lock: no dev tools).
 COPY requirements-run.lock ./
 RUN pip install --no-cache-dir --disable-pip-version-check --require-hashes -r requirements-run.lock

@@ -19,7 +19,8 @@ wants fewer shows the top of the table and says so in a footer line.
 Marks are never told by colour alone: a winner has a star, the promoted an arrow up, the
 relegated an arrow down (each with a band of its colour at the row's edge), a withdrawn player
 a cross and muted text. A legend under the table names them in the caller's words.
-Characters none of the fonts has (emoji) show the missing-glyph box, as on the board.
+Names are drawn as on the board, emoji, flags and every script players write included
+(:mod:`render.fonts`).
 """
 
 from __future__ import annotations
@@ -257,9 +258,7 @@ def _column_width(chain: tuple[str, ...], size: int, texts: Sequence[str]) -> fl
 def _line(text: str) -> str:
     """``text`` on one line, as :func:`render.fonts.clean` makes it, but keeping no-break
     spaces (French puts one before "!" and ":"), so that a line never breaks at one."""
-    return "".join(
-        char if char.isprintable() or char in NO_BREAK_SPACES else " " for char in text
-    ).strip()
+    return F.clean(text, keep=NO_BREAK_SPACES)
 
 
 def _wrap(chain: tuple[str, ...], size: int, text: str, room: float) -> list[str]:
@@ -553,7 +552,8 @@ def standings_png(
       under the headers, a crosstable's own cells), ``text``, ``muted_text``, ``panel_active``
       (a highlighted row's outline) and the marks' ``winner``, ``promoted``, ``relegated``.
     - ``size``: the image's width in pixels; the height follows from the rows and the footer.
-    - ``fonts``: the board's font chains (DejaVu Sans, then Noto Sans KR for Hangul).
+    - ``fonts``: the board's font chains (DejaVu Sans, then Noto Sans CJK, Noto Sans Arabic and
+      Noto Color Emoji).
 
     Raises :class:`ValueError` for a row whose cells do not match the columns, a crosstable
     with fewer columns than players, a too small ``size``, or an unknown theme colour.

@@ -330,28 +330,50 @@ def test_rows_must_match_the_columns() -> None:
 
 
 def _uncovered(text: str, chain: Sequence[str]) -> set[str]:
-    return {char for char in text if not any(F.covers(path, char) for path in chain)}
+    # The joiners and variation selectors inside emoji sequences have no glyph of their own.
+    return {
+        char
+        for char in text
+        if unicodedata.category(char) not in ("Cf", "Mn")
+        and not any(F.covers(path, char) for path in chain)
+    }
 
 
-def _is_emoji(char: str) -> bool:
-    return unicodedata.category(char) == "So" and ord(char) > 0xFFFF
+FAMILY = "\U0001f468\u200d\U0001f469\u200d\U0001f467"  # man, woman, girl, joined by ZWJ
+ENGLAND = "\U0001f3f4\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f"  # flag, tags
+
+
+def test_emoji_sequences_in_names_are_drawn_whole(drawn: list[Drawn]) -> None:
+    # The joiners of a family and the tags of England's flag are not turned into spaces (which
+    # would draw three people and a black flag), and a name cut to fit keeps them whole.
+    names = [f"{FAMILY} Dupont", f"{ENGLAND} Zoë", "Ann 👍🏽", f"{FAMILY} " + "Lefèvre " * 12]
+    rows = [StandingsRow(str(i + 1), name, ("1", "2", "3")) for i, name in enumerate(names)]
+    standings_image(dataclasses.replace(_table(), rows=rows))
+    texts = {call.text for call in drawn}
+    assert set(names[:3]) <= texts
+    cut = [text for text in texts if text.startswith(FAMILY) and text.endswith("…")]
+    assert len(cut) == 1 and cut[0].startswith(f"{FAMILY} Lefèvre"), cut
+    for text in (*names[:3], cut[0]):
+        emoji = F.pieces(F.DEFAULT_FONTS.regular, text)[0].text
+        assert emoji in (FAMILY, ENGLAND, "Ann "), emoji
 
 
 @pytest.mark.parametrize("language", ["en", "ru", "ko", "pl", "fr"])
 def test_every_script_is_drawn_with_real_glyphs(drawn: list[Drawn], language: str) -> None:
-    # Every character of the gallery's tables in this language has a glyph in the chain it is
-    # drawn with, emoji aside: the bundled fonts have none, so an emoji shows the missing-glyph
-    # box, as on the board.
+    # Every character of the gallery's tables in this language, emoji included, has a glyph in
+    # the chain it is drawn with.
     tables = [table for name, table, _ in standings_samples() if name.endswith(f"-{language}")]
     assert len(tables) == 4
     for table in tables:
         standings_image(table)
     assert {call.text for call in drawn} >= {tables[0].title, tables[0].subtitle}
     missing = {char for call in drawn for char in _uncovered(call.text, call.chain)}
-    assert all(_is_emoji(char) for char in missing), missing
-    if language == "ko":  # Hangul is drawn in Noto Sans KR, after DejaVu
+    assert not missing, missing
+    if language == "ko":  # Hangul is drawn in Noto Sans CJK, after DejaVu
         assert any(
-            F.NOTO_SANS_KR in path for call in drawn for path, _ in F.runs(call.chain, call.text)
+            path in (F.NOTO_SANS_CJK, F.NOTO_SANS_KR_BOLD)
+            for call in drawn
+            for path, _ in F.runs(call.chain, call.text)
         )
 
 
