@@ -88,6 +88,19 @@ class RejectedCall:
     seconds_after_creation: float
 
 
+@dataclass(frozen=True, slots=True)
+class DeprecatedCall:
+    """A call about an interaction that Discord still carries out but documents as deprecated:
+    the tests fail on it (see :func:`tests.fakediscord.fixtures.discord_fake`)."""
+
+    method: str
+    path: str
+    label: str
+    """The interaction's, as :attr:`InteractionRecord.label`."""
+    instead: str
+    """What Discord's documentation says to use instead."""
+
+
 class InteractionFailed(AssertionError):
     """The bot did not answer an interaction the way a user needs (no reply, still thinking)."""
 
