@@ -15,6 +15,7 @@ from bot.config import user_install_url
 from bot.games.timecontrol import PRESETS
 from bot.i18n import Text, _
 from bot.interactions.feature import Feature
+from bot.interactions.replies import finish
 from bot.posting.commands import subcommands
 from bot.posting.descriptions import cells_picture
 from bot.posting.publisher import Publisher, Reader
@@ -50,12 +51,12 @@ class Help(Feature):
             png = await _cell_names_png(self.publisher, reader)
             embeds = [discord.Embed(description=text) for text in in_embeds(paragraphs(reader))]
             embeds[0].set_image(url="attachment://cells.png")
-            await interaction.followup.send(
+            await finish(
+                interaction,
                 embeds=embeds,
                 file=discord.File(
                     io.BytesIO(png), filename="cells.png", description=reader.plain(cells_picture())
                 ),
-                ephemeral=True,
             )
 
 
