@@ -130,6 +130,9 @@ MAX_FOLLOWUPS: Final = 5
 ("Apps are limited to 5 followup messages per interaction if it was initiated from a
 user-installed app and isn't installed in the server"); a sixth is refused (40094). Where the
 bot may only answer, that is always the case (see :mod:`bot.interactions.places`)."""
+MAX_FOLLOWUPS_REACHED: Final = 40094
+"""Discord's error code for "This interaction has hit the maximum number of follow up
+messages"."""
 
 
 class RouteUses:
@@ -170,6 +173,12 @@ class RouteUses:
         self._uses[route] = (then, followups + 1)
         return True
 
+    def used_up(self, route: str) -> None:
+        """Discord refused a followup through ``route`` as one too many (40094: made by
+        another process, or before a restart): no more are tried."""
+        then, _ = self._uses.get(route, (time.monotonic(), 0))
+        self._uses[route] = (then, MAX_FOLLOWUPS)
+
 
 class ChannelLost(Exception):
     """A game's post is not tried: where the game is played refuses the bot's posts."""
@@ -196,10 +205,10 @@ class Publisher:
         self.catalogues = catalogues
         self.mentions = mentions
         self._metrics = metrics
+        self._routes = RouteUses()
         self.board_view: BoardView | None = None
         """What goes under a board the game's players may act on (the play feature's "Your
         move" button); set by that feature, which the posting layer does not know."""
-        self._routes = RouteUses()
         self.end_view: BoardView | None = None
         """What goes under a finished game's last post (the lobby's "Rematch" button); set by
         that feature. Its buttons join :attr:`board_view`'s, if both make some."""
@@ -427,6 +436,8 @@ class Publisher:
             except discord.HTTPException as error:
                 if error.status >= 500:
                     raise  # Discord's trouble: the outbox tries again later
+                if error.code == MAX_FOLLOWUPS_REACHED:
+                    self._routes.used_up(route)
                 log.info("game %s: its reply route is refused (%s); by DM", game.id, error)
         reached: list[discord.Message] = []
         for user_id in recipients:

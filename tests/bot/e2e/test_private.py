@@ -18,6 +18,7 @@ import pytest
 
 import rules
 from bot.app import DvonnBot
+from bot.posting.publisher import RouteUses
 from tests.bot.clock import ManualClock
 from tests.bot.e2e.conftest import BotRunner, Table
 from tests.bot.e2e.helpers import send_move
@@ -279,3 +280,11 @@ async def test_posts_beyond_an_interactions_followups_go_by_dm(table: Table, bot
     assert in_place == [f"note {n}" for n in range(4)]  # five followups in all
     assert by_dm == ["note 4", "note 5"]
     assert started.rejected == []  # no sixth followup tried (Discord: 400, 40094)
+    # A process that did not count them (restarted, or another one): refused once, then not
+    # tried again.
+    bot.publisher._routes = RouteUses()
+    for n in range(6, 9):
+        await bot.publisher.send_text(game, f"note {n}", ping=(table.alice.id,))
+    by_dm = [m.content for m in fake.dms_to(table.alice) if m.content.startswith("note")]
+    assert by_dm == [f"note {n}" for n in range(4, 9)]
+    assert [r.code for r in started.rejected] == [40094]
