@@ -14,6 +14,7 @@ from discord import app_commands
 
 from bot.games import DeadlinePassed, InvalidClock, ServiceError
 from bot.i18n import Catalogues, Text, _, n_, rules_error_text
+from bot.posting.answers import ORIGINAL
 from bot.posting.commands import CommandMentions
 from rules import RulesError
 from rules.errors import InvalidMoveError
@@ -148,10 +149,25 @@ class ErrorHandler:
 
 
 async def _answer(interaction: discord.Interaction[Any], content: str) -> None:
-    if interaction.response.is_done():
-        await interaction.followup.send(content, ephemeral=True)
-    else:
+    """``content`` privately: as the answer; after a deferred answer still "thinking…", in
+    its place; after an answer, as a private followup."""
+    if not interaction.response.is_done():
         await interaction.response.send_message(content, ephemeral=True)
+        return
+    if interaction.response.type is discord.InteractionResponseType.deferred_channel_message:
+        # Asked of Discord: the command may have filled its answer in before the error.
+        answer = await interaction.followup.fetch_message(ORIGINAL)
+        if answer.flags.loading and answer.flags.ephemeral:
+            await interaction.edit_original_response(
+                content=content, embeds=[], attachments=[], view=None
+            )
+            return
+        if answer.flags.loading:
+            # Filled in, a public "thinking…" stays public, whatever the flags ("The ephemeral
+            # flag will be ignored, and the value you provided in the initial defer response
+            # will be preserved"): it goes, and the words come privately, as a followup.
+            await interaction.delete_original_response()
+    await interaction.followup.send(content, ephemeral=True)
 
 
 def metric_name(interaction: discord.Interaction[Any]) -> str:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import enum
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Final
@@ -116,6 +117,24 @@ def interaction_webhook(client: discord.Client, application_id: int, token: str)
     ``Interaction.followup`` makes, so it may carry buttons."""
     payload: Any = {"id": application_id, "type": 3, "token": token}
     return discord.Webhook.from_state(data=payload, state=client._connection)
+
+
+def as_edit(send: Mapping[str, Any]) -> dict[str, Any]:
+    """Keyword arguments for ``send`` (``followup.send``, ``Messageable.send``) made into those
+    of an edit (``edit_original_response``, ``Webhook.edit_message``): its ``file`` or
+    ``files`` become ``attachments``; ``ephemeral``, ``silent`` and ``wait`` are dropped (the
+    visibility of a deferred answer is the defer's; an edit pings nobody).
+
+    A deferred answer is finished by editing it: Discord documents a followup that fills in the
+    "thinking…" message as deprecated ("you should use the Edit Original Interaction Response
+    endpoint in this case instead")."""
+    edit = {
+        k: v for k, v in send.items() if k not in ("file", "files", "ephemeral", "silent", "wait")
+    }
+    files = [*([send["file"]] if send.get("file") is not None else []), *send.get("files", ())]
+    if files:
+        edit["attachments"] = files
+    return edit
 
 
 def answer_route(interaction: discord.Interaction[Any]) -> str:

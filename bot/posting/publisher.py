@@ -21,7 +21,14 @@ import rules
 from bot.games import BoardTheme, Game, GameRecord, GameService
 from bot.i18n import Catalogues, Locale
 from bot.monitoring import Metrics
-from bot.posting.answers import ORIGINAL, Answer, AnswerRoute, interaction_webhook
+from bot.posting.answers import (
+    ORIGINAL,
+    ROUTE_LASTS,
+    Answer,
+    AnswerRoute,
+    as_edit,
+    interaction_webhook,
+)
 from bot.posting.commands import CommandMentions
 from bot.posting.descriptions import post_alt_text
 from bot.posting.names import Names
@@ -118,6 +125,61 @@ def message_with(png: bytes, post: GamePost, reader: Reader, *, alt_text: str) -
     }
 
 
+MAX_FOLLOWUPS: Final = 5
+"""Followups Discord allows one interaction of an app that is installed to the user alone
+("Apps are limited to 5 followup messages per interaction if it was initiated from a
+user-installed app and isn't installed in the server"); a sixth is refused (40094). Where the
+bot may only answer, that is always the case (see :mod:`bot.interactions.places`)."""
+MAX_FOLLOWUPS_REACHED: Final = 40094
+"""Discord's error code for "This interaction has hit the maximum number of follow up
+messages"."""
+
+
+class RouteUses:
+    """What this process sent through each reply route (:func:`reply_route`): whether its
+    interaction's answer is filled in, and how many followups it made, so that a post beyond
+    Discord's five goes to the players' DMs at once instead of being refused first.
+
+    Counted where it is sent: a route is kept with its game only for the change it carries,
+    which the process that made the change almost always delivers. Another process's posts
+    through the same route, or a restart, are not counted here: Discord's refusal (40094)
+    then sends the post to the DMs all the same."""
+
+    def __init__(self) -> None:
+        self._uses: dict[str, tuple[float, int]] = {}
+        """By route whose answer is filled in: when first used (monotonic), followups made."""
+
+    async def fills_answer(self, route: str, webhook: discord.Webhook) -> bool:
+        """Whether a post through ``route`` is to fill in its interaction's answer, deferred
+        and still "thinking…" (Discord's message flag ``LOADING``; a followup would do it
+        too, but Discord documents that as deprecated): asked of Discord at a route's first
+        use, for the command may have filled it in itself. Either way, it is filled from then
+        on."""
+        oldest = time.monotonic() - ROUTE_LASTS.total_seconds()
+        for old in [r for r, (then, _) in self._uses.items() if then < oldest]:
+            del self._uses[old]  # its token has expired
+        if route in self._uses:
+            return False
+        answer = await webhook.fetch_message(ORIGINAL)
+        self._uses[route] = (time.monotonic(), 0)
+        return answer.flags.loading
+
+    def follow_up(self, route: str) -> bool:
+        """Count a followup through ``route``; ``False`` (not counted) if Discord allows no
+        more."""
+        then, followups = self._uses.get(route, (time.monotonic(), 0))
+        if followups >= MAX_FOLLOWUPS:
+            return False
+        self._uses[route] = (then, followups + 1)
+        return True
+
+    def used_up(self, route: str) -> None:
+        """Discord refused a followup through ``route`` as one too many (40094: made by
+        another process, or before a restart): no more are tried."""
+        then, _ = self._uses.get(route, (time.monotonic(), 0))
+        self._uses[route] = (then, MAX_FOLLOWUPS)
+
+
 class ChannelLost(Exception):
     """A game's post is not tried: where the game is played refuses the bot's posts."""
 
@@ -143,6 +205,7 @@ class Publisher:
         self.catalogues = catalogues
         self.mentions = mentions
         self._metrics = metrics
+        self._routes = RouteUses()
         self.board_view: BoardView | None = None
         """What goes under a board the game's players may act on (the play feature's "Your
         move" button); set by that feature, which the posting layer does not know."""
@@ -338,8 +401,10 @@ class Publisher:
         png = await self._board(game, post, reader, players)
         alt = alt_text(game.position, post, players, reader)
 
-        async def through(webhook: discord.Webhook) -> discord.Message:
+        async def through(webhook: discord.Webhook, original: bool) -> discord.Message:
             made = self._with_view(game, reader, message_with(png, post, reader, alt_text=alt))
+            if original:
+                return await webhook.edit_message(ORIGINAL, **as_edit(made))
             return await webhook.send(**made, wait=True)
 
         async def by_dm(user: discord.User, nonce: str | int) -> discord.Message:
@@ -351,21 +416,28 @@ class Publisher:
         self,
         game: Game,
         recipients: tuple[int, ...],
-        through: Callable[[discord.Webhook], Awaitable[discord.Message]],
+        through: Callable[[discord.Webhook, bool], Awaitable[discord.Message]],
         by_dm: Callable[[discord.User, str | int], Awaitable[discord.Message]],
         nonce: str | None,
     ) -> discord.Message:
         """Where the bot may only answer: through the players' latest interaction while that
-        lasts (a followup through its webhook: it resolves a reply still "thinking…", else it
-        is a new message there); when it is gone or used up (a user install's 5 followups), to
-        each recipient's DMs."""
+        lasts (``through(webhook, True)`` fills in its answer still "thinking…", by editing it;
+        ``through(webhook, False)`` makes a followup, a new message there); when it is gone or
+        used up (a user install's 5 followups, counted: :class:`RouteUses`), to each
+        recipient's DMs."""
         route = await self._service.reply_route(game.id)
         if route is not None:
+            webhook = answer_webhook(self._client, route)
             try:
-                return await through(answer_webhook(self._client, route))
+                original = await self._routes.fills_answer(route, webhook)
+                if original or self._routes.follow_up(route):
+                    return await through(webhook, original)
+                log.info("game %s: its reply route's followups are used up; by DM", game.id)
             except discord.HTTPException as error:
                 if error.status >= 500:
                     raise  # Discord's trouble: the outbox tries again later
+                if error.code == MAX_FOLLOWUPS_REACHED:
+                    self._routes.used_up(route)
                 log.info("game %s: its reply route is refused (%s); by DM", game.id, error)
         reached: list[discord.Message] = []
         for user_id in recipients:
@@ -421,7 +493,11 @@ class Publisher:
                 content, allowed_mentions=mentions, silent=silent, nonce=_nonce(nonce)
             )
 
-        async def through(webhook: discord.Webhook) -> discord.Message:
+        async def through(webhook: discord.Webhook, original: bool) -> discord.Message:
+            if original:
+                return await webhook.edit_message(
+                    ORIGINAL, content=content, allowed_mentions=mentions
+                )
             return await webhook.send(content, allowed_mentions=mentions, silent=silent, wait=True)
 
         async def by_dm(user: discord.User, nonce: str | int) -> discord.Message:

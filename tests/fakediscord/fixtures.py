@@ -25,9 +25,12 @@ def interaction_deadline() -> float:
 
 @pytest.fixture
 async def discord_fake() -> AsyncIterator[FakeDiscord]:
-    """A started fake with discord.py pointed at it; fails if the bot hit unknown routes."""
+    """A started fake with discord.py pointed at it; fails if the bot hit unknown routes, or
+    made a call Discord documents as deprecated."""
     async with FakeDiscord(interaction_deadline=interaction_deadline()) as fake:
         with discord_endpoints(fake):
             yield fake
     unknown = [f"{r.method} {r.path}" for r in fake.unknown_routes]
     assert not unknown, f"the bot called routes the fake does not implement: {unknown}"
+    deprecated = [f"{c.method} for {c.label!r} (use {c.instead})" for c in fake.deprecated_calls]
+    assert not deprecated, f"the bot made calls Discord documents as deprecated: {deprecated}"

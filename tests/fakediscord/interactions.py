@@ -88,6 +88,19 @@ class RejectedCall:
     seconds_after_creation: float
 
 
+@dataclass(frozen=True, slots=True)
+class DeprecatedCall:
+    """A call about an interaction that Discord still carries out but documents as deprecated:
+    the tests fail on it (see :func:`tests.fakediscord.fixtures.discord_fake`)."""
+
+    method: str
+    path: str
+    label: str
+    """The interaction's, as :attr:`InteractionRecord.label`."""
+    instead: str
+    """What Discord's documentation says to use instead."""
+
+
 class InteractionFailed(AssertionError):
     """The bot did not answer an interaction the way a user needs (no reply, still thinking)."""
 
@@ -264,11 +277,20 @@ class InteractionResult:
         return self
 
     async def settled(self, *, timeout: float = 10.0) -> InteractionResult:
-        """Wait until a deferred "thinking..." reply has been filled in (no-op otherwise)."""
+        """Wait until a deferred "thinking..." reply has been filled in, or deleted and
+        followed up (what the bot said is then in :attr:`followups`); a no-op for other
+        replies."""
         if self.record.response_type is not ResponseType.DEFERRED_CHANNEL_MESSAGE:
             return self
+
+        def answered() -> bool:
+            message = self.message
+            if message is None:
+                return False
+            return not message.loading or (message.deleted and bool(self.record.followup_ids))
+
         await self._wait_until(
-            lambda: self.message is not None and not self.message.loading,
+            answered,
             timeout=timeout,
             what=f"the deferred reply to {self.record.label} to be filled in",
             failure=InteractionFailed,

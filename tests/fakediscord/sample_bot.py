@@ -152,10 +152,10 @@ class DvonnGroup(app_commands.Group):
         png = await asyncio.to_thread(lambda: BOARD_PNG)
         embed = discord.Embed(title="Board", description="White to move")
         embed.set_image(url="attachment://board.png")
-        await interaction.followup.send(
-            f"{interaction.user.mention} to move",
+        await interaction.edit_original_response(
+            content=f"{interaction.user.mention} to move",
             embed=embed,
-            file=discord.File(io.BytesIO(png), filename="board.png"),
+            attachments=[discord.File(io.BytesIO(png), filename="board.png")],
             allowed_mentions=discord.AllowedMentions(
                 everyone=False, roles=False, users=[interaction.user]
             ),
@@ -177,7 +177,7 @@ class DvonnGroup(app_commands.Group):
     async def later(self, interaction: discord.Interaction[SampleBot]) -> None:
         await interaction.response.defer(thinking=True)
         await interaction.client.proceed.wait()
-        await interaction.followup.send("done")
+        await interaction.edit_original_response(content="done")
 
     @app_commands.command(name="name", description="Name the game (a modal)")
     async def name_game(self, interaction: discord.Interaction) -> None:
@@ -275,8 +275,8 @@ class PocketGroup(app_commands.Group):
         await interaction.response.defer(thinking=True)
         embed = discord.Embed(title="Board")
         embed.set_image(url="attachment://board.png")
-        await interaction.followup.send(
-            embed=embed, file=discord.File(io.BytesIO(BOARD_PNG), filename="board.png")
+        await interaction.edit_original_response(
+            embed=embed, attachments=[discord.File(io.BytesIO(BOARD_PNG), filename="board.png")]
         )
         note = await interaction.followup.send(f"{interaction.user.mention} to move", wait=True)
         await note.edit(content=f"{interaction.user.mention} to move (edited)")

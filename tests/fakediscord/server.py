@@ -33,6 +33,7 @@ from tests.fakediscord.commands import (
 from tests.fakediscord.gateway import Close, GatewayEvent, GatewayServer
 from tests.fakediscord.interactions import (
     Choice,
+    DeprecatedCall,
     InteractionRecord,
     InteractionResult,
     InteractionType,
@@ -629,6 +630,12 @@ class FakeDiscord:
     def unknown_routes(self) -> list[RecordedRequest]:
         """Calls to routes the fake does not implement (answered 404): should stay empty."""
         return list(self.world.unknown_routes)
+
+    @property
+    def deprecated_calls(self) -> list[DeprecatedCall]:
+        """Calls Discord carries out but documents as deprecated (a followup that fills in a
+        deferred response): should stay empty."""
+        return list(self.world.deprecated)
 
     def mark(self) -> int:
         """An id below every message posted from now on (for ``after=``)."""

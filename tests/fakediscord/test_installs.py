@@ -512,7 +512,7 @@ async def test_an_ephemeral_followup_is_seen_by_the_invoker_only(
     record = private_interaction(fake, scene.bob, dm)
     await call(http, "POST", f"interactions/{record.id}/{record.token}/callback", {"type": 5})
     hook = f"webhooks/{fake.application_id}/{record.token}"
-    status, _ = await call(http, "POST", hook, {"content": "board"})
+    status, _ = await call(http, "PATCH", f"{hook}/messages/@original", {"content": "board"})
     status, secret = await call(http, "POST", hook, {"content": "psst", "flags": 64})
     assert status == 200
     assert [m.content for m in fake.visible_to(scene.bob, dm)] == ["board", "psst"]
@@ -578,7 +578,8 @@ async def test_files_reach_a_private_channel_through_the_webhook(
     payload = {"embeds": [{"title": "Board", "image": {"url": "attachment://b.png"}}]}
     form.add_field("payload_json", json.dumps(payload), content_type="application/json")
     form.add_field("files[0]", png_bytes(2, 2), filename="b.png", content_type="image/png")
-    async with http.post(f"webhooks/{fake.application_id}/{record.token}", data=form) as response:
+    hook = f"webhooks/{fake.application_id}/{record.token}/messages/@original"
+    async with http.patch(hook, data=form) as response:
         assert response.status == 200
     (message,) = fake.messages_in(dm)
     image = message.embed_image()

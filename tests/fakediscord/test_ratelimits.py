@@ -243,10 +243,10 @@ async def test_interaction_endpoints_are_not_bound_to_the_global_limit(
     counted, total = fake.traffic.global_counted, fake.traffic.total
     result = await fake.run_command(scene.alice, scene.games, "dvonn board")
     assert result.embeds and result.message is not None and result.message.files
-    assert fake.traffic.global_counted == counted  # the callback and the followup: not counted
+    assert fake.traffic.global_counted == counted  # the callback and the edit: not counted
     assert fake.traffic.total == total + 2
     assert fake.traffic.calls["POST /interactions/{interaction_id}/{token}/callback"] == 1
-    assert fake.traffic.calls["POST /webhooks/{app_id}/{token}"] == 1
+    assert fake.traffic.calls["PATCH /webhooks/{app_id}/{token}/messages/{message_id}"] == 1
     assert fake.traffic.rate_limited == {"global": 1}
 
 

@@ -31,6 +31,7 @@ from tests.fakediscord.commands import (
 )
 from tests.fakediscord.errors import error_leaf
 from tests.fakediscord.interactions import (
+    DeprecatedCall,
     InteractionRecord,
     InteractionType,
 )
@@ -299,6 +300,8 @@ class World:
         self.command_syncs: list[CommandSync] = []
         self.requests: list[RecordedRequest] = []
         self.unknown_routes: list[RecordedRequest] = []
+        self.deprecated: list[DeprecatedCall] = []
+        """Calls Discord carries out but documents as deprecated (the tests fail on them)."""
         self.rate_limits: list[RateLimit] = []
         self.traffic = RestTraffic(self.clock, config.limits)
         """The REST calls' counters: by route, against the global limit, 429s, invalid ones."""

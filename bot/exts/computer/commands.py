@@ -16,6 +16,7 @@ from bot.interactions.errors import UserError
 from bot.interactions.feature import Feature
 from bot.interactions.inflight import InFlight
 from bot.interactions.lookup import game_here
+from bot.interactions.replies import finish
 from bot.posting.outbox import Deliverer
 from bot.posting.publisher import Publisher
 
@@ -58,6 +59,4 @@ class Computer(Feature):
             await interaction.response.defer(ephemeral=True, thinking=True)
             move = await self.player.hint(game)
             reader = self.publisher.private_reader(interaction)
-            await interaction.followup.send(
-                reader(_("The bot would play {move}.", move=move)), ephemeral=True
-            )
+            await finish(interaction, reader(_("The bot would play {move}.", move=move)))

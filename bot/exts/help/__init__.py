@@ -15,6 +15,7 @@ from bot.config import user_install_url
 from bot.games.timecontrol import PRESETS
 from bot.i18n import Text, _
 from bot.interactions.feature import Feature
+from bot.interactions.replies import finish
 from bot.posting.commands import subcommands
 from bot.posting.descriptions import cells_picture
 from bot.posting.publisher import Publisher, Reader
@@ -53,12 +54,12 @@ class Help(Feature):
                 for embeds in in_messages(paragraphs(reader))
             ]
             first[0].set_image(url="attachment://cells.png")
-            await interaction.followup.send(
+            await finish(
+                interaction,
                 embeds=first,
                 file=discord.File(
                     io.BytesIO(png), filename="cells.png", description=reader.plain(cells_picture())
                 ),
-                ephemeral=True,
             )
             for embeds in more:  # what one message cannot hold follows, in order
                 await interaction.followup.send(embeds=embeds, ephemeral=True)

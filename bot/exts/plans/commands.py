@@ -180,7 +180,7 @@ class Plans(Feature):
 
         text = fit_lines(said, more)
         if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
+            await interaction.edit_original_response(content=text)  # deferred, privately
         else:
             await interaction.response.send_message(text, ephemeral=True)
 

@@ -29,7 +29,7 @@ from bot.interactions.lookup import game_for_record, game_here
 from bot.interactions.move_labels import cut_label, pieces_cut, stack_label
 from bot.interactions.organisers import is_organiser
 from bot.interactions.places import remember_reply_route
-from bot.interactions.replies import fit_lines
+from bot.interactions.replies import finish, fit_lines
 from bot.posting.outbox import REPLY_WAIT
 from bot.posting.texts import LastTurn, board_post, mention
 
@@ -230,7 +230,7 @@ class Play(Feature):
             kwargs = await self.publisher.message(
                 found, board_post(found, players, last), reader, players
             )
-            await interaction.followup.send(**kwargs)
+            await finish(interaction, **kwargs)
             if chosen is not None:
                 kept = self.publisher.private_reader(interaction)(THEME_KEPT[chosen])
                 await interaction.followup.send(kept, ephemeral=True)
@@ -242,7 +242,7 @@ class Play(Feature):
         await self.service.save_theme(interaction.user.id, theme)
         reader = self.publisher.private_reader(interaction)
         text = [THEME_KEPT[theme], _("(There is no game here to show.)")]
-        await interaction.followup.send("\n".join(reader(line) for line in text), ephemeral=True)
+        await finish(interaction, "\n".join(reader(line) for line in text))
 
     @app_commands.command(
         name="resign", description=locale_str("Give up the game here (asks first)")
@@ -313,9 +313,9 @@ class Play(Feature):
             reader = self.publisher.private_reader(interaction)
             games = await self.service.active_games(interaction.user.id)
             if not games:
-                await interaction.followup.send(
+                await finish(
+                    interaction,
                     reader(_("You have no running games. Start one with /dvonn challenge.")),
-                    ephemeral=True,
                 )
                 return
             lines = [reader(_("Your running games:"))]
@@ -343,4 +343,4 @@ class Play(Feature):
             def more(count: int) -> str:
                 return reader(n_("…and {count} more game.", "…and {count} more games.", count))
 
-            await interaction.followup.send(fit_lines(lines, more), ephemeral=True)
+            await finish(interaction, fit_lines(lines, more))

@@ -50,8 +50,8 @@ async def play_and_report(
     see :mod:`bot.posting.answers`, and why that costs no request of the bot's global rate
     limit). Otherwise, and for a tap in the mover's private picker (``in_picker``: its message
     becomes the answer), the reply is deferred and says privately where the board is; the
-    turn is then posted as a new message, because Discord pings nobody for mentions that a
-    followup edits into a deferred reply, and the next player must be pinged.
+    turn is then posted as a new message, because Discord pings nobody for mentions edited
+    into a deferred reply, and the next player must be pinged.
     """
     service, publisher, deliverer = host.service, host.publisher, host.deliverer
     await remember_reply_route(service, interaction, game)

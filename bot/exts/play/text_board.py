@@ -16,7 +16,7 @@ import discord
 from bot.exts.play.moves import Services
 from bot.i18n import _
 from bot.interactions.buttons import BotButton, label
-from bot.interactions.replies import MAX_CONTENT
+from bot.interactions.replies import MAX_CONTENT, finish
 from bot.posting.descriptions import game_text_board
 from bot.posting.publisher import Reader
 
@@ -34,9 +34,7 @@ async def send_text_board(interaction: Interaction, host: Services, game_id: int
     text = game_text_board(
         record.game, [m.move for m in record.moves], players, reader, limit=MAX_CONTENT
     )
-    await interaction.followup.send(
-        text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
-    )
+    await finish(interaction, text, allowed_mentions=discord.AllowedMentions.none())
 
 
 class TextBoardButton(BotButton, template=r"dvonn:text:(?P<game>\d+)"):

@@ -25,6 +25,7 @@ from bot.i18n import _
 from bot.interactions.buttons import BotButton, BotMenu, label
 from bot.interactions.errors import UserError
 from bot.interactions.move_labels import landing_label, stack_label
+from bot.interactions.replies import finish
 from bot.posting.publisher import Reader
 
 if TYPE_CHECKING:
@@ -339,10 +340,10 @@ async def answer_anew(interaction: Interaction, subject: PuzzleShown | PuzzleMov
     await interaction.response.defer(ephemeral=True, thinking=True)
     bot = interaction.client
     reader = await bot.publisher.own_reader(interaction)
-    await interaction.followup.send(
+    await finish(
+        interaction,
         **await message(bot.publisher.renderer, subject, reader),
         view=puzzle_view(subject, reader),
-        ephemeral=True,
     )
     if isinstance(subject, PuzzleMoved):
         await bot.deliverer.deliver(subject.announcements)  # a daily post's count, updated

@@ -18,7 +18,7 @@ from bot.i18n import COLOUR_NAMES, Text, _, n_
 from bot.interactions.feature import Feature
 from bot.interactions.lookup import game_for_record
 from bot.interactions.places import server_of
-from bot.interactions.replies import fit_lines
+from bot.interactions.replies import finish, fit_lines
 from bot.interactions.transcripts import read_transcript, transcript_players
 from bot.posting.descriptions import board_alt_text, board_summary, replay_alt_text
 from bot.posting.texts import Players, ending_line, image_labels, rating_text
@@ -77,7 +77,8 @@ class Records(Feature):
                 labels=image_labels(reader.catalogues, reader.locale),
                 theme=await self.publisher.public_theme(interaction),
             )
-            await interaction.followup.send(
+            await finish(
+                interaction,
                 reader(
                     n_(
                         "Game #{game}: {white} vs {black}, {count} action.",
@@ -151,7 +152,8 @@ class Records(Feature):
                 labels=labels,
                 theme=await self.publisher.public_theme(interaction),  # an answer all see
             )
-            await interaction.followup.send(
+            await finish(
+                interaction,
                 reader(
                     n_(
                         "Analysis board (not a game): {white} vs {black} after {ply} of "
@@ -236,7 +238,7 @@ class Records(Feature):
                 return reader(n_("…and {count} more game.", "…and {count} more games.", count))
 
             rendered = [reader(line) for line in lines]
-            await interaction.followup.send(fit_lines(rendered, more), ephemeral=True)
+            await finish(interaction, fit_lines(rendered, more))
 
     @app_commands.command(name="leaderboard", description=locale_str("The server's best players"))
     async def leaderboard(self, interaction: Interaction) -> None:
@@ -252,7 +254,7 @@ class Records(Feature):
                     "Nobody has played {count} rated games here yet.",
                     LEADERBOARD_MIN_GAMES,
                 )
-                await interaction.followup.send(reader(text), ephemeral=True)
+                await finish(interaction, reader(text))
                 return
             lines = [
                 reader(
@@ -277,7 +279,7 @@ class Records(Feature):
                         )
                     )
                 )
-            await interaction.followup.send("\n".join(lines), ephemeral=True)
+            await finish(interaction, "\n".join(lines))
 
     # --- records -------------------------------------------------------------------------------
 

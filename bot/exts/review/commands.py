@@ -35,7 +35,7 @@ from bot.interactions.errors import UserError
 from bot.interactions.feature import Feature
 from bot.interactions.inflight import InFlight
 from bot.interactions.lookup import game_for_record
-from bot.interactions.replies import MAX_CONTENT
+from bot.interactions.replies import MAX_CONTENT, finish
 from bot.interactions.transcripts import read_transcript, transcript_players
 from bot.posting.descriptions import MAX_ALT_TEXT, board_alt_text, board_summary, fit
 from bot.posting.outbox import Deliverer
@@ -118,7 +118,7 @@ class ReviewFeature(Feature, name=COG_NAME):
             reader = self.publisher.reader(interaction.locale)
             theme = await self.publisher.public_theme(interaction)
             reader = dataclasses.replace(reader, theme=theme)
-            await interaction.followup.send(**await self._message(subject, review, reader))
+            await finish(interaction, **await self._message(subject, review, reader))
 
     async def _stored(self, game_id: int) -> tuple[Subject, Game]:
         """A stored game to review, and the game; without its players' names, which may take a
@@ -275,10 +275,10 @@ class ReviewFeature(Feature, name=COG_NAME):
                 _("Cost: about {loss} in pieces of final margin.", loss=pieces(cost, language))
             )
         alt = board_alt_text(before, reader.plain, summary=(text, *board_summary(before, named)))
-        await interaction.followup.send(
+        await finish(
+            interaction,
             line,
             file=discord.File(io.BytesIO(png), filename="board.png", description=alt),
-            ephemeral=True,
         )
 
 

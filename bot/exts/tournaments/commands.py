@@ -22,7 +22,7 @@ from bot.interactions.errors import UserError
 from bot.interactions.feature import Feature
 from bot.interactions.inflight import InFlight
 from bot.interactions.organisers import is_organiser
-from bot.interactions.replies import MAX_CONTENT
+from bot.interactions.replies import MAX_CONTENT, finish
 from bot.posting.outbox import Deliverer
 from bot.posting.publisher import Publisher
 
@@ -266,7 +266,7 @@ class TournamentCommands(Feature):
             kwargs = await self.posts.standings_message(
                 found.id, reader, viewer=interaction.user.id
             )
-            await interaction.followup.send(**kwargs, ephemeral=True)
+            await finish(interaction, **kwargs)
 
     @tournament.command(
         name="pairings", description=locale_str("A tournament's games, round by round")
@@ -292,7 +292,7 @@ class TournamentCommands(Feature):
                     if game.status is GameStatus.ACTIVE:
                         threads[game.id] = game.channel_id
             text = await pairings_text(standing, self.publisher.names.get, reader, threads)
-            await interaction.followup.send(fit_message(text), ephemeral=True)
+            await finish(interaction, fit_message(text))
 
     for command in (join, leave, withdraw, start, cancel, standings, pairings):
         command.autocomplete("tournament")(_tournament_autocomplete)

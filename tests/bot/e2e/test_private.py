@@ -18,11 +18,12 @@ import pytest
 
 import rules
 from bot.app import DvonnBot
+from bot.posting.publisher import RouteUses
 from tests.bot.clock import ManualClock
 from tests.bot.e2e.conftest import BotRunner, Table
 from tests.bot.e2e.helpers import send_move
 from tests.bot.e2e.test_tapping import choose, open_picker, turn_button
-from tests.fakediscord import FakeChannel, FakeUser, RecordedMessage
+from tests.fakediscord import FakeChannel, FakeUser, InteractionResult, RecordedMessage
 
 
 @pytest.fixture
@@ -222,9 +223,46 @@ async def test_a_group_dm_challenge_open_to_anyone_there(table: Table, bot: Dvon
     no_bot_posts_by_rest(table, group)
 
 
+def finished_by_edit(table: Table, result: InteractionResult) -> None:
+    """The deferred answer of ``result`` was filled in by editing it (``PATCH
+    …/messages/@original``), not by a followup (``POST /webhooks/{app}/{token}``), which
+    Discord documents as deprecated."""
+    hook = f"/webhooks/{table.fake.application_id}/{result.record.token}"
+    calls = [
+        (r.method, r.path[r.path.index(hook) :]) for r in table.fake.requests if hook in r.path
+    ]
+    assert result.deferred and ("PATCH", f"{hook}/messages/@original") in calls, calls
+    assert ("POST", hook) not in calls, calls
+
+
+async def test_a_private_games_boards_fill_in_the_deferred_answers_by_editing_them(
+    table: Table, bot: DvonnBot
+) -> None:
+    """A typed move, a tapped one (the picker's confirm button) and ``/dvonn board`` each
+    answer with a deferred "thinking…", which the board fills in, public in the DM."""
+    fake = table.fake
+    place = await dm_between(table, table.alice, table.bob)
+    post = await challenge_in(table, place)
+    typed = await send_move(fake, table.alice, place, rules.Place(rules.E3))
+    post = await next_board(table, place, post)
+    assert post.id == typed.record.original_message_id and table.bob.mention in post.content
+    finished_by_edit(table, typed)
+    picker = await open_picker(table, table.bob, post)
+    message = await choose(table, table.bob, picker, turn_button(post), rules.Place(rules.F3))
+    tapped = await fake.click(table.bob, message, label="Play F3")
+    post = await next_board(table, place, post)
+    assert post.id == tapped.record.original_message_id
+    finished_by_edit(table, tapped)
+    shown = await fake.run_command(table.bob, place, "dvonn board")
+    assert shown.message is not None and not shown.ephemeral and shown.files, shown.content
+    finished_by_edit(table, shown)
+    assert all(not m.loading for m in fake.messages_in(place))
+
+
 async def test_posts_beyond_an_interactions_followups_go_by_dm(table: Table, bot: DvonnBot) -> None:
     """A user install's interaction allows five followups; a private game's later posts through
-    it go to the players' DMs instead of being lost."""
+    it go to the players' DMs at once, counted, instead of being refused by Discord first (and
+    never lost)."""
     fake = table.fake
     fake.install_app(table.alice)
     place = fake.add_private_channel(table.alice, table.bob)
@@ -241,3 +279,12 @@ async def test_posts_beyond_an_interactions_followups_go_by_dm(table: Table, bot
     by_dm = [m.content for m in fake.dms_to(table.alice) if m.content.startswith("note")]
     assert in_place == [f"note {n}" for n in range(4)]  # five followups in all
     assert by_dm == ["note 4", "note 5"]
+    assert started.rejected == []  # no sixth followup tried (Discord: 400, 40094)
+    # A process that did not count them (restarted, or another one): refused once, then not
+    # tried again.
+    bot.publisher._routes = RouteUses()
+    for n in range(6, 9):
+        await bot.publisher.send_text(game, f"note {n}", ping=(table.alice.id,))
+    by_dm = [m.content for m in fake.dms_to(table.alice) if m.content.startswith("note")]
+    assert by_dm == [f"note {n}" for n in range(4, 9)]
+    assert [r.code for r in started.rejected] == [40094]

@@ -17,6 +17,8 @@ from PIL import Image
 import rules
 from ai.review import settle
 from bot.app import DvonnBot
+from bot.exts.review.commands import COG_NAME
+from bot.exts.review.reviewer import Reviewer
 from bot.games import EndReason
 from bot.i18n import Catalogues, _
 from render.graph import DEFAULT_GRAPH_WIDTH, HEIGHT, MARK_LANE
@@ -279,6 +281,33 @@ async def test_two_reviews_of_one_game_at_once_share_the_work(
             MISTAKE.findall(replies[1].content)
         )
         assert searched and len(searched) == len(set(searched))  # no search made twice
+
+
+async def test_a_review_stopped_by_a_restart_says_so_privately(
+    table: Table, bot_runner: BotRunner
+) -> None:
+    """The review's answer is public, deferred as "thinking…" for all to see; a restart
+    stops it (the feature unloaded closes the reviewer), and the notice that it stopped is
+    for the asker alone: the public "thinking…" goes, and nobody else reads it."""
+    fake = table.fake
+    async with bot_runner.run(ai_budget=30.0) as bot:
+        thread = await finished_game(table, bot, plies=52, seed=8)
+        asked = fake.send_command(table.alice, thread, "dvonn review")
+        await asked.wait_response()
+        assert asked.deferred and asked.message is not None and not asked.message.ephemeral
+        thinking = asked.message
+        # What a restart does (cog_unload). (Each bot loads the feature's module anew: no
+        # isinstance.)
+        cog: Any = bot.get_cog(COG_NAME)
+        reviewer: Reviewer = cog.reviewer
+        await reviewer.close()
+        (notice,) = await asked.wait_for_followups()
+        assert notice.ephemeral and notice.visible_to == table.alice.id
+        assert "restarting and stopped this review" in notice.content
+        assert thinking.deleted
+        seen = [m.content for m in fake.visible_to(table.bob, thread)]
+        assert not [text for text in seen if "restarting" in text], seen
+        assert not asked.rejected
 
 
 async def test_a_running_game_sent_as_a_resigned_transcript_is_refused(
