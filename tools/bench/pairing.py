@@ -1,6 +1,6 @@
 """Benchmark: how long pairing takes for a big field.
 
-    python -m bot.games.bench_pairing [--players 200] [--rounds 9] [--seed 1] [--repeat 3]
+    python -m tools.bench.pairing [--players 200] [--rounds 9] [--seed 1] [--repeat 3]
 
 Plays a Swiss of ``--players`` players over ``--rounds`` rounds with random results (the better
 seed wins more often; a draw now and then; piece scores as DVONN's), timing

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from ai.bench import main, sample_positions
 from rules import legal_moves
+from tools.bench.ai import main, sample_positions
 
 
 def test_positions_come_from_both_phases_and_have_a_choice() -> None:

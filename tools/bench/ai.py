@@ -1,6 +1,6 @@
 """Benchmark: how closely each level keeps its time budget.
 
-    python -m ai.bench [--budget 2] [--positions 40] [--levels strong,strongest] [--seed 1]
+    python -m tools.bench.ai [--budget 2] [--positions 40] [--levels strong,strongest] [--seed 1]
 
 Thinks once per level on each of ``--positions`` positions taken from seeded random games, from
 the first placements to the end of the moves, and prints per level the wall time per move

@@ -1,6 +1,6 @@
 """Benchmark: complete random games per second through the public API.
 
-    python -m rules.bench [--seconds 5] [--seed 1]
+    python -m tools.bench.rules [--seconds 5] [--seed 1]
 
 Each turn calls ``legal_moves`` and then ``play`` with a random choice, as a player (or a
 random engine) would, until the game is over. Runs on one core.

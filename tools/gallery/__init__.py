@@ -1,6 +1,6 @@
 """Render a gallery of sample positions to a folder, to look at the images as players will.
 
-Usage: ``python -m render.gallery out/ [--size 800] [--no-replay] [--standings]``; also
+Usage: ``python -m tools.gallery out/ [--size 800] [--no-replay] [--standings]``; also
 writes ``review-graph.png``, a game review's evaluation graph, ``replay.gif``, an animated
 replay of a whole random game, and with ``--standings``, ``standings/``: tournament standings
 (a round robin's crosstable, a Swiss, a knockout, a league's division) in the five languages,
@@ -19,9 +19,10 @@ from PIL import Image
 from render.board import encode_png
 from render.geometry import DEFAULT_WIDTH
 from render.replay import replay_gif
-from render.samples import REPLAY_GAME_SEED, game_moves, graph_sample, samples
 from render.standings import Column, Mark, StandingsRow, StandingsTable, standings_image
 from render.theme import DEFAULT_THEME, LIGHT_THEME, Theme
+from tools.gallery import samples
+from tools.gallery.samples import REPLAY_GAME_SEED, game_moves, graph_sample
 
 PHONE_WIDTH: Final = 390
 """How wide Discord shows an image on a phone."""
@@ -40,7 +41,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     folder: Path = args.folder
     folder.mkdir(parents=True, exist_ok=True)
-    for sample in samples():
+    for sample in samples.samples():
         png = sample.png(size=args.size)
         path = folder / f"{sample.name}.png"
         path.write_bytes(png)
@@ -296,7 +297,3 @@ def standings_samples() -> list[tuple[str, StandingsTable, Theme]]:
             if language == "en":
                 out.append((f"{kind}-{language}-light", table, LIGHT_THEME))
     return out
-
-
-if __name__ == "__main__":
-    main()

@@ -1,6 +1,6 @@
 """Benchmark: how long a board PNG takes to draw and encode, and how big it is.
 
-    python -m render.bench [--runs 30] [--size 800]
+    python -m tools.bench.render [--runs 30] [--size 800]
 
 Renders every gallery sample (placement, mid-game, tall stacks, removals, game over)
 ``--runs`` times at the default size with ``render.board_png`` (drawing and PNG encoding),
@@ -15,10 +15,10 @@ import argparse
 import statistics
 import time
 
-from render.gallery import standings_samples
 from render.geometry import DEFAULT_WIDTH
-from render.samples import samples
 from render.standings import standings_png
+from tools.gallery import standings_samples
+from tools.gallery.samples import samples
 
 GOAL_MS = 30.0
 GOAL_KB = 250.0

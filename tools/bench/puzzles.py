@@ -1,8 +1,8 @@
 """Benchmark: the time to serve a puzzle, from the request to its board's PNG.
 
-    python -m bot.games.bench_puzzles [--puzzles 3000] [--players 1000] [--tried 40]
-                                      [--requests 2000] [--concurrent 1 4]
-                                      [--render-processes 2] [--database TARGET] [--seed 1]
+    python -m tools.bench.puzzles [--puzzles 3000] [--players 1000] [--tried 40]
+                                  [--requests 2000] [--concurrent 1 4]
+                                  [--render-processes 2] [--database TARGET] [--seed 1]
 
 Each request is what ``/puzzle`` does before it answers: the service chooses a puzzle near the
 player's rating among those they never tried and begins their try (one transaction:
@@ -203,7 +203,7 @@ class _Clock:
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
-        prog="python -m bot.games.bench_puzzles", description=__doc__.split("\n")[0]
+        prog="python -m tools.bench.puzzles", description=__doc__.split("\n")[0]
     )
     parser.add_argument("--puzzles", type=int, default=3000, help="puzzles in the book")
     parser.add_argument("--players", type=int, default=1000)

@@ -1,11 +1,11 @@
 """Benchmarks of the game service: the latency of "play a move" (load, validate, commit), and
 the housekeeping pass over many running games.
 
-    python -m bot.games.bench [--stored 10000] [--concurrent 100] [--moves 5000]
-                              [--think-ms 500 0] [--database TARGET] [--synchronous FULL]
-                              [--seed 1]
-    python -m bot.games.bench --housekeeping [--running 10000] [--passes 30]
-                              [--database TARGET] [--synchronous FULL] [--seed 1]
+    python -m tools.bench.service [--stored 10000] [--concurrent 100] [--moves 5000]
+                                  [--think-ms 500 0] [--database TARGET] [--synchronous FULL]
+                                  [--seed 1]
+    python -m tools.bench.service --housekeeping [--running 10000] [--passes 30]
+                                  [--database TARGET] [--synchronous FULL] [--seed 1]
 
 Stores ``--stored`` finished games (random games with their whole records), then plays
 ``--concurrent`` games at once, each driven by its own task playing random legal moves for both

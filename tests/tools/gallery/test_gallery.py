@@ -1,4 +1,4 @@
-"""The gallery and benchmark commands run, and render stays independent of the bot."""
+"""The gallery and the render benchmark run, and neither needs the bot."""
 
 from __future__ import annotations
 
@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from render import bench, gallery
-from render.samples import samples
 from tests.conftest import REPO_ROOT
+from tools import gallery
+from tools.bench import render as bench
+from tools.gallery.samples import samples
 
 
 @pytest.mark.slow
@@ -32,9 +33,9 @@ def test_the_benchmark_prints_time_and_size(capsys: pytest.CaptureFixture[str]) 
     assert "median" in out and "largest PNG" in out
 
 
-def test_render_imports_neither_the_bot_nor_discord() -> None:
+def test_render_and_its_tools_import_neither_the_bot_nor_discord() -> None:
     code = (
-        "import sys, render, render.replay, render.gallery, render.bench;"
+        "import sys, render, render.replay, tools.gallery, tools.bench.render;"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in {'bot', 'discord'}))"
     )
     out = subprocess.run(

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.games import bench_puzzles
+from tools.bench import puzzles as bench_puzzles
 
 
 async def test_the_benchmark_serves_puzzles_and_prints_their_times(
