@@ -5,6 +5,9 @@ image (.dockerignore). Each tool runs from the repository's root, as ``python -m
 
 - :mod:`tools.bench`: benchmarks of the rules, the rendering, the levels' clocks, the game
   service, pairing and serving puzzles (``make bench`` runs the first three);
+- :mod:`tools.engine`: the engine's lab: matches between levels or programs, tuning and
+  fitting the compiled search's weights, checks of the game review (its match logs are in
+  docs/matches/);
 - :mod:`tools.gallery`: sample boards, graphs, replays and standings to look at
   (``make gallery``).
 

@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from ai import native, spsa
-from ai.players import LevelPlayer, parse_player
-from ai.spsa import Schedule, Tuned, default_tuned, play_pair, player, tune
+from ai import native
+from tools.engine import spsa
+from tools.engine.players import LevelPlayer, parse_player
+from tools.engine.spsa import Schedule, Tuned, default_tuned, play_pair, player, tune
 
 pytestmark = pytest.mark.usefixtures("compiled")
 

@@ -2,7 +2,7 @@
 run by the bot): simultaneous perturbation stochastic approximation, SPSA, as chess engines
 tune theirs.
 
-    python -m ai.spsa --iterations 3000 --nodes 30000 --jobs 2 --out /tmp/spsa.jsonl
+    python -m tools.engine.spsa --iterations 3000 --nodes 30000 --jobs 2 --out /tmp/spsa.jsonl
 
 Each iteration pushes every weight a step up or down at random, plays a pair of games (the same
 DVONN pieces at random, each side White once) between the weights pushed one way and the other,
@@ -14,10 +14,10 @@ direction``, where ``result`` is the pair's score of the first side less the sec
 busy machine plays the same games. Every ``--jobs`` pairs are played from the same weights.
 
 The weights after each round go to ``--out`` (a JSON line each), and at the end the tuned
-weights are printed as a player for :mod:`ai.match` (``strongest{moves=31,...}``), to measure
-against the weights in use. The placement's evaluation is only ever set against itself, so the
-scale of its weights changes no move: they were first tuned at four times the size of
-:class:`ai.evaluation.PlacementWeights`', for finer steps, and are kept at that size.
+weights are printed as a player for :mod:`tools.engine.match` (``strongest{moves=31,...}``), to
+measure against the weights in use. The placement's evaluation is only ever set against
+itself, so the scale of its weights changes no move: they were first tuned at four times the
+size of :class:`ai.evaluation.PlacementWeights`', for finer steps, and are kept at that size.
 """
 
 from __future__ import annotations
@@ -32,8 +32,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from ai import movement_fit, native
-from ai.match import MatchSettings, play_game, tally
+from ai import native
+from tools.engine import movement_fit
+from tools.engine.match import MatchSettings, play_game, tally
 
 NODES: Final = 30_000
 """Nodes a move in the tuning games."""
@@ -93,7 +94,7 @@ class Schedule:
 
 
 def player(values: Mapping[str, float], *, nodes: int | None) -> str:
-    """The compiled strongest level with these weights, as :func:`ai.players.parse_player`
+    """The compiled strongest level with these weights, as :func:`tools.engine.players.parse_player`
     reads it."""
     changes = [f"{name}={round(value)}" for name, value in values.items()]
     if nodes is not None:
@@ -185,7 +186,7 @@ def _round(
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m ai.spsa", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m tools.engine.spsa", description=__doc__)
     parser.add_argument("--iterations", type=int, default=3000)
     parser.add_argument("--nodes", type=int, default=NODES)
     parser.add_argument("--rate", type=float, default=RATE)

@@ -1,8 +1,8 @@
 """Checks of the game review's verdicts (:mod:`ai.review`), run by hand; their figures are
 recorded in :mod:`ai.review`'s docstring and README's review paragraph.
 
-    python -m ai.review_check calibration --games 40 --nodes 200000 --review-nodes 1000000
-    python -m ai.review_check mistakes --games 50 --nodes 1000000 --factor 10
+    python -m tools.engine.review_check calibration --games 40 --nodes 200000 --review-nodes 1000000
+    python -m tools.engine.review_check mistakes --games 50 --nodes 1000000 --factor 10
 
 ``calibration`` plays seeded self-play games between two levels (``--white``, ``--black``)
 and sets what the review would have said of each game at some plies of the placement (and the
@@ -192,7 +192,7 @@ def calibration(
     return fits
 
 
-MATCHES = Path(__file__).resolve().parent.parent / "docs" / "matches"
+MATCHES = Path(__file__).resolve().parents[2] / "docs" / "matches"
 """The match logs: games of the strongest level against PrimaDvonna and the strong level."""
 STILL_COSTLY = 1.0
 """A mistake holds under the deeper look if it still costs at least this many pieces."""
@@ -322,7 +322,7 @@ def summary(checked: Sequence[Recheck], factor: float) -> list[str]:
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
-        prog="python -m ai.review_check",
+        prog="python -m tools.engine.review_check",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

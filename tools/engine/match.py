@@ -1,6 +1,6 @@
 """Play two players against each other over many games and report who is stronger.
 
-    python -m ai.match --a strongest --b greedy --games 200 --budget 0.5 --seed 1 --jobs 1
+    python -m tools.engine.match --a strongest --b greedy --games 200 --budget 0.5 --seed 1 --jobs 1
 
 Players: a level (``beginner`` .. ``strongest``, also ``level:strong``, or ``strong@0.2`` for a
 budget of its own), ``random``, ``greedy``, or ``codecup:COMMAND``: a program that plays by the
@@ -37,9 +37,9 @@ from pathlib import Path
 from typing import Final
 
 from ai.clock import move_budget
-from ai.players import CODECUP_PREFIX, parse_player, random_opening_moves
-from ai.stats import Tally
 from rules import Colour, Move, format_record, legal_moves, play, replay, score
+from tools.engine.players import CODECUP_PREFIX, parse_player, random_opening_moves
+from tools.engine.stats import Tally
 
 MIN_BUDGET: Final = 0.005
 """The least a move on a game clock is given, even with the clock run out (the report shows

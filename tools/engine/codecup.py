@@ -1,12 +1,13 @@
 """A level of the computer opponent as a program that plays by the CodeCup 2011 protocol.
 
-    python -m ai.codecup --level strongest --budget 2 --seed 7
+    python -m tools.engine.codecup --level strongest --budget 2 --seed 7
 
 It reads ``Start`` when it plays White, and otherwise the opponent's moves, one a line
 (``E3``, ``E3F4``, ``PASS``); it answers each with its own move, and a second one when it moves
 again (White's last placement and first jump); ``Quit`` or the end of its input ends it. It is
-how one version of the engine plays another in :mod:`ai.match` (``--b "codecup:COMMAND"``): run
-from a checkout of an older commit, it plays that commit's engine.
+how one version of the engine plays another in :mod:`tools.engine.match`
+(``--b "codecup:COMMAND"``): run from a checkout of an older commit, it plays that commit's
+engine (before the engine's lab moved to tools/, this command was ``python -m ai.codecup``).
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ def serve(
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m ai.codecup", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m tools.engine.codecup", description=__doc__)
     parser.add_argument("--level", default="strongest", help="a level of the computer opponent")
     parser.add_argument("--budget", type=float, default=None, help="seconds per move")
     parser.add_argument("--seed", type=int, default=0, help="seeds every random choice")

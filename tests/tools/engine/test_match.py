@@ -11,12 +11,17 @@ import pytest
 import rules
 from ai.clock import move_budget
 from ai.levels import Level
-from ai.match import MIN_BUDGET, MatchLog, MatchSettings, main, play_game, report
-from ai.players import GreedyPlayer, LevelPlayer, RandomPlayer, parse_player, random_opening
 from rules.board import lookup_cell
 from rules.position import PLACEMENT_PLIES
-
-from .positions import board
+from tests.ai.positions import board
+from tools.engine.match import MIN_BUDGET, MatchLog, MatchSettings, main, play_game, report
+from tools.engine.players import (
+    GreedyPlayer,
+    LevelPlayer,
+    RandomPlayer,
+    parse_player,
+    random_opening,
+)
 
 
 def test_players_parse_from_their_names() -> None:

@@ -1,5 +1,5 @@
-"""The review's checks (``python -m ai.review_check``): their figures, and each command's path
-at a tiny budget."""
+"""The review's checks (``python -m tools.engine.review_check``): their figures, and each
+command's path at a tiny budget."""
 
 from __future__ import annotations
 
@@ -11,7 +11,9 @@ import pytest
 
 import rules
 from ai.review import settle
-from ai.review_check import (
+from rules import Colour
+from tests.ai.positions import random_game
+from tools.engine.review_check import (
     CALIBRATION_PLIES,
     MATCHES,
     Recheck,
@@ -23,9 +25,6 @@ from ai.review_check import (
     match_games,
     summary,
 )
-from rules import Colour
-
-from .positions import random_game
 
 NODES = 3_000
 

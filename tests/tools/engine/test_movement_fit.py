@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from ai import native
-from ai.fitting import predict
-from ai.movement_fit import TAPER_PLIES, as_weights, features, in_use, main, play_game
 from rules import Colour, Position, legal_moves, play
 from rules.board import IS_EDGE, NEIGHBOURS, TARGETS_AT_DISTANCE
 from rules.position import PLACEMENT_PLIES
+from tools.engine.fitting import predict
+from tools.engine.movement_fit import TAPER_PLIES, as_weights, features, in_use, main, play_game
 
 pytestmark = pytest.mark.usefixtures("compiled")
 

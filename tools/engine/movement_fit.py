@@ -1,8 +1,8 @@
 """Fit the compiled search's movement weights to the results of self-play (a developer's tool,
 never run by the bot; Texel-style tuning, with the final margin as the result).
 
-    python -m ai.movement_fit generate --games 1500 --jobs 2 --out /tmp/movement.jsonl
-    python -m ai.movement_fit fit /tmp/movement.jsonl
+    python -m tools.engine.movement_fit generate --games 1500 --jobs 2 --out /tmp/movement.jsonl
+    python -m tools.engine.movement_fit fit /tmp/movement.jsonl
 
 ``generate`` plays games of the compiled search against itself (30,000 nodes a move, a random
 placement now and then so that the games vary) and keeps, for every position of the movement
@@ -24,10 +24,10 @@ from typing import Final
 
 from ai import native
 from ai.choose import place_dvonn
-from ai.fitting import Regression, append_lines, correlation, in_processes, predict, split
 from ai.native import DEFAULT_WEIGHTS, NativeWeights
 from rules import Colour, Move, Position, legal_moves, play, score
 from rules.position import PLACEMENT_PLIES
+from tools.engine.fitting import Regression, append_lines, correlation, in_processes, predict, split
 
 NODES: Final = 30_000
 """Nodes a move in the generated games."""
@@ -151,7 +151,9 @@ def fit(
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m ai.movement_fit", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m tools.engine.movement_fit", description=__doc__
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     make = commands.add_parser("generate", help="play self-play games and keep their terms")
     make.add_argument("--games", type=int, default=1500)

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from ai.stats import Tally, elo_from_score
+from tools.engine.stats import Tally, elo_from_score
 
 
 def test_elo_of_familiar_scores() -> None:

@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 from ai import native
-from ai.fitting import Regression
 from ai.native.build import FLAGS
-from ai.placement_fit import STAGES, Sample, main, play_placement, rows
 from rules import Position, legal_moves, play
 from rules.position import PLACEMENT_PLIES
+from tools.engine.fitting import Regression
+from tools.engine.placement_fit import STAGES, Sample, main, play_placement, rows
 
 HEADER = Path(native.__file__).with_name("placement_model.h")
 

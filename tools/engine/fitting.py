@@ -1,7 +1,7 @@
-"""What the developer's fitting tools (:mod:`ai.placement_fit`, :mod:`ai.movement_fit`) share:
-games played in several processes and kept a JSON line each, least squares (normal equations
-filled a row at a time), and the figures that say how well a fit predicts. Plain Python: the
-tools fit a few hundred weights at most."""
+"""What the developer's fitting tools (:mod:`tools.engine.placement_fit`,
+:mod:`tools.engine.movement_fit`) share: games played in several processes and kept a JSON
+line each, least squares (normal equations filled a row at a time), and the figures that say
+how well a fit predicts. Plain Python: the tools fit a few hundred weights at most."""
 
 from __future__ import annotations
 

@@ -10,14 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from ai.codecup import serve
 from ai.levels import Level
-from ai.match import MatchLog, MatchSettings, main, play_game
-from ai.players import CodeCupError, CodeCupPlayer, parse_player
 from rules import Colour, Position, legal_moves, new_game, parse_move, play
+from tests.conftest import REPO_ROOT
+from tools.engine.codecup import serve
+from tools.engine.match import MatchLog, MatchSettings, main, play_game
+from tools.engine.players import CodeCupError, CodeCupPlayer, parse_player
 
 STAND_IN = Path(__file__).with_name("codecup_random.py")
-ROOT = Path(__file__).parents[2]
+ROOT = REPO_ROOT
 
 
 def command(*options: str) -> str:
@@ -91,7 +92,7 @@ def test_a_log_names_an_external_program_by_its_source_and_build_not_its_path(
     with pytest.raises(SystemExit):  # a log without the program's source is refused
         main(["--a", "greedy", "--b", player, "--games", "1", "--log", str(log)])
     assert "--b-source" in capsys.readouterr().err and not log.exists()
-    source = "tests/ai/codecup_random.py, CPython"
+    source = "tests/tools/engine/codecup_random.py, CPython"
     arguments = ["--games", "1", "--log", str(log), "--b-source", source, "--progress", "0"]
     main(["--a", "greedy", "--b", player, *arguments])
     header = json.loads(log.read_text().splitlines()[0])
@@ -122,9 +123,12 @@ def test_the_committed_match_logs_name_no_path_of_one_machine() -> None:
 
 @pytest.mark.parametrize("index", [0, 1], ids=["front-end-black", "front-end-white"])
 def test_a_level_plays_by_the_protocol_through_its_front_end(index: int) -> None:
-    """``python -m ai.codecup`` is how one version of the engine plays another: a whole game of
-    it through the match runner, as either colour (White sends two moves at the phase change)."""
-    front_end = shlex.join([sys.executable, "-m", "ai.codecup", "--level", "easy", "--seed"])
+    """``python -m tools.engine.codecup`` is how one version of the engine plays another: a
+    whole game of it through the match runner, as either colour (White sends two moves at the
+    phase change)."""
+    front_end = shlex.join(
+        [sys.executable, "-m", "tools.engine.codecup", "--level", "easy", "--seed"]
+    )
     settings = MatchSettings("greedy", f"codecup:{front_end} {{seed}}", None, 5, 0)
     result = play_game(settings, index)
     assert result.a_moves + result.b_moves == result.plies > 49

@@ -2,8 +2,9 @@
 model is off in every level, ``placement_model=0``, because neither fit played better than
 PrimaDvonna's hand table: the README gives the matches).
 
-    python -m ai.placement_fit generate --games 5000 --jobs 2 --label-nodes 30000 --out FILE
-    python -m ai.placement_fit fit FILE --scale 100 --out ai/native/placement_model.h
+    python -m tools.engine.placement_fit generate --games 5000 --jobs 2 --label-nodes 30000 \
+        --out FILE
+    python -m tools.engine.placement_fit fit FILE --scale 100 --out ai/native/placement_model.h
 
 ``generate`` plays the placement phase of many games (the compiled search two plies deep, a
 random placement now and then so that the positions vary) and values the position after the
@@ -32,7 +33,9 @@ from typing import Final
 
 from ai import native
 from ai.choose import place_dvonn
-from ai.fitting import (
+from rules import Move, Position, legal_moves, parse_move, play, score
+from rules.position import PLACEMENT_PLIES
+from tools.engine.fitting import (
     Regression,
     append_lines,
     constant_error,
@@ -42,8 +45,6 @@ from ai.fitting import (
     predict,
     split,
 )
-from rules import Move, Position, legal_moves, parse_move, play, score
-from rules.position import PLACEMENT_PLIES
 
 STAGES: Final = 3
 """As ``PLACEMENT_STAGES`` in the header: the placement's 46 plies of pieces in equal stages."""
@@ -168,7 +169,7 @@ def fit(
 def header(weights: Sequence[Sequence[int]], note: str) -> str:
     """``placement_model.h`` for these weights."""
     lines = [
-        "/* Written by python -m ai.placement_fit; see engine.c's evaluate_placement.",
+        "/* Written by python -m tools.engine.placement_fit; see engine.c's evaluate_placement.",
         *(f" * {line}" for line in note.splitlines()),
         " */",
         f"#define PLACEMENT_STAGES {len(weights)}",
@@ -185,7 +186,9 @@ def header(weights: Sequence[Sequence[int]], note: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m ai.placement_fit", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m tools.engine.placement_fit", description=__doc__
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     make = commands.add_parser("generate", help="play placements and value their ends")
     make.add_argument("--games", type=int, default=4000)
@@ -228,7 +231,7 @@ def main(argv: list[str] | None = None) -> None:
     weights, report = fit(samples, ridge=args.ridge, scale=args.scale)
     print(report)
     note = (
-        f"{report}\nfrom {len(samples)} games of python -m ai.placement_fit generate, "
+        f"{report}\nfrom {len(samples)} games of python -m tools.engine.placement_fit generate, "
         f"values times {args.scale:g}"
     )
     args.out.write_text(header(weights, note), encoding="utf-8")
