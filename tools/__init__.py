@@ -8,6 +8,8 @@ image (.dockerignore). Each tool runs from the repository's root, as ``python -m
 - :mod:`tools.engine`: the engine's lab: matches between levels or programs, tuning and
   fitting the compiled search's weights, checks of the game review (its match logs are in
   docs/matches/);
+- :mod:`tools.puzzles`: the puzzle generator and prover, which make and prove again
+  ``ai/puzzles.txt`` (the bot reads it with :mod:`ai.puzzles`);
 - :mod:`tools.gallery`: sample boards, graphs, replays and standings to look at
   (``make gallery``).
 
