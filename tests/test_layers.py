@@ -123,6 +123,16 @@ def test_tools_import_only_the_bot_s_packages() -> None:
         )
 
 
+def test_the_game_service_draws_nothing_and_runs_no_engine() -> None:
+    """Its benchmarks gone to tools/, the service reads the shipped puzzles and nothing more of
+    render and ai: the drawing and the engine's processes are the Discord layer's."""
+    for path in sorted((REPO_ROOT / "bot" / "games").rglob("*.py")):
+        used = {i.module for i in imports_in(path) if i.module.split(".")[0] in {"render", "ai"}}
+        assert used <= {"ai.puzzles", "ai.puzzles.Puzzle"}, (
+            f"{path.relative_to(REPO_ROOT)} imports {sorted(used)}"
+        )
+
+
 def test_tools_are_neither_installed_nor_copied_into_the_image() -> None:
     pyproject = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     installed = pyproject["tool"]["setuptools"]["packages"]["find"]["include"]
