@@ -60,12 +60,12 @@ pytest: $(STAMP) $(NATIVE)
 	$(BIN)/python -m pytest -q -n auto $(PYTEST_ARGS)
 
 bench: $(STAMP) $(NATIVE)
-	$(BIN)/python -m rules.bench
-	$(BIN)/python -m render.bench
-	$(BIN)/python -m ai.bench --budget 0.2 --positions 20
+	$(BIN)/python -m tools.bench.rules
+	$(BIN)/python -m tools.bench.render
+	$(BIN)/python -m tools.bench.ai --budget 0.2 --positions 20
 
 gallery: $(STAMP)
-	$(BIN)/python -m render.gallery out/
+	$(BIN)/python -m tools.gallery out/
 
 # After changing any text a player sees: extract, update every catalogue, then translate.
 messages: $(STAMP)

@@ -18,8 +18,9 @@ The levels, weakest first (``ai.Level.parse("strong")`` reads a name):
   could build it, else in Python (also from the last eight placements).
 
 :func:`choose_move` thinks in the calling thread; :class:`Engine` thinks in a process pool, for
-callers on an event loop, and serves several games fairly. ``python -m ai.match`` plays two
-players against each other and prints the score and the Elo difference.
+callers on an event loop, and serves several games fairly. ``python -m tools.engine.match``
+(the engine's lab, outside the bot) plays two players against each other and prints the score
+and the Elo difference.
 
 Imports only :mod:`rules` and the standard library.
 """

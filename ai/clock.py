@@ -1,6 +1,6 @@
 """Thinking on a clock for the whole game instead of a budget for each move: how much of the
-time left one move may take (``python -m ai.match --a-clock``; a CodeCup program keeps such a
-clock, PrimaDvonna's 4.95 s a game among them).
+time left one move may take (``python -m tools.engine.match --a-clock``; a CodeCup program
+keeps such a clock, PrimaDvonna's 4.95 s a game among them).
 
 Little goes to the placements the search settles three plies deep; the last placements, which
 it searches into the moves, take a share; the rest is spread over the moves still to come,

@@ -32,7 +32,7 @@ players, so the cell it rates highest stays on top until someone takes it, and e
 placement was priced against that one cell ("better C1" six times in one game, 6 to 13 pieces
 each; at most plies it was an edge cell beside a DVONN piece). Engines that search the last
 placements into the moves (the strongest level itself, PrimaDvonna) leave such cells empty for
-ten plies and more. Its calibration (``python -m ai.review_check calibration``): the
+ten plies and more. Its calibration (``python -m tools.engine.review_check calibration``): the
 placement's evaluation of the board after the 49th placement, on this module's scale, against
 the final margin of self-play games (200,000 nodes a move, the review's searches at a million
 nodes), with the mean absolute error of calling every game level beside it:
@@ -53,7 +53,7 @@ margin better than calling the game level: no placement verdict is trustworthy e
 and none is made. The leads of the placement are still drawn, as the engine's rough view.
 
 Which mistakes are listed. Even fairly priced, a verdict of the movement phase rests on an
-estimate that a deeper search often overturns (``python -m ai.review_check mistakes``: the
+estimate that a deeper search often overturns (``python -m tools.engine.review_check mistakes``: the
 position after a listed mistake and after its better move priced again, the same way, with ten
 times the budget). Of the mistakes the review listed on its estimates in 50 games drawn from
 the match logs (its searches at 300,000 nodes, the deeper ones at 3 million), 65 of 116 (56%)

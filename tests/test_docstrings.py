@@ -10,7 +10,7 @@ import pytest
 
 from tests.conftest import REPO_ROOT
 
-PACKAGES = ("rules", "render", "ai", "bot")
+PACKAGES = ("rules", "render", "ai", "bot", "tools")
 
 
 def _modules() -> list[str]:

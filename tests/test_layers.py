@@ -1,16 +1,20 @@
 """The packages' layering, checked on the source.
 
 Between packages: rules imports nothing of ours, render and ai import rules only, nothing
-imports bot. Inside bot (the rooms of README's Layout): storage knows nothing of the rest, the
-game service only storage, i18n nothing of the bot; the shared rooms (interactions, posting)
-import no feature and not the composition root; no feature imports another; nothing imports a
-feature (the root loads them by name); and no module imports back into a cycle.
+imports bot, and nothing of the bot imports tools (the benchmarks, the engine's lab, the
+gallery), which is not installed with it either. Inside bot (the rooms of README's Layout):
+storage knows nothing of the rest, the game service only storage, i18n nothing of the bot; the
+shared rooms (interactions, posting) import no feature and not the composition root; no feature
+imports another; nothing imports a feature (the root loads them by name); and no module imports
+back into a cycle.
 """
 
 from __future__ import annotations
 
 import ast
+import fnmatch
 import sys
+import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +23,7 @@ import pytest
 
 from tests.conftest import REPO_ROOT
 
-OURS = {"rules", "render", "ai", "bot", "tests"}
+OURS = {"rules", "render", "ai", "bot", "tools", "tests"}
 ALLOWED = {
     "rules": set(),
     "render": {"rules"},
@@ -109,6 +113,33 @@ def test_a_package_imports_only_the_layers_below_it(package: str) -> None:
     for path in sorted((REPO_ROOT / package).rglob("*.py")):
         ours = (imports_of(path) & OURS) - {package}
         assert ours <= ALLOWED[package], f"{path.relative_to(REPO_ROOT)} imports {sorted(ours)}"
+
+
+def test_tools_import_only_the_bot_s_packages() -> None:
+    for path in sorted((REPO_ROOT / "tools").rglob("*.py")):
+        ours = (imports_of(path) & OURS) - {"tools"}
+        assert ours <= {"rules", "render", "ai", "bot"}, (
+            f"{path.relative_to(REPO_ROOT)} imports {sorted(ours)}"
+        )
+
+
+def test_the_game_service_draws_nothing_and_runs_no_engine() -> None:
+    """Its benchmarks gone to tools/, the service reads the shipped puzzles and nothing more of
+    render and ai: the drawing and the engine's processes are the Discord layer's."""
+    for path in sorted((REPO_ROOT / "bot" / "games").rglob("*.py")):
+        used = {i.module for i in imports_in(path) if i.module.split(".")[0] in {"render", "ai"}}
+        assert used <= {"ai.puzzles", "ai.puzzles.Puzzle"}, (
+            f"{path.relative_to(REPO_ROOT)} imports {sorted(used)}"
+        )
+
+
+def test_tools_are_neither_installed_nor_copied_into_the_image() -> None:
+    pyproject = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    installed = pyproject["tool"]["setuptools"]["packages"]["find"]["include"]
+    assert installed and not any(fnmatch.fnmatch("tools", p) for p in installed), installed
+    ignored = (REPO_ROOT / ".dockerignore").read_text(encoding="utf-8").splitlines()
+    assert "tools" in ignored
+    assert "tools" in pyproject["tool"]["mypy"]["files"]  # still type-checked
 
 
 @pytest.mark.parametrize("folder", ["bot/games", "bot/storage"])

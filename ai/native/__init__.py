@@ -53,10 +53,10 @@ class NativeWeights:
     DVONN stack at distance *d*, ``field_bonus >> (field_shift * d)`` (64 is one unit), so stacks
     and targets near the DVONN pieces count more (PrimaDvonna's published idea). The movement
     weights were fitted to the final margins of 1,500 self-play games (``python -m
-    ai.movement_fit``, the README says how), PrimaDvonna's own four (100, 25, 20, 20) standing
-    before, then tuned by self-play (``python -m ai.spsa``): the first set with the placement
-    terms (:class:`ai.evaluation.PlacementWeights`' at four times their size), then the
-    ``late_`` set with ``field_bonus``.
+    tools.engine.movement_fit``, the README says how), PrimaDvonna's own four (100, 25, 20, 20)
+    standing before, then tuned by self-play (``python -m tools.engine.spsa``): the first set
+    with the placement terms (:class:`ai.evaluation.PlacementWeights`' at four times their
+    size), then the ``late_`` set with ``field_bonus``.
     """
 
     stacks: int = 100
@@ -73,8 +73,8 @@ class NativeWeights:
     dvonn_distance: int = 7
     bunched: int = 5
     placement_model: int = 0
-    """1: value a placement by the fitted model (``placement_model.h``, :mod:`ai.placement_fit`)
-    instead of the five placement terms above."""
+    """1: value a placement by the fitted model (``placement_model.h``,
+    :mod:`tools.engine.placement_fit`) instead of the five placement terms above."""
     reductions: int = 2
     """1: in the movement phase, moves ordered after the third that take no enemy stack and
     land on no DVONN piece are searched a ply shallower first (late move reductions); 2: the
@@ -261,7 +261,7 @@ def movement_terms(
 ) -> tuple[bool, list[int]]:
     """Whether anyone can move in ``pos`` (a position of the movement phase), and the movement
     evaluation's terms before they are weighed, by ``weights``' field values (for
-    :mod:`ai.movement_fit`)."""
+    :mod:`tools.engine.movement_fit`)."""
     terms = (ctypes.c_int * MOVEMENT_TERMS)()
     with _ONE_AT_A_TIME:
         status = _need().dvonn_movement_terms(encode(pos), pos.ply, _weights(weights), terms)

@@ -505,7 +505,7 @@ static int side_value(u64 mine, const int *pv)
     return v;
 }
 
-/* The fitted placement model (ai/placement_fit.py writes placement_model.h; off in every
+/* The fitted placement model (tools/engine/placement_fit.py writes placement_model.h; off in every
  * level: it played worse than the table above): each placed piece is worth a weight chosen by
  * its kind, and the model predicts the value of the position after the last placement. A piece's kind: its distance to the
  * nearest DVONN piece (1, 2, 3, 4 or more), whether it stands on the edge, and how many of its
@@ -992,7 +992,7 @@ int dvonn_play(const uint8_t *cells, int ply, int source, int target, uint8_t *o
 }
 
 /* The placement model's features: counts[PIECE_KINDS] of each kind of piece, White's minus
- * Black's. Returns the stage, or -1 for a bad board. For ai/placement_fit.py. */
+ * Black's. Returns the stage, or -1 for a bad board. For tools/engine/placement_fit.py. */
 int dvonn_piece_kinds(const uint8_t *cells, int ply, int *counts)
 {
     init_tables();

@@ -1,9 +1,9 @@
-/* Written by python -m ai.placement_fit; see engine.c's evaluate_placement.
+/* Written by python -m tools.engine.placement_fit; see engine.c's evaluate_placement.
  * 4500 games fitted, 500 held out
  * stage 1: 67500 positions; held out: correlation +0.280, mean absolute error 1003 (a constant: 1038)
  * stage 2: 67500 positions; held out: correlation +0.446, mean absolute error 918 (a constant: 1038)
  * stage 3: 67500 positions; held out: correlation +0.547, mean absolute error 851 (a constant: 1038)
- * from 5000 games of python -m ai.placement_fit generate, values times 100
+ * from 5000 games of python -m tools.engine.placement_fit generate, values times 100
  */
 #define PLACEMENT_STAGES 3
 #define PIECE_KINDS 128

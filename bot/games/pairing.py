@@ -45,7 +45,7 @@ past 40 players a round is first matched over plausible pairs only, with no edge
 to 4: for each player, those near it in the ranking and near its ideal partner in its score
 group, and further along the ranking until it has a few such pairs. Players that leaves
 unmatched get every clean pair of theirs, and only when that still fails is the round matched
-over every clean pair, then over every pair (``python -m bot.games.bench_pairing`` prints the
+over every clean pair, then over every pair (``python -m tools.bench.pairing`` prints the
 times: about 0.15 s a round for 200 players).
 
 **Knockout** (:func:`knockout_first_round`, :func:`knockout_next_round`, :func:`match_winner`):

@@ -16,8 +16,9 @@ from hypothesis import given, settings
 import rules
 from ai import Level, SearchResult, native, think
 from ai.evaluation import final_value
-from ai.puzzles import by_id, python_solver
+from ai.puzzles import by_id
 from tests.rules.test_oracle import ORACLE_FILES
+from tools.puzzles import python_solver
 
 from .positions import live_positions, random_game
 from .test_search import TooBig, minimax

@@ -11,10 +11,9 @@ from pathlib import Path
 import pytest
 
 import rules
-from ai import puzzles, think
+from ai import think
 from ai.engine import Engine
 from ai.evaluation import PIECE_VALUE, WIN
-from ai.puzzles import python_solver
 from ai.review import (
     BLUNDER,
     DEFAULT_BUDGET,
@@ -40,6 +39,8 @@ from ai.review import (
     settled,
 )
 from rules import PLACEMENT_PLIES, Colour, Move, Position
+from tools import puzzles
+from tools.puzzles import python_solver
 
 from .positions import position_at, random_game
 

@@ -1,4 +1,4 @@
-"""The service benchmark (:mod:`bot.games.bench`) on SQLite and on PostgreSQL, in one run.
+"""The service benchmark (:mod:`tools.bench.service`) on SQLite and on PostgreSQL, in one run.
 
     .venv/bin/python -m tests.bot.storagebench [--backends sqlite,postgres] [--rounds 3]
         [--stored 10000] [--concurrent 100] [--moves 5000] [--think-ms 500 0] [--seed 1]
@@ -37,7 +37,6 @@ from pathlib import Path
 import psycopg
 from psycopg import sql
 
-from bot.games.bench import Figures, describe, fill, open_bench_database, scenario
 from bot.games.service import GameService
 from bot.storage import Database, Store
 from tests.bot.benchkit import (
@@ -49,6 +48,7 @@ from tests.bot.benchkit import (
     postmaster_pid,
 )
 from tests.postgres import PostgresServer
+from tools.bench.service import Figures, describe, fill, open_bench_database, scenario
 
 BACKENDS = ("sqlite", "sqlite-normal", "postgres", "postgres-async")
 SYNCHRONOUS = {"sqlite": "FULL", "sqlite-normal": "NORMAL"}

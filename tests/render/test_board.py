@@ -8,8 +8,8 @@ import pytest
 from PIL import Image
 
 import render
-import render.samples
 import rules
+import tools.gallery.samples
 from render import DEFAULT_THEME as THEME
 from render import Orientation, layout, sprites
 from render import board as board_module
@@ -220,7 +220,7 @@ def test_the_same_input_gives_the_same_bytes_even_with_cold_caches() -> None:
 
 @pytest.mark.slow
 def test_renders_in_parallel_threads_match_serial_ones() -> None:
-    samples = render.samples.samples()
+    samples = tools.gallery.samples.samples()
     serial = [s.png(size=500) for s in samples]
     board_module._base.cache_clear()  # so the threads also race to fill the caches
     sprites.piece.cache_clear()

@@ -21,9 +21,9 @@ from render.graph import (
     graph_layout,
     spread,
 )
-from render.samples import graph_sample
 from rules import PLACEMENT_PLIES, Colour
 from tests.render.pixels import at, decode, near
+from tools.gallery.samples import graph_sample
 
 PHONE = 390
 # White ahead by 6 over the first half, Black ahead by 6 over the second.

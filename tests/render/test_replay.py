@@ -19,8 +19,8 @@ from render.replay import (
     ReplayTooLargeError,
     replay_gif,
 )
-from render.samples import longest_game
 from tests.render.pixels import at, face, near
+from tools.gallery.samples import longest_game
 
 MOST_ACTIONS = 146
 """No game is longer: 49 placements, at most 48 jumps (each merges two stacks) and at most one

@@ -15,7 +15,6 @@ from PIL import Image, ImageDraw
 
 from render import DEFAULT_FONTS, DEFAULT_THEME, LIGHT_THEME, Theme
 from render import fonts as F
-from render.gallery import PHONE_WIDTH, standings_samples, write_standings
 from render.standings import (
     BODY_SIZE,
     DEFAULT_STANDINGS_WIDTH,
@@ -36,6 +35,7 @@ from render.standings import (
 from render.theme import rgb
 from tests.render.pixels import at, near
 from tests.render.test_phone import contrast
+from tools.gallery import PHONE_WIDTH, standings_samples, write_standings
 
 LONG_NAME = "Charlotte Featherstonehaugh-Whitmore of Little Snoring"
 COLUMNS = (Column("Pts", emphasis=True), Column("G"), Column("SB"))

@@ -18,13 +18,13 @@ from bot.games import (
     InvalidTimeControl,
     Result,
 )
-from bot.games.bench import housekeeping
 from bot.games.timecontrol import LITTLE_GOLEM, Bank, DaysPerMove
 from bot.storage import Store, open_database
 from bot.storage.models import time_to_text
 from tests.bot.clock import ManualClock
 from tests.bot.games.test_clocks_takebacks_ratings import pending
 from tests.bot.games.test_service import ALICE, BOB, CAROL, CHANNEL, GUILD, start_game
+from tools.bench.service import housekeeping
 
 DAY, HOUR = timedelta(days=1), timedelta(hours=1)
 SHORT = Bank(3 * DAY, 12 * HOUR, 5 * DAY)
