@@ -22,6 +22,8 @@ from tests.postgres import (
     new_directory,
 )
 
+pytest_plugins = ["pytester"]  # runs of pytest inside a test: tests/test_markers.py
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("DVONN_SHARED", REPO_ROOT.parent / "shared"))
 
@@ -110,11 +112,31 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """In a worker: the `alone` tests first (in every worker alike, as xdist needs), so that they
-    are handed out at the start, when the other workers run short tests, and not while one of
-    them runs a test of a minute that they would have to wait for."""
+    """No `machine_speed` test without the fake it is about (see below). In a worker: the
+    `alone` tests first (in every worker alike, as xdist needs), so that they are handed out at
+    the start, when the other workers run short tests, and not while one of them runs a test of
+    a minute that they would have to wait for."""
+    misused = machine_speed_without_table(items)
+    if misused:
+        raise pytest.UsageError(
+            "@pytest.mark.machine_speed turns the per-channel limits off through the e2e `table` "
+            "fixture (tests/bot/e2e/conftest.py), which these tests do not use: "
+            + ", ".join(misused)
+        )
     if hasattr(config, "workerinput"):
         items.sort(key=lambda item: item.get_closest_marker("alone") is None)  # a stable sort
+
+
+def machine_speed_without_table(items: list[pytest.Item]) -> list[str]:
+    """The ids of the tests marked `machine_speed` (declared in pyproject.toml) that do not use
+    the `table` fixture: the fixture is what turns their fake's per-channel limits off, so
+    without it the marker would silently do nothing."""
+    return [
+        item.nodeid
+        for item in items
+        if item.get_closest_marker("machine_speed") is not None
+        and "table" not in getattr(item, "fixturenames", ())
+    ]
 
 
 @pytest.hookimpl(wrapper=True)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -34,46 +34,9 @@ class Table:
     moderator: FakeUser
 
 
-MACHINE_SPEED: Final[Mapping[str, frozenset[str]]] = {
-    "test_commands.py": frozenset(
-        {
-            "test_autocomplete_offers_only_legal_choices_quickly",
-            "test_autocomplete_says_how_many_pieces_a_move_cuts_off",
-            "test_board_games_and_history",
-        }
-    ),
-    "test_computer.py": frozenset(
-        {
-            "test_a_whole_game_against_the_bot",
-            "test_the_bot_never_mentions_itself_from_the_start_to_the_end",
-        }
-    ),
-    "test_game.py": frozenset(
-        {
-            "test_a_complete_game_only_through_interactions",
-            "test_a_board_too_late_for_its_answer_is_posted_and_the_mover_told_privately",
-            "test_placement_boards_replace_each_other_and_every_turn_still_pings",
-        }
-    ),
-    "test_input.py": frozenset({"test_place_only_places"}),
-    "test_languages.py": frozenset(
-        {"test_each_player_reads_their_language_and_the_thread_the_servers"}
-    ),
-    "test_tournament_formats.py": frozenset(
-        {
-            "test_a_knockout_of_eight_with_drawn_matches_played_to_its_winner",
-            "test_a_league_season_ends_moves_players_and_the_next_begins_by_itself",
-            "test_a_league_standings_show_its_divisions_and_the_readers_own",
-        }
-    ),
-    "test_tapping.py": frozenset(
-        {
-            "test_a_whole_game_only_by_tapping",
-            "test_a_picker_refuses_when_a_takeback_and_another_move_bring_its_ply_back",
-        }
-    ),
-}
-"""Tests (by file, then name) whose fake has no per-channel limits, as if they were off.
+MACHINE_SPEED: Final = "machine_speed"
+"""The marker (``@pytest.mark.machine_speed``, declared in pyproject.toml) of the tests whose
+fake has no per-channel limits, as if they were off: the :func:`table` fixture reads it.
 
 Each plays a game, or a dozen plies or more, in one thread as fast as the bot answers: a post
 (the board) a turn, and during the placement the board before it deleted. Discord's 5 posts
@@ -81,18 +44,15 @@ per 5 s per channel would make discord.py wait on the headers for most of each (
 took a minute instead of a second, and waits for a post ran past their 5 s), and the point of
 none of them is the limits. The global limit and the ban for invalid requests stay on; the
 per-channel limits are tested in tests/fakediscord/test_ratelimits.py, and the bot under them
-by the load benchmark (tests/bot/loadbench.py), whose players think between turns."""
+by the load benchmark (tests/bot/loadbench.py), whose players think between turns.
 
-
-def at_machine_speed(node: pytest.Item) -> bool:
-    """Whether ``node`` is one of :data:`MACHINE_SPEED`."""
-    name = getattr(node, "originalname", node.name)
-    return name in MACHINE_SPEED.get(node.path.name, frozenset())
+A marked test that does not use the :func:`table` fixture would keep its limits: the suite
+refuses it when collecting (``machine_speed_without_table`` in tests/conftest.py)."""
 
 
 @pytest.fixture
 def table(discord_fake: FakeDiscord, request: pytest.FixtureRequest) -> Table:
-    if at_machine_speed(request.node):
+    if request.node.get_closest_marker(MACHINE_SPEED) is not None:
         discord_fake.limits.per_channel = False  # see MACHINE_SPEED
     guild = discord_fake.add_guild("DVONN club")
     moderators = guild.add_role("moderators", Permission.MANAGE_THREADS)

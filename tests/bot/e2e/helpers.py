@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import functools
 import io
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pytest
 from PIL import Image
 
 import rules
+from bot.games.errors import ServiceError
+from bot.i18n import Catalogues, Locale, Text
 from bot.posting import answers
 from tests.fakediscord import (
     FakeChannel,
@@ -108,3 +111,25 @@ def board_image(message: RecordedMessage | None) -> Image.Image:
     image = Image.open(io.BytesIO(attached.data))
     image.load()
     return image
+
+
+# --- wording --------------------------------------------------------------------------------------
+# A test checks what the bot said through the catalogue entry the bot says it with, never English
+# typed again: rewording a message then changes its one place, and the test still fails when the
+# bot sends another message (or the right one with other values).
+
+
+@functools.cache
+def catalogues() -> Catalogues:
+    """Every language's catalogue, as the bot loads them (once for the run)."""
+    return Catalogues()
+
+
+def said(entry: Text | type[ServiceError], /, *, locale: Locale = None, **params: object) -> str:
+    """A catalogue entry as the bot says it to a reader of ``locale`` (English by default):
+    ``entry`` is a message (``_("Settings saved.")``, or ``n_``/``p_``) or a service error's
+    class (its template is its message), with ``params`` added to its own; a parameter may be a
+    message too (``who=_("everyone")``). E.g. ``assert said(_("Game #{game} was called off."),
+    game=7) in reply.content``."""
+    text = Text(entry.template) if isinstance(entry, type) else entry
+    return catalogues().render(replace(text, params={**text.params, **params}), locale)

@@ -96,6 +96,7 @@ async def test_challenging_yourself_or_a_bot_is_refused(table: Table, bot: Dvonn
 
 
 @pytest.mark.slow
+@pytest.mark.machine_speed
 async def test_autocomplete_offers_only_legal_choices_quickly(table: Table, bot: DvonnBot) -> None:
     fake = table.fake
     thread = await start_game(table)
@@ -133,6 +134,7 @@ async def test_autocomplete_offers_only_legal_choices_quickly(table: Table, bot:
 
 
 @pytest.mark.slow
+@pytest.mark.machine_speed
 async def test_autocomplete_says_how_many_pieces_a_move_cuts_off(
     table: Table, bot: DvonnBot
 ) -> None:
@@ -172,6 +174,7 @@ def _first_cutting_choice() -> tuple[int, int, int, int, int]:
 # --- the game as a whole -------------------------------------------------------------------------
 
 
+@pytest.mark.machine_speed
 async def test_board_games_and_history(table: Table, bot: DvonnBot) -> None:
     fake = table.fake
     thread = await start_game(table)

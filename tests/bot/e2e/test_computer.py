@@ -56,6 +56,7 @@ def assert_never_mentions_itself(table: Table, thread: FakeChannel) -> None:
         assert me not in message.content and me not in str(message.embeds), message.content
 
 
+@pytest.mark.machine_speed
 async def test_a_whole_game_against_the_bot(table: Table, bot_runner: BotRunner) -> None:
     fake = table.fake
     async with bot_runner.run(ai_budget=QUICK) as bot:
@@ -150,6 +151,7 @@ async def test_challenging_the_bot_starts_at_once_and_it_allows_takebacks(
         assert game.position.ply == 0 and game.to_move_id == table.alice.id
 
 
+@pytest.mark.machine_speed
 async def test_the_bot_never_mentions_itself_from_the_start_to_the_end(
     table: Table, bot_runner: BotRunner
 ) -> None:

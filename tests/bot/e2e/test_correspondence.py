@@ -11,10 +11,12 @@ import pytest
 from PIL import Image
 
 import rules
-from bot.i18n import n_
+from bot.games import VACATION_DAYS_PER_YEAR
+from bot.games.errors import NothingToTakeBack, OwnTakeback, VacationNotAllowed
+from bot.i18n import _, n_
 from tests.bot.clock import ManualClock
 from tests.bot.e2e.conftest import BotRunner, Table
-from tests.bot.e2e.helpers import board_image, play_turn
+from tests.bot.e2e.helpers import board_image, play_turn, said
 from tests.bot.e2e.test_game import accept
 from tests.fakediscord import FakeChannel, Permission, UserAttachment
 
@@ -92,7 +94,7 @@ async def test_reminders_fall_back_to_the_thread_and_can_be_turned_off(
     shy = fake.add_user("shy", table.guild, accepts_dms=False)
     async with bot_runner.run(clock=clock, housekeeping_interval=0) as bot:
         off = await fake.run_command(table.bob, table.games, "dvonn notify", {"enabled": False})
-        assert off.ephemeral and "Deadline reminders: off" in off.content
+        assert off.ephemeral and said(_("Deadline reminders: off.")) in off.content, off.content
         challenge = await fake.run_command(
             shy,
             table.games,
@@ -119,11 +121,8 @@ async def test_a_vacation_pauses_clocks_and_the_opponent_is_told(
     async with bot_runner.run(clock=clock, housekeeping_interval=0) as bot:
         thread = await clocked_game(table)
         reply = await fake.run_command(table.alice, table.games, "dvonn vacation", {"days": 3})
-        assert (
-            reply.ephemeral
-            and "paused until" in reply.content
-            and "left this year: 11" in reply.content
-        )
+        assert reply.ephemeral and "paused until" in reply.content, reply.content
+        assert said(_("Vacation days left this year: {left}."), left=11) in reply.content
         told = await fake.wait_for_message(thread, lambda m: "vacation" in m.content)
         assert told.pinged_user_ids == {table.bob.id}
         clock.advance(days=3, hours=12)  # past the old deadline, inside the paused one
@@ -131,7 +130,8 @@ async def test_a_vacation_pauses_clocks_and_the_opponent_is_told(
         game = await bot.service.game_in_channel(thread.id)
         assert game is not None and game.is_active
         too_long = await fake.run_command(table.alice, table.games, "dvonn vacation", {"days": 14})
-        assert too_long.ephemeral and "11 vacation days left" in too_long.content
+        refusal = said(VacationNotAllowed, left=11, allowance=VACATION_DAYS_PER_YEAR, days=14)
+        assert too_long.ephemeral and refusal in too_long.content, too_long.content
 
 
 async def test_takeback_accepted_and_declined_with_buttons(
@@ -142,11 +142,11 @@ async def test_takeback_accepted_and_declined_with_buttons(
         thread = await clocked_game(table)
         await play_turn(fake, table.alice, thread, rules.parse_move("E3"))
         nothing = await fake.run_command(table.bob, thread, "dvonn takeback")
-        assert nothing.ephemeral and "only your own last move" in nothing.content
+        assert nothing.ephemeral and said(NothingToTakeBack) in nothing.content, nothing.content
         asked = await fake.run_command(table.alice, thread, "dvonn takeback")
         assert asked.message is not None and asked.message.pinged_user_ids == {table.bob.id}
         own = await fake.click(table.alice, asked.message, label="Accept the takeback")
-        assert own.ephemeral and "your opponent answers" in own.content
+        assert own.ephemeral and said(OwnTakeback) in own.content, own.content
         await fake.click(table.bob, asked.message, label="Accept the takeback")
         post = await fake.wait_for_message(thread, lambda m: "Takeback accepted" in str(m.embeds))
         assert post.pinged_user_ids == {table.alice.id}
@@ -156,7 +156,8 @@ async def test_takeback_accepted_and_declined_with_buttons(
         again = await fake.run_command(table.alice, thread, "dvonn takeback")
         assert again.message is not None
         declined = await fake.click(table.bob, again.message, label="Decline")
-        assert "declined the takeback" in declined.content
+        declined_it = _("{player} declined the takeback: the game goes on.")
+        assert said(declined_it, player="bob") in declined.content, declined.content
         game = await bot.service.game_in_channel(thread.id)
         assert game is not None and game.position.ply == 1
 
@@ -240,11 +241,12 @@ async def test_server_settings_need_manage_server(table: Table, bot_runner: BotR
         refused = await fake.run_command(
             table.alice, table.games, "dvonn settings", {"clock": "days:3"}
         )
-        assert refused.ephemeral and "manage the server" in refused.content
+        only_managers = _("Only members who may manage the server can change its settings.")
+        assert refused.ephemeral and said(only_managers) in refused.content, refused.content
         saved = await fake.run_command(
             admin, table.games, "dvonn settings", {"clock": "days:3", "allow": table.games}
         )
-        assert "Settings saved" in saved.content and "3 days per move" in saved.content
+        assert said(_("Settings saved.")) in saved.content and "3 days per move" in saved.content
         elsewhere = await fake.run_command(table.alice, table.no_threads, "dvonn challenge")
         assert elsewhere.ephemeral and f"<#{table.games.id}>" in elsewhere.content
         here = await fake.run_command(table.alice, table.games, "dvonn challenge")

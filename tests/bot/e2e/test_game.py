@@ -60,6 +60,7 @@ async def accept(table: Table, challenge: RecordedMessage, user: FakeUser) -> Fa
 
 
 @pytest.mark.slow
+@pytest.mark.machine_speed
 async def test_a_complete_game_only_through_interactions(table: Table, bot: DvonnBot) -> None:
     fake = table.fake
     challenge = await fake.run_command(
@@ -201,6 +202,7 @@ async def test_a_second_game_in_the_same_place_is_refused_when_it_is_proposed(
     assert not other.ephemeral and other.message is not None
 
 
+@pytest.mark.machine_speed
 async def test_a_board_too_late_for_its_answer_is_posted_and_the_mover_told_privately(
     table: Table, bot: DvonnBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -268,6 +270,7 @@ async def test_a_post_discord_keeps_rate_limiting_is_not_a_failed_try(
     assert row is not None and row[0] == 0, "the rate limit was counted as a failed try"
 
 
+@pytest.mark.machine_speed
 async def test_placement_boards_replace_each_other_and_every_turn_still_pings(
     table: Table, bot: DvonnBot
 ) -> None:

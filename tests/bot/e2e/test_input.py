@@ -74,6 +74,7 @@ async def test_move_needs_both_cells_and_never_places(table: Table, bot: DvonnBo
     assert (await _positions(bot, table, place)).ply == 0
 
 
+@pytest.mark.machine_speed
 async def test_place_only_places(table: Table, bot: DvonnBot) -> None:
     fake = table.fake
     place = await start_game(table)

@@ -76,6 +76,7 @@ async def play(
 
 
 @pytest.mark.slow
+@pytest.mark.machine_speed
 async def test_each_player_reads_their_language_and_the_thread_the_servers(
     international: Table, bot_runner: BotRunner
 ) -> None:

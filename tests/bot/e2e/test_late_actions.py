@@ -14,9 +14,11 @@ import pytest
 import rules
 from bot.app import DvonnBot
 from bot.games import GameRecord
+from bot.games.errors import LostOnTime, WonOnTime
+from bot.i18n import _, n_
 from tests.bot.clock import ManualClock
 from tests.bot.e2e.conftest import BotRunner, Table
-from tests.bot.e2e.helpers import play_turn
+from tests.bot.e2e.helpers import play_turn, said
 from tests.bot.e2e.test_correspondence import clocked_game
 from tests.bot.e2e.test_game import accept
 from tests.bot.e2e.test_private import dm_between, global_runner, next_board
@@ -25,6 +27,7 @@ from tests.fakediscord import FakeChannel, FakeDiscord, InteractionResult, Recor
 __all__ = ["global_runner"]  # the fixture, for the DM test
 
 LATE = timedelta(seconds=30)
+ENDED_ON_TIME = _("{loser} ran out of time: {winner} wins on time.")
 
 
 @pytest.fixture
@@ -52,7 +55,7 @@ async def ended_once_on_time(
     """The game's one loss-on-time post, as the housekeeping pass makes it; again after a pass."""
     fake = table.fake
     ended = await fake.wait_for_message(thread, lambda m: "on time" in str(m.embeds))
-    assert f"{loser} ran out of time: {winner} wins on time" in str(ended.embeds)
+    assert said(ENDED_ON_TIME, loser=loser, winner=winner) in str(ended.embeds), ended.embeds
     assert ended.pinged_user_ids == {table.alice.id, table.bob.id}
     await bot.housekeeping()
     assert on_time_posts(fake, thread) == [ended]
@@ -66,8 +69,8 @@ async def record_in(bot: DvonnBot, thread: FakeChannel) -> GameRecord:
 
 def refused_late(reply: InteractionResult, deadline: datetime, *, lost: bool = True) -> bool:
     """Whether ``reply`` privately says the deadline passed at ``deadline`` and how it ended."""
-    said = "you lost this game on time" if lost else "you won this game on time"
-    return reply.ephemeral and discord_time(deadline) in reply.content and said in reply.content
+    refusal = LostOnTime if lost else WonOnTime
+    return reply.ephemeral and said(refusal, deadline=discord_time(deadline)) in reply.content
 
 
 async def test_a_placement_after_the_deadline_is_not_played_and_the_game_is_lost_on_time(
@@ -128,13 +131,27 @@ async def test_a_vacation_after_a_deadline_pauses_the_other_games_only(
         )
         assert challenge.message is not None
         other = await accept(table, challenge.message, table.carol)
-        deadline = await deadline_of(bot, thread)
+        late = await bot.service.game_in_channel(thread.id)
+        assert late is not None and late.deadline_at is not None
+        deadline = late.deadline_at
         in_time = await deadline_of(bot, other)
         clock.now = deadline + LATE
         reply = await fake.run_command(table.alice, table.games, "dvonn vacation", {"days": 3})
-        assert reply.ephemeral and "in your 1 running game." in reply.content, reply.content
-        assert f"<#{thread.id}> was not paused" in reply.content
-        assert discord_time(deadline) in reply.content and "lost it on time" in reply.content
+        paused = n_(
+            "Your clock is paused until {until} in your {count} running game.",
+            "Your clocks are paused until {until} in your {count} running games.",
+            1,
+            until=discord_time(clock.now + timedelta(days=3)),
+        )
+        assert reply.ephemeral and said(paused) in reply.content, reply.content
+        not_paused = _(
+            "Game #{game} in <#{channel}> was not paused: your time to move "
+            "there ran out at {deadline}, so you lost it on time.",
+        )
+        assert (
+            said(not_paused, game=late.id, channel=thread.id, deadline=discord_time(deadline))
+            in reply.content
+        )
         await ended_once_on_time(bot, table, thread, "bob", "alice")
         assert not [m for m in fake.messages_in(thread) if "vacation" in m.content]
         record = await record_in(bot, thread)
@@ -264,7 +281,7 @@ async def test_a_late_move_in_a_dm_is_refused_and_the_loss_is_posted_there(
         late = await fake.run_command(table.alice, place, "dvonn place", {"cell": "E3"})
         assert refused_late(late, deadline), late.content
         ended = await fake.wait_for_message(place, lambda m: "on time" in str(m.embeds))
-        assert "alice ran out of time: bob wins on time" in str(ended.embeds)
+        assert said(ENDED_ON_TIME, loser="alice", winner="bob") in str(ended.embeds)
         await bot.housekeeping()
         assert on_time_posts(fake, place) == [ended]
         assert (await record_in(bot, place)).moves == ()

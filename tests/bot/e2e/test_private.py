@@ -18,12 +18,15 @@ import pytest
 
 import rules
 from bot.app import DvonnBot
+from bot.i18n import _
 from bot.posting.publisher import RouteUses
 from tests.bot.clock import ManualClock
 from tests.bot.e2e.conftest import BotRunner, Table
-from tests.bot.e2e.helpers import send_move
+from tests.bot.e2e.helpers import said, send_move
 from tests.bot.e2e.test_tapping import choose, open_picker, turn_button
 from tests.fakediscord import FakeChannel, FakeUser, InteractionResult, RecordedMessage
+
+GAME_OVER = _("{players}: the game is over.")
 
 
 @pytest.fixture
@@ -106,7 +109,7 @@ async def test_a_whole_game_in_a_dm_between_two_players_who_added_the_app(
             pos = rules.play(pos, rules.PASS)
         if not rules.is_over(pos):
             assert players[pos.turn].mention in post.content  # the DM tells whose turn it is
-    assert "is over" in post.content
+    assert said(GAME_OVER, players=f"{table.alice.mention} {table.bob.mention}") in post.content
     assert len(boards(table, place)) == turns + 1  # the first board, then one a move
     no_bot_posts_by_rest(table, place)
 
@@ -160,7 +163,11 @@ async def test_a_loss_on_time_in_a_dm_game_reaches_the_players_by_dm(
 async def test_server_records_say_they_belong_to_servers(table: Table, bot: DvonnBot) -> None:
     place = await dm_between(table, table.alice, table.bob)
     reply = await table.fake.run_command(table.alice, place, "dvonn leaderboard")
-    assert reply.ephemeral and "kept per server" in reply.content
+    per_server = _(
+        "This works in a server that added the bot: ratings, the leaderboard and "
+        "settings are kept per server."
+    )
+    assert reply.ephemeral and said(per_server) in reply.content, reply.content
 
 
 async def test_a_takeback_and_a_resignation_in_a_dm_game(table: Table, bot: DvonnBot) -> None:
@@ -178,7 +185,7 @@ async def test_a_takeback_and_a_resignation_in_a_dm_game(table: Table, bot: Dvon
     assert resign.message is not None
     await fake.click(table.bob, resign.message, label=f"Resign game #{turn_button(post)[0]}")
     post = await next_board(table, place, post)
-    assert "is over" in post.content
+    assert said(GAME_OVER, players=f"{table.alice.mention} {table.bob.mention}") in post.content
     no_bot_posts_by_rest(table, place)
 
 
@@ -215,7 +222,8 @@ async def test_a_group_dm_challenge_open_to_anyone_there(table: Table, bot: Dvon
     post = await next_board(table, group, challenge.message)
     game, _ply = turn_button(post)
     stranger = await fake.click(table.bob, post, label="Your move")  # in the group, not playing
-    assert stranger.ephemeral and "not your game" in stranger.content
+    not_yours = _("This is not your game: only its two players can move in it.")
+    assert stranger.ephemeral and said(not_yours) in stranger.content, stranger.content
     await send_move(fake, table.alice, group, rules.Place(rules.E3))
     post = await next_board(table, group, post)
     assert table.carol.mention in post.content

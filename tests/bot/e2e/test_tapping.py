@@ -100,6 +100,7 @@ async def start(table: Table) -> tuple[FakeChannel, RecordedMessage]:
 
 
 @pytest.mark.slow
+@pytest.mark.machine_speed
 async def test_a_whole_game_only_by_tapping(table: Table, bot: DvonnBot) -> None:
     place, post = await start(table)
     players = {rules.Colour.WHITE: table.alice, rules.Colour.BLACK: table.bob}
@@ -224,6 +225,7 @@ def refused_as_out_of_date(result: InteractionResult) -> bool:
 
 
 @pytest.mark.parametrize("phase", ["placing", "moving"])
+@pytest.mark.machine_speed
 async def test_a_picker_refuses_when_a_takeback_and_another_move_bring_its_ply_back(
     table: Table, bot: DvonnBot, phase: str
 ) -> None:

@@ -260,6 +260,7 @@ def standings_posts(table: Table, thread: FakeChannel) -> list[RecordedMessage]:
 # --- a knockout --------------------------------------------------------------------------------
 
 
+@pytest.mark.machine_speed
 async def test_a_knockout_of_eight_with_drawn_matches_played_to_its_winner(
     table: Table, bot_runner: BotRunner, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -350,6 +351,7 @@ async def finish_by_seed(table: Table, games: Sequence[Paired], seeds: Sequence[
         await resign(table, loser, paired)
 
 
+@pytest.mark.machine_speed
 async def test_a_league_season_ends_moves_players_and_the_next_begins_by_itself(
     table: Table, bot_runner: BotRunner, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -426,6 +428,7 @@ async def test_a_league_season_ends_moves_players_and_the_next_begins_by_itself(
         assert league.is_running and league.season == 2
 
 
+@pytest.mark.machine_speed
 async def test_a_league_standings_show_its_divisions_and_the_readers_own(
     table: Table, bot_runner: BotRunner, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -6,8 +6,19 @@ from __future__ import annotations
 
 from bot.app import DvonnBot
 from bot.games import TournamentStatus
+from bot.games.timecontrol import LITTLE_GOLEM
+from bot.games.tournament_errors import AbortNeedsOrganiser, OrganisersOnly, TournamentNeedsClock
+from bot.games.tournaments import PLAYERS_OWN_MOST
+from bot.i18n import _
+from bot.posting.texts import clock_text
 from tests.bot.e2e.conftest import BotRunner, Table
+from tests.bot.e2e.helpers import said
 from tests.fakediscord import FakeChannel, FakeUser, Permission
+
+RUN_BY = _("Tournaments are run by: {who}")
+MANAGERS = _("members who may manage the server")
+SAVED = _("Settings saved.")
+CALLED_OFF = _("Game #{game} was called off.")
 
 
 async def test_the_organiser_role_runs_tournaments_and_only_manage_server_sets_it(
@@ -21,22 +32,24 @@ async def test_the_organiser_role_runs_tournaments_and_only_manage_server_sets_i
     swiss = {"name": "Winter Swiss", "format": "swiss", "clock": "days:3"}
     async with bot_runner.run():
         shown = await fake.run_command(table.alice, table.games, "dvonn settings")
-        assert "Tournaments are run by: members who may manage the server" in shown.content
+        assert said(RUN_BY, who=MANAGERS) in shown.content, shown.content
 
         refused = await fake.run_command(
             director, table.games, "dvonn tournament create", dict(swiss)
         )
-        assert refused.ephemeral and "organiser role" in refused.content
+        assert refused.ephemeral and said(OrganisersOnly, most=PLAYERS_OWN_MOST) in refused.content
 
         not_yours = await fake.run_command(
             director, table.games, "dvonn settings", {"organiser_role": directors}
         )
-        assert not_yours.ephemeral and "manage the server" in not_yours.content
+        only_managers = _("Only members who may manage the server can change its settings.")
+        assert not_yours.ephemeral and said(only_managers) in not_yours.content
         saved = await fake.run_command(
             admin, table.games, "dvonn settings", {"organiser_role": directors}
         )
-        assert saved.ephemeral and "Settings saved" in saved.content
-        assert f"members who may manage the server, and <@&{directors.id}>" in saved.content
+        assert saved.ephemeral and said(SAVED) in saved.content
+        role = _("members who may manage the server, and <@&{role}>", role=directors.id)
+        assert said(RUN_BY, who=role) in saved.content
 
         made = await fake.run_command(director, table.games, "dvonn tournament create", swiss)
         assert made.ephemeral and "Made" in made.content and "Winter Swiss" in made.content
@@ -48,11 +61,14 @@ async def test_the_organiser_role_runs_tournaments_and_only_manage_server_sets_i
         assert "/dvonn tournament join:" in own.content  # the command, tappable
         # ... with a clock: Little Golem's bank when none is chosen; never none.
         post = await fake.wait_for_message(table.games, lambda m: "Friends" in m.content)
-        assert "Clock: time bank: 10 d + 36 h a move, at most 10 d; not rated." in post.content
+        clock = said(
+            _("Clock: {clock}; {rated}."), clock=clock_text(LITTLE_GOLEM), rated=_("not rated")
+        )
+        assert clock in post.content, post.content
         clockless = await fake.run_command(
             table.bob, table.games, "dvonn tournament create", {"name": "Slow", "clock": "none"}
         )
-        assert clockless.ephemeral and "needs a clock" in clockless.content
+        assert clockless.ephemeral and said(TournamentNeedsClock) in clockless.content
 
         both = await fake.run_command(
             admin,
@@ -60,13 +76,14 @@ async def test_the_organiser_role_runs_tournaments_and_only_manage_server_sets_i
             "dvonn settings",
             {"organiser_role": directors, "clear_organiser_role": True},
         )
-        assert both.ephemeral and "not both" in both.content
+        not_both = _("Choose a role for organisers, or clear it: not both.")
+        assert both.ephemeral and said(not_both) in both.content
         cleared = await fake.run_command(
             admin, table.games, "dvonn settings", {"clear_organiser_role": True}
         )
-        assert "Tournaments are run by: members who may manage the server" in cleared.content
+        assert said(RUN_BY, who=MANAGERS) in cleared.content
         again = await fake.run_command(director, table.games, "dvonn tournament create", swiss)
-        assert again.ephemeral and "organiser role" in again.content
+        assert again.ephemeral and said(OrganisersOnly, most=PLAYERS_OWN_MOST) in again.content
 
 
 async def test_a_player_asking_for_a_rated_tournament_is_refused_privately(
@@ -78,7 +95,7 @@ async def test_a_player_asking_for_a_rated_tournament_is_refused_privately(
             table.alice, table.games, "dvonn tournament create", {"name": "Ours", "rated": True}
         )
         assert rated.ephemeral, rated.content
-        assert "rated or larger tournaments, need Manage Server" in rated.content, rated.content
+        assert said(OrganisersOnly, most=PLAYERS_OWN_MOST) in rated.content, rated.content
         assert await bot.service.tournaments.listed(table.guild.id, tuple(TournamentStatus)) == []
         # Without it, the player's own round robin is made, and its post says it is unrated.
         own = await fake.run_command(
@@ -86,7 +103,7 @@ async def test_a_player_asking_for_a_rated_tournament_is_refused_privately(
         )
         assert own.ephemeral and "Made #1 **Ours**" in own.content, own.content
         post = await fake.wait_for_message(table.games, lambda m: "Ours" in m.content)
-        assert "not rated" in post.content, post.content
+        assert said(_("not rated")) in post.content, post.content
 
 
 async def tournament_game(
@@ -141,25 +158,25 @@ async def test_the_organiser_aborts_a_tournament_game_and_its_players_cannot(
         for someone in (table.alice, table.carol):
             refused = await fake.run_command(someone, thread, "dvonn abort")
             assert refused.ephemeral, refused.content
-            assert "only its organiser (or a moderator) can abort it" in refused.content
+            assert said(AbortNeedsOrganiser, name="Cup") in refused.content
         assert (await bot.service.get_game(number)).is_active
         # Manage Server runs the server's tournaments: the organiser calls the game off.
         aborted = await fake.run_command(admin, thread, "dvonn abort")
-        assert not aborted.ephemeral and f"Game #{number} was called off." in aborted.content
+        assert not aborted.ephemeral and said(CALLED_OFF, game=number) in aborted.content
         assert (await bot.service.get_game(number)).status.value == "aborted"
 
         # So does the role the server's settings name for organisers.
         saved = await fake.run_command(
             admin, table.games, "dvonn settings", {"organiser_role": directors}
         )
-        assert saved.ephemeral and "Settings saved" in saved.content, saved.content
+        assert saved.ephemeral and said(SAVED) in saved.content, saved.content
         number, thread = await tournament_game(table, bot, director, "Plate", pair)
         aborted = await fake.run_command(director, thread, "dvonn abort")
-        assert not aborted.ephemeral and f"Game #{number} was called off." in aborted.content
+        assert not aborted.ephemeral and said(CALLED_OFF, game=number) in aborted.content
         assert (await bot.service.get_game(number)).status.value == "aborted"
 
         # A player's own round robin is run by whoever made it.
         number, thread = await tournament_game(table, bot, table.carol, "Friends", pair)
         aborted = await fake.run_command(table.carol, thread, "dvonn abort")
-        assert not aborted.ephemeral and f"Game #{number} was called off." in aborted.content
+        assert not aborted.ephemeral and said(CALLED_OFF, game=number) in aborted.content
         assert (await bot.service.get_game(number)).status.value == "aborted"
