@@ -156,13 +156,18 @@ async def _answer(interaction: discord.Interaction[Any], content: str) -> None:
         return
     if interaction.response.type is discord.InteractionResponseType.deferred_channel_message:
         # Asked of Discord: the command may have filled its answer in before the error.
-        answer = await interaction.followup.fetch_message(ORIGINAL)
-        if answer.flags.loading and answer.flags.ephemeral:
-            await interaction.edit_original_response(
-                content=content, embeds=[], attachments=[], view=None
+        try:
+            answer: discord.WebhookMessage | None = await interaction.followup.fetch_message(
+                ORIGINAL
             )
-            return
-        if answer.flags.loading:
+        except discord.NotFound:  # deleted (by a first try of this answer): nothing to replace
+            answer = None
+        if answer is not None and answer.flags.loading:
+            if answer.flags.ephemeral:
+                await interaction.edit_original_response(
+                    content=content, embeds=[], attachments=[], view=None
+                )
+                return
             # Filled in, a public "thinking…" stays public, whatever the flags ("The ephemeral
             # flag will be ignored, and the value you provided in the initial defer response
             # will be preserved"): it goes, and the words come privately, as a followup.
