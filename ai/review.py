@@ -444,7 +444,8 @@ class ReviewPlan:
         wanted: dict[str, Search] = {}
         for ply in range(len(self.moves)):
             search = self._pricing(ply, found)
-            if search is not None:
+            # Not where the first round's proofs price the move already.
+            if search is not None and self._proven_price(ply, found) is None:
                 wanted[search.key] = search
         return wanted
 
@@ -511,8 +512,6 @@ class ReviewPlan:
         best = self._best(ply, found)
         if best is None or best == self.moves[ply]:
             return None
-        if self._proven_price(ply, found) is not None:
-            return None  # priced by the first round's proofs
         after, forced = settled(play(self.positions[ply], self.moves[ply]))
         depth = found[self.positions[ply].to_text()].depth - 1 - forced
         if not legal_moves(after) or depth < 1:
@@ -548,7 +547,7 @@ class ReviewPlan:
         position = self.positions[ply]
         chosen = found[position.to_text()]
         best_after = chosen.margin if position.turn is Colour.WHITE else -chosen.margin
-        after = settle(play(position, self.moves[ply]))
+        after = self._settled[ply + 1]
         if not legal_moves(after):
             return white_lead(after, found)[0], best_after, chosen.proven
         search = self._pricing(ply, found)

@@ -70,6 +70,7 @@ from bot.storage import (
     UserId,
     Writer,
 )
+from bot.storage.puzzles import DailyCount
 from rules import Cell, Colour, Move, Position, Stack
 
 log = logging.getLogger(__name__)
@@ -467,13 +468,20 @@ class Puzzles:
         counted = await tx.daily_first_tries(post.guild_id, post.day)
         if (counted.solvers, counted.tried) == (post.solvers, post.tried):
             return ()  # not the player's first try from there: the count stands
+        return (await self._save_count(tx, post, counted, now),)
+
+    async def _save_count(
+        self, tx: Writer, post: DailyPuzzlePost, counted: DailyCount, now: datetime
+    ) -> int:
+        """Store ``counted`` as ``post``'s count (its row locked by the caller) and queue the
+        post's edit to show it; returns the outbox row."""
         await tx.update_daily_count(post.guild_id, post.day, counted.solvers, counted.tried)
         notice = announcements.daily_puzzle_count(
             dataclasses.replace(
                 post, solvers=counted.solvers, tried=counted.tried, still_open=counted.still_open
             )
         )
-        return (await tx.enqueue(notice, now, self._outbox.claim()),)
+        return await tx.enqueue(notice, now, self._outbox.claim())
 
     @staticmethod
     async def _lock(tx: Writer, user_id: UserId, now: datetime) -> PuzzleRating:
@@ -499,16 +507,7 @@ class Puzzles:
                 if locked is None or locked.solvers is not None:
                     continue  # counted by another process meanwhile
                 counted = await tx.daily_first_tries(post.guild_id, post.day)
-                await tx.update_daily_count(post.guild_id, post.day, counted.solvers, counted.tried)
-                notice = announcements.daily_puzzle_count(
-                    dataclasses.replace(
-                        locked,
-                        solvers=counted.solvers,
-                        tried=counted.tried,
-                        still_open=counted.still_open,
-                    )
-                )
-                counts.append(await tx.enqueue(notice, now, self._outbox.claim()))
+                counts.append(await self._save_count(tx, locked, counted, now))
         posts: list[int] = []
         awaiting = await self._store.servers_awaiting_daily(today)
         if awaiting and len(self.book):

@@ -831,10 +831,12 @@ class GameService:
                 ):
                     raise AbortNeedsOrganiser("" if tournament is None else tournament.name)
                 moderator = True  # called off with authority, not by agreement
-            if moderator:
+            elif moderator:
                 check_running(game, expected_version)
             else:
-                game = await game_for_action(tx.game, game_id, user_id, expected_version)
+                if not game.is_player(user_id):
+                    raise NotAPlayer(game_id, user_id)
+                check_running(game, expected_version)
                 await check_deadline(tx, game, user_id, now, self.outbox)
                 if len(await tx.phase_two_movers(game_id)) == 2:
                     raise AbortTooLate(game_id)

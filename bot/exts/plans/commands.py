@@ -26,7 +26,7 @@ from bot.i18n import Text, _, n_
 from bot.interactions import events
 from bot.interactions.feature import Feature
 from bot.interactions.lookup import game_here
-from bot.interactions.replies import fit_lines
+from bot.interactions.replies import finish, fit_lines
 from bot.posting.outbox import REPLY_WAIT
 from bot.posting.publisher import Reader
 from bot.posting.texts import played_reply
@@ -180,7 +180,7 @@ class Plans(Feature):
 
         text = fit_lines(said, more)
         if interaction.response.is_done():
-            await interaction.edit_original_response(content=text)  # deferred, privately
+            await finish(interaction, text)  # deferred, privately
         else:
             await interaction.response.send_message(text, ephemeral=True)
 

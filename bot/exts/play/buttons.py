@@ -67,14 +67,14 @@ class AbortAgreeButton(BotButton, template=r"dvonn:abort:(?P<id>\d+)"):
         bot = interaction.client
         game = await bot.service.get_game(self.game_id)
         await remember_reply_route(bot.service, interaction, game)
-        moderator = bool(interaction.permissions.manage_threads) and not game.is_player(
-            interaction.user.id
-        )
+        player = game.is_player(interaction.user.id)
+        moderator = bool(interaction.permissions.manage_threads) and not player
         outcome = await bot.service.abort(
             self.game_id,
             interaction.user.id,
             moderator=moderator,
-            organiser=await is_organiser(bot.service, interaction),
+            # Only a stranger to the game may call it off as its tournament's organiser.
+            organiser=not player and not moderator and await is_organiser(bot.service, interaction),
         )
         if outcome.ended is None:
             reader = bot.publisher.private_reader(interaction)

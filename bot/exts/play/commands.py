@@ -274,7 +274,10 @@ class Play(Feature):
                 game.id,
                 interaction.user.id,
                 moderator=moderator,
-                organiser=await is_organiser(self.service, interaction),
+                # Only a stranger to the game may call it off as its tournament's organiser.
+                organiser=not player
+                and not moderator
+                and await is_organiser(self.service, interaction),
             )
             reader = await self.publisher.public_reader(game.guild_id, interaction)
             if outcome.ended is not None:

@@ -328,10 +328,7 @@ async def answer_in_place(interaction: Interaction, moved: PuzzleMoved) -> None:
     bot = interaction.client
     reader = await bot.publisher.own_reader(interaction)
     kwargs = await message(bot.publisher.renderer, moved, reader)
-    file = kwargs.pop("file")
-    await interaction.edit_original_response(
-        attachments=[file], view=puzzle_view(moved, reader), **kwargs
-    )
+    await finish(interaction, **kwargs, view=puzzle_view(moved, reader))
     await bot.deliverer.deliver(moved.announcements)
 
 
