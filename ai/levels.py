@@ -36,7 +36,7 @@ class LevelSpec:
     It starts no new iteration after ``compiled_soft_share`` of its time (1.0: it goes on
     until the deadline): an unfinished iteration still counts (its first move is the last
     best, so whatever it ranked above that move proved better), so starting one late costs
-    little (README, "How the engine was tuned", for what 1.0 against 0.6 is worth).
+    little (docs/engine.md, "How the engine was tuned", for what 1.0 against 0.6 is worth).
     """
 
     description: str

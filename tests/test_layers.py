@@ -2,7 +2,7 @@
 
 Between packages: rules imports nothing of ours, render and ai import rules only, nothing
 imports bot, and nothing of the bot imports tools (the benchmarks, the engine's lab, the
-gallery), which is not installed with it either. Inside bot (the rooms of README's Layout):
+gallery), which is not installed with it either. Inside bot (the rooms of docs/architecture.md):
 storage knows nothing of the rest, the game service only storage, i18n nothing of the bot; the
 shared rooms (interactions, posting) import no feature and not the composition root; no feature
 imports another; nothing imports a feature (the root loads them by name); and no module imports

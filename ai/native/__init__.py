@@ -53,7 +53,7 @@ class NativeWeights:
     DVONN stack at distance *d*, ``field_bonus >> (field_shift * d)`` (64 is one unit), so stacks
     and targets near the DVONN pieces count more (PrimaDvonna's published idea). The movement
     weights were fitted to the final margins of 1,500 self-play games (``python -m
-    tools.engine.movement_fit``, the README says how), PrimaDvonna's own four (100, 25, 20, 20)
+    tools.engine.movement_fit``, docs/engine.md says how), PrimaDvonna's own four (100, 25, 20, 20)
     standing before, then tuned by self-play (``python -m tools.engine.spsa``): the first set
     with the placement terms (:class:`ai.evaluation.PlacementWeights`' at four times their
     size), then the ``late_`` set with ``field_bonus``.

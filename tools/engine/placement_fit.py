@@ -1,6 +1,6 @@
 """Fit a placement model for the compiled search (a developer's tool, never run by the bot; the
 model is off in every level, ``placement_model=0``, because neither fit played better than
-PrimaDvonna's hand table: the README gives the matches).
+PrimaDvonna's hand table: docs/engine.md gives the matches).
 
     python -m tools.engine.placement_fit generate --games 5000 --jobs 2 --label-nodes 30000 \
         --out FILE

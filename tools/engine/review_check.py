@@ -1,5 +1,5 @@
 """Checks of the game review's verdicts (:mod:`ai.review`), run by hand; their figures are
-recorded in :mod:`ai.review`'s docstring and README's review paragraph.
+recorded in :mod:`ai.review`'s docstring and docs/engine.md's review paragraph.
 
     python -m tools.engine.review_check calibration --games 40 --nodes 200000 --review-nodes 1000000
     python -m tools.engine.review_check mistakes --games 50 --nodes 1000000 --factor 10

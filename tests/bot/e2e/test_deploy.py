@@ -18,7 +18,7 @@ import pytest
 
 from tests.bot.e2e.conftest import Table
 from tests.conftest import REPO_ROOT
-from tests.test_setup import readme_variables
+from tests.test_setup import table_variables
 
 pytestmark = pytest.mark.slow  # starts the real process
 
@@ -48,7 +48,7 @@ def test_the_image_copies_what_exists_and_runs_the_bot() -> None:
             assert (REPO_ROOT / source).exists(), source
     assert json.loads(instruction("CMD")) == ["python", "-m", "bot"]
     env = dockerfile_env()
-    assert set(env) - {"PYTHONDONTWRITEBYTECODE", "PYTHONUNBUFFERED"} <= readme_variables()
+    assert set(env) - {"PYTHONDONTWRITEBYTECODE", "PYTHONUNBUFFERED"} <= table_variables()
     assert f"127.0.0.1:{env['DVONN_HTTP_PORT']}/healthz" in instruction("HEALTHCHECK")
     assert "USER dvonn" in DOCKERFILE and 'VOLUME ["/data"]' in DOCKERFILE
     assert env["DVONN_DATABASE"].startswith("/data/")

@@ -169,8 +169,8 @@ async def test_lines_are_cleared_and_a_takeback_drops_them(table: Table, bot: Dv
 async def test_a_board_followed_at_once_by_a_planned_reply_still_shows_the_clock(
     table: Table, bot_runner: BotRunner
 ) -> None:
-    """Every board post shows the clock (README), the one a planned reply follows too: it
-    stays in the thread, above the reply's own board."""
+    """Every board post shows the clock (docs/players/correspondence.md), the one a planned
+    reply follows too: it stays in the thread, above the reply's own board."""
     fake, alice, bob = table.fake, table.alice, table.bob
     clock = ManualClock()
     async with bot_runner.run(clock=clock, housekeeping_interval=0) as bot:
