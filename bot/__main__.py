@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import logging
 import signal
+import sqlite3
 import sys
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -20,6 +21,7 @@ from typing import Final
 
 import aiohttp
 import discord
+import psycopg
 
 from bot.app import DvonnBot
 from bot.config import Settings, SettingsError
@@ -151,6 +153,15 @@ def _forget(settings: Settings, user_id: int, *, dry_run: bool) -> int:
                 where, forgotten = asyncio.run(run())
     except (StorageError, AlreadyRunning) as error:
         print(f"nothing forgotten: {error}", file=sys.stderr)
+        return 1
+    except (sqlite3.Error, psycopg.Error) as error:
+        # A deadlock with the bot's own writes (PostgreSQL), or two forgets at once: the one
+        # transaction was rolled back whole.
+        print(
+            f"nothing forgotten: the database refused the change ({error}); nothing was "
+            "changed: run it again",
+            file=sys.stderr,
+        )
         return 1
     if not forgotten.anything:
         print(f"{where}: nothing is kept about player {user_id}; nothing to forget")

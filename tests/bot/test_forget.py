@@ -22,7 +22,8 @@ from bot.games.rounds import table
 from bot.i18n import Catalogues
 from bot.posting.names import Names
 from bot.posting.publisher import Reader
-from bot.posting.texts import Players, board_post
+from bot.posting.texts import Players, board_post, mention
+from bot.single import only_process
 from bot.storage import (
     ChallengeStatus,
     NotAPlayerId,
@@ -296,6 +297,11 @@ def test_the_command_forgets_a_player_in_an_sqlite_file(
     assert f"game {game.id}: active" in capsys.readouterr().err
     on_file(lambda service: service.resign(game.id, ALICE))
 
+    with only_process(database):  # the bot still runs on the file: stop it first
+        assert main(["forget", str(ALICE)]) == 1
+        assert "in use by dvonn-bot" in capsys.readouterr().err
+        assert main(["forget", str(ALICE), "--dry-run"]) == 0  # it changes nothing
+        assert "dry run, nothing changed" in capsys.readouterr().out
     assert main(["forget", str(ALICE), "--dry-run"]) == 0
     out = capsys.readouterr().out
     assert "dry run, nothing changed" in out and "games.white_id" in out
@@ -308,10 +314,11 @@ def test_the_command_forgets_a_player_in_an_sqlite_file(
     assert "nothing is kept about player" in capsys.readouterr().out
 
 
-async def test_a_placeholders_name_is_never_asked_of_discord() -> None:
+async def test_a_placeholders_name_is_never_asked_of_discord_nor_mentioned() -> None:
     names = Names(cast(discord.Client, _Client()))
     assert await names.get(-3) == "#-3"
     assert await names.get(BOB) == "Bob"
+    assert (mention(-3), mention(BOB)) == ("#-3", f"<@{BOB}>")
 
 
 class _Client:
