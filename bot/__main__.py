@@ -1,4 +1,5 @@
 """Run the bot: ``python -m bot`` (``make run``); ``--sync`` also registers the slash commands.
+The operators' commands: ``backup``, ``migrate``, ``copy-database`` and ``forget`` (see ``--help``).
 
 Stops cleanly on SIGINT and SIGTERM: no new commands, those in flight finish, the database is
 closed, then it logs out.
@@ -11,20 +12,23 @@ import asyncio
 import contextlib
 import logging
 import signal
+import sqlite3
 import sys
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Final
 
 import aiohttp
 import discord
+import psycopg
 
 from bot.app import DvonnBot
 from bot.config import Settings, SettingsError
 from bot.endpoints import use_discord_endpoints
 from bot.i18n import ENGLISH
 from bot.single import AlreadyRunning, only_process
-from bot.storage import SCHEMA_VERSION, is_postgres, open_database
+from bot.storage import SCHEMA_VERSION, Forgotten, Store, is_postgres, open_database
 from bot.storage.backup import backup
 from bot.storage.copy import copy_database
 from bot.storage.errors import StorageError
@@ -124,6 +128,58 @@ def _copy(source: Path, url: str) -> int:
     return 0
 
 
+def _forget(settings: Settings, user_id: int, *, dry_run: bool) -> int:
+    """Forget a player: delete their own data, anonymise their shared records (or, with
+    ``dry_run``, say what that would do)."""
+    database = settings.database
+    if isinstance(database, Path) and not database.is_file():
+        print(f"nothing forgotten: there is no database at {database}", file=sys.stderr)
+        return 1
+
+    async def run() -> tuple[str, Forgotten]:
+        store = Store(await open_database(database))
+        try:
+            return store.db.where, await store.forget_player(
+                user_id, datetime.now(UTC), dry_run=dry_run
+            )
+        finally:
+            await store.close()
+
+    try:
+        if dry_run:  # nothing is written: the bot may run meanwhile
+            where, forgotten = asyncio.run(run())
+        else:
+            with _process_guard(settings):  # SQLite: the bot's caches must not outlive this
+                where, forgotten = asyncio.run(run())
+    except (StorageError, AlreadyRunning) as error:
+        print(f"nothing forgotten: {error}", file=sys.stderr)
+        return 1
+    except (sqlite3.Error, psycopg.Error) as error:
+        # A deadlock with the bot's own writes (PostgreSQL), or two forgets at once: the one
+        # transaction was rolled back whole.
+        print(
+            f"nothing forgotten: the database refused the change ({error}); nothing was "
+            "changed: run it again",
+            file=sys.stderr,
+        )
+        return 1
+    if not forgotten.anything:
+        print(f"{where}: nothing is kept about player {user_id}; nothing to forget")
+        return 0
+    if dry_run:
+        print(f"dry run, nothing changed: forgetting player {user_id} in {where} would do this:")
+    elif forgotten.placeholder is not None:
+        print(
+            f"forgot player {user_id} in {where}; "
+            f"their games and tournaments now name player {forgotten.placeholder}:"
+        )
+    else:
+        print(f"forgot player {user_id} in {where}:")
+    for line in forgotten.lines():
+        print(f"  {line}")
+    return 0
+
+
 @contextlib.contextmanager
 def _process_guard(settings: Settings) -> Iterator[None]:
     """SQLite serves one process: hold its file's lock. PostgreSQL serves several."""
@@ -167,6 +223,23 @@ def main(argv: list[str] | None = None) -> int:
     )
     copying.add_argument("source", type=Path, help="the SQLite file (DVONN_DATABASE until now)")
     copying.add_argument("url", help="the PostgreSQL database, postgresql://user@host/name")
+    forgetting = commands.add_parser(
+        "forget",
+        help="erase a player's personal data (DVONN_DATABASE), keeping others' records whole",
+        description="Forget a player, in one transaction: delete what is theirs alone (their "
+        "preferences, ratings, puzzle rating and tries, planned lines, challenges that started "
+        "no game, entries in tournaments not begun, messages to them) and put a placeholder "
+        "(a negative number, never a Discord id) for their id in what they share with others "
+        "(games and their moves, tournaments). Refused, with nothing changed, while they have "
+        "a running game, a running tournament, or a game not yet rated. With SQLite, stop the "
+        "bot first (a dry run may run beside it); with PostgreSQL the bot may run.",
+    )
+    forgetting.add_argument("user_id", type=int, help="the player's Discord user id")
+    forgetting.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="say what would be deleted and anonymised, and change nothing",
+    )
     args = parser.parse_args(argv)
     if args.command == "copy-database":
         discord.utils.setup_logging(level=logging.WARNING)
@@ -177,6 +250,8 @@ def main(argv: list[str] | None = None) -> int:
             return _backup(settings, args.dest)
         if args.command == "migrate":
             return _migrate(settings)
+        if args.command == "forget":
+            return _forget(settings, args.user_id, dry_run=args.dry_run)
         settings.require_token()
     except SettingsError as error:
         print(ENGLISH.render(error.text), file=sys.stderr)

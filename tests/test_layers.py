@@ -174,8 +174,8 @@ FEATURE_MAY_IMPORT = {*BOT_ROOMS, "bot.app"} - {"bot.storage"}
 EXCEPTIONS = {
     # The catalogue tool extracts the service's error templates as messages too.
     ("bot.i18n.tools", "bot.games.errors"),
-    # The operator's commands `python -m bot backup`, `migrate` and `copy-database` work on
-    # the database itself.
+    # The operator's commands `python -m bot backup`, `migrate`, `copy-database` and `forget`
+    # work on the database itself.
     ("bot.__main__", "bot.storage"),
     ("bot.__main__", "bot.storage.backup"),
     ("bot.__main__", "bot.storage.copy"),

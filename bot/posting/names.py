@@ -31,6 +31,8 @@ class Names:
         name = self._names.get(user_id)
         if name is not None:
             return name
+        if user_id <= 0:  # a forgotten player's placeholder (bot.storage.forget): no such user
+            return f"#{user_id}"
         user = self._client.get_user(user_id)
         if user is None:
             try:

@@ -24,7 +24,10 @@ from rules import CELL_NAMES, Cell, Colour, Jump, Pass, Place, Stack
 
 
 def mention(user_id: int) -> str:
-    """Discord's mention syntax for a user."""
+    """Discord's mention syntax for a user; a forgotten player's placeholder (a negative id, see
+    ``python -m bot forget``) is no user, and is written as its name is (``#-1``)."""
+    if user_id <= 0:
+        return f"#{user_id}"
     return f"<@{user_id}>"
 
 

@@ -9,7 +9,8 @@
   :mod:`~bot.storage.game_saves`, the moves' group commit), :mod:`~bot.storage.challenges`,
   :mod:`~bot.storage.players` (preferences, ratings), :mod:`~bot.storage.outbox` (announcements,
   claims, leases), :mod:`~bot.storage.settings` (servers) and :mod:`~bot.storage.puzzles`
-  (puzzle ratings, tries, the daily puzzle).
+  (puzzle ratings, tries, the daily puzzle); :mod:`~bot.storage.forget` forgets a player (the
+  operator's ``python -m bot forget``).
 * :mod:`bot.storage.models` are the values read and written.
 
 Nothing here knows of Discord: ids are opaque integers.
@@ -24,6 +25,7 @@ from bot.storage.errors import (
     StorageError,
     VersionConflict,
 )
+from bot.storage.forget import Forgotten, NotAPlayerId, StillPlaying, is_placeholder
 from bot.storage.interface import Database
 from bot.storage.migrations import MIGRATIONS, SCHEMA_VERSION, Migration
 from bot.storage.models import (
@@ -82,6 +84,7 @@ __all__ = [
     "DatabaseTooNew",
     "EndReason",
     "Entrant",
+    "Forgotten",
     "Game",
     "GameStatus",
     "GuildId",
@@ -94,6 +97,7 @@ __all__ = [
     "NewMove",
     "NewNotification",
     "NewTournament",
+    "NotAPlayerId",
     "NotOurDatabase",
     "Notification",
     "PlayerPrefs",
@@ -106,6 +110,7 @@ __all__ = [
     "SQLiteDatabase",
     "Saved",
     "Setup",
+    "StillPlaying",
     "StorageError",
     "Store",
     "Tournament",
@@ -117,6 +122,7 @@ __all__ = [
     "UserId",
     "VersionConflict",
     "Writer",
+    "is_placeholder",
     "is_postgres",
     "open_database",
 ]

@@ -16,6 +16,7 @@ parts below; every SQL statement lives in the module of the aggregate it is abou
 * :mod:`bot.storage.tournaments`: tournaments and leagues, their players and pairings;
 * :mod:`bot.storage.plans`: the lines of moves players plan while waiting (conditional moves);
 * :mod:`bot.storage.puzzles`: puzzle ratings, players' tries, the daily puzzle and its posts;
+* :mod:`bot.storage.forget`: forgetting a player (an operator's command), across all of them;
 * :mod:`bot.storage.sql_helpers`: what they share.
 
 A new aggregate is a new module with its ``...Writes`` and ``...Reads`` parts, and a line for
@@ -30,11 +31,14 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from datetime import datetime
 
 from bot.storage.challenges import ChallengeReads, ChallengeWrites, NewChallenge
+from bot.storage.forget import ForgetWrites, Forgotten
 from bot.storage.game_saves import GameSaves, Saved
 from bot.storage.games import GameReads, GameWrites, NewGame, NewMove, PositionCache
 from bot.storage.interface import Connection, Database
+from bot.storage.models import UserId
 from bot.storage.outbox import NewNotification, OutboxReads, OutboxWrites
 from bot.storage.plans import PlanReads, PlanWrites
 from bot.storage.players import PlayerReads, PlayerWrites
@@ -62,6 +66,7 @@ class Writer(
     TournamentWrites,
     PlanWrites,
     PuzzleWrites,
+    ForgetWrites,
 ):
     """The writes (and consistent reads) of one write transaction.
 
@@ -109,3 +114,24 @@ class Store(
         rolled back if it raises."""
         async with self.db.transaction() as conn:
             yield Writer(conn, self._positions)
+
+    async def forget_player(
+        self, user_id: UserId, now: datetime, *, dry_run: bool = False
+    ) -> Forgotten:
+        """Forget ``user_id`` in one transaction (:meth:`Writer.forget_player`); what was done.
+        ``dry_run``: do all of it, count it, then roll it all back."""
+        try:
+            async with self.write() as tx:
+                forgotten = await tx.forget_player(user_id, now)
+                if dry_run:
+                    raise _RolledBack(forgotten)
+        except _RolledBack as rolled_back:
+            return rolled_back.forgotten
+        return forgotten
+
+
+class _RolledBack(Exception):
+    """Ends a dry run's transaction, rolling it back, with what it would have done."""
+
+    def __init__(self, forgotten: Forgotten) -> None:
+        self.forgotten = forgotten
