@@ -65,5 +65,8 @@ async def _forfeit(
         await endings.finish(tx, game, ending, now, rounds.unclaimed(claim, now))
         return
     saved = await tx.save_game(endings.ended(game, ending, now), game.version)
+    # Not played, so never rated: its rating is claimed with nothing put in, so that the
+    # housekeeping pass's catch-up (which rates finished games left unrated) skips it.
+    await tx.claim_for_rating(saved.id, now)
     await tx.save_pairing(dataclasses.replace(paired, forfeit=True))
     await rounds.game_over(tx, saved, dataclasses.replace(paired, forfeit=True), now)

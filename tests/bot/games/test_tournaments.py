@@ -285,3 +285,20 @@ async def test_a_swiss_whose_withdrawals_leave_too_few_players_ends_early(
     standing = await service.tournaments.standing(tournament.id)
     assert standing.tournament.status is TournamentStatus.FINISHED
     assert {p.round for p in standing.pairings} == {1}
+
+
+async def test_a_game_forfeited_before_it_began_is_never_rated(service: GameService) -> None:
+    """A withdrawal loses the games not begun without play: no rating moves for them, neither
+    in the withdrawal's transaction nor in a later housekeeping pass's catch-up."""
+    tournament = await _made(service, TournamentFormat.ROUND_ROBIN)
+    for player in (1, 2, 3):
+        await service.tournaments.join(tournament.id, player)
+    await service.tournaments.start(tournament.id, ORGANISER, organiser=True)
+    await service.tournaments.withdraw(tournament.id, 3)
+    standing = await service.tournaments.standing(tournament.id)
+    forfeits = [p for p in standing.pairings if p.forfeit]
+    assert len(forfeits) == 2  # both of player 3's games, neither begun
+    await service.sweep()
+    assert await service.ratings.rate_finished_games() == 0
+    for player in (1, 2, 3):
+        assert await service.ratings.rating(GUILD, player) is None
