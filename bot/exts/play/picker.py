@@ -36,14 +36,11 @@ from bot.i18n import Text, _
 from bot.interactions.buttons import BotButton, BotMenu, label, run_like_a_command
 from bot.interactions.errors import UserError
 from bot.interactions.move_labels import landing_label, move_question, stack_label
+from bot.interactions.move_picker import COLUMN_GROUPS, MAX_OPTIONS, menu
 from bot.posting.publisher import Reader
 
 if TYPE_CHECKING:
     from bot.app import DvonnBot, Interaction
-
-COLUMN_GROUPS: Final = ("ABCD", "EFGH", "IJK")
-"""The placement menus' columns: at most 25 cells each (A–D 17, E–H 20, I–K 12)."""
-MAX_OPTIONS: Final = 25  # Discord's limit for a select menu
 
 OUT_OF_DATE: Final = _(
     "The game has moved on since this was opened: tap “Your move” on the newest board."
@@ -127,17 +124,6 @@ def picker(game: Game, reader: Reader) -> tuple[str, discord.ui.View]:
         question = move_question(position, rules.PASS)
     view.add_item(TextBoardButton(game.id, reader))  # the position in words, to read or copy
     return reader(question), view
-
-
-def _menu(
-    custom_id: str, placeholder: str, options: Sequence[tuple[str, str]]
-) -> discord.ui.Select[Any]:
-    """A menu of ``(value, label)`` options (none when rebuilt from its id on a choice)."""
-    return discord.ui.Select(
-        custom_id=custom_id,
-        placeholder=placeholder,
-        options=[discord.SelectOption(label=text, value=value) for value, text in options],
-    )
 
 
 class TurnButton(BotButton, template=r"dvonn:turn:(?P<game>\d+):(?P<ply>\d+)"):
@@ -231,7 +217,7 @@ class CellMenu(BotMenu, template=rf"dvonn:cells:{SHOWN}:(?P<group>\d)"):
         self.shown, self.group = shown, group
         letters = COLUMN_GROUPS[group]
         super().__init__(
-            _menu(
+            menu(
                 f"dvonn:cells:{shown}:{group}",
                 label(reader, _("Cells {first}–{last}", first=letters[0], last=letters[-1])),
                 [(c, c) for c in cells],
@@ -259,7 +245,7 @@ class StackMenu(BotMenu, template=rf"dvonn:from:{SHOWN}"):
         self, shown: Shown, options: Sequence[tuple[str, str]] = (), reader: Reader | None = None
     ) -> None:
         self.shown = shown
-        super().__init__(_menu(f"dvonn:from:{shown}", label(reader, _("Your stack")), options))
+        super().__init__(menu(f"dvonn:from:{shown}", label(reader, _("Your stack")), options))
 
     @classmethod
     async def from_custom_id(  # type: ignore[override]
@@ -298,7 +284,7 @@ class LandingMenu(BotMenu, template=rf"dvonn:to:{SHOWN}:(?P<source>[A-K][1-5])")
     ) -> None:
         self.shown, self.source = shown, source
         super().__init__(
-            _menu(f"dvonn:to:{shown}:{source}", label(reader, _("Where it lands")), options)
+            menu(f"dvonn:to:{shown}:{source}", label(reader, _("Where it lands")), options)
         )
 
     @classmethod

@@ -22,22 +22,13 @@ from typing import TYPE_CHECKING, Any, Final
 import discord
 
 import rules
-from bot.exts.play.picker import (
-    COLUMN_GROUPS,
-    MAX_OPTIONS,
-    OUT_OF_DATE,
-    PLAN,
-    SHOWN,
-    Shown,
-    _menu,
-    plan_button,
-    waits,
-)
+from bot.exts.play.picker import OUT_OF_DATE, PLAN, SHOWN, Shown, plan_button, waits
 from bot.games import Game, plans
 from bot.i18n import Text, _, n_
 from bot.interactions.buttons import BotButton, BotMenu, label
 from bot.interactions.errors import UserError
 from bot.interactions.move_labels import landing_label, stack_label
+from bot.interactions.move_picker import COLUMN_GROUPS, MAX_OPTIONS, menu
 from bot.posting.publisher import Reader
 
 if TYPE_CHECKING:
@@ -173,7 +164,7 @@ class PlanCellMenu(BotMenu, template=rf"{PLAN}:cells:{SHOWN}:(?P<group>\d):{EXPE
         self.shown, self.group, self.expected = shown, group, expected
         letters = COLUMN_GROUPS[group]
         super().__init__(
-            _menu(
+            menu(
                 f"{PLAN}:cells:{shown}:{group}:{expected}",
                 label(reader, _("Cells {first}–{last}", first=letters[0], last=letters[-1])),
                 [(c, c) for c in cells or ()],
@@ -206,7 +197,7 @@ class PlanStackMenu(BotMenu, template=rf"{PLAN}:from:{SHOWN}:{EXPECTED}"):
     ) -> None:
         self.shown, self.expected = shown, expected
         super().__init__(
-            _menu(
+            menu(
                 f"{PLAN}:from:{shown}:{expected}",
                 label(reader, _("Their stack") if not expected else _("Your stack")),
                 options or [],
@@ -253,7 +244,7 @@ class PlanLandingMenu(BotMenu, template=rf"{PLAN}:to:{SHOWN}:{EXPECTED}:(?P<sour
     ) -> None:
         self.shown, self.expected, self.source = shown, expected, source
         super().__init__(
-            _menu(
+            menu(
                 f"{PLAN}:to:{shown}:{expected}:{source}",
                 label(reader, _("Where it lands")),
                 options or [],

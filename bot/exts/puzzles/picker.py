@@ -25,13 +25,13 @@ from bot.i18n import _
 from bot.interactions.buttons import BotButton, BotMenu, label
 from bot.interactions.errors import UserError
 from bot.interactions.move_labels import landing_label, stack_label
+from bot.interactions.move_picker import MAX_OPTIONS, menu
 from bot.interactions.replies import finish
 from bot.posting.publisher import Reader
 
 if TYPE_CHECKING:
     from bot.app import Interaction
 
-MAX_OPTIONS: Final = 25  # Discord's limit for a select menu
 AT: Final = r"(?P<attempt>\d+):(?P<step>\d+)"
 """How the ids spell the try and the step a board showed."""
 DAY: Final = r"(?P<day>\d{8})"
@@ -64,17 +64,6 @@ def puzzle_view(subject: PuzzleShown | PuzzleMoved, reader: Reader) -> discord.u
     return view
 
 
-def _menu(
-    custom_id: str, placeholder: str, options: Sequence[tuple[str, str]]
-) -> discord.ui.Select[Any]:
-    """A menu of ``(value, label)`` options (none when rebuilt from its id on a choice)."""
-    return discord.ui.Select(
-        custom_id=custom_id,
-        placeholder=placeholder,
-        options=[discord.SelectOption(label=text, value=value) for value, text in options],
-    )
-
-
 async def _shown_at(interaction: Interaction, attempt_id: int, step: int) -> PuzzleShown:
     """The try, if it is the user's, running, and still at ``step``."""
     service = interaction.client.service
@@ -96,7 +85,7 @@ class StackMenu(BotMenu, template=rf"dvonn:puzzle:from:{AT}"):
     ) -> None:
         self.attempt_id, self.step = attempt_id, step
         super().__init__(
-            _menu(
+            menu(
                 f"dvonn:puzzle:from:{attempt_id}:{step}",
                 label(reader, _("Your stack")),
                 options,
@@ -141,7 +130,7 @@ class LandingMenu(BotMenu, template=rf"dvonn:puzzle:to:{AT}:(?P<source>[A-K][1-5
     ) -> None:
         self.attempt_id, self.step, self.source = attempt_id, step, source
         super().__init__(
-            _menu(
+            menu(
                 f"dvonn:puzzle:to:{attempt_id}:{step}:{source}",
                 label(reader, _("Where {cell} lands", cell=source)),
                 options,
