@@ -104,8 +104,8 @@ class Picker(ABC, Generic[Step, Opened]):
     async def picked(
         self, interaction: discord.Interaction[Any], step: Step, opened: Opened, move: rules.Move
     ) -> None:
-        """A whole move was chosen, a cell or a stack and a landing that the position offers:
-        the feature's next step (as a rule, what the move does and its confirm button)."""
+        """A whole move was chosen, a cell (the feature checks it) or a stack and one of its
+        landings: the feature's next step (as a rule, what the move does and its confirm)."""
 
     def stack_placeholder(self, step: Step) -> Text:
         return _("Your stack")
