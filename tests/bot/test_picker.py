@@ -12,8 +12,6 @@ import pytest
 
 import rules
 from bot.exts.play.picker import (
-    COLUMN_GROUPS,
-    MAX_OPTIONS,
     CellMenu,
     ConfirmButton,
     LandingMenu,
@@ -24,6 +22,7 @@ from bot.exts.play.picker import (
 )
 from bot.i18n import ENGLISH
 from bot.interactions.move_labels import landing_label, stack_label
+from bot.interactions.move_picker import COLUMN_GROUPS, MAX_OPTIONS
 
 ITEMS: list[type[discord.ui.DynamicItem[Any]]] = [
     TurnButton,

@@ -27,6 +27,7 @@ from bot.exts.play.plan_picker import (
     PlanCellMenu,
     PlanConfirmButton,
     PlanLandingMenu,
+    Planned,
     PlanStackMenu,
 )
 from bot.games import Line
@@ -77,11 +78,11 @@ def test_the_steps_carry_the_version_and_the_moves_chosen() -> None:
     shown = Shown(12, 52, 9)
     ids = {
         PlanButton(shown).custom_id,
-        PlanCellMenu(shown, 1, "").custom_id,
-        PlanCellMenu(shown, 1, "E3").custom_id,
-        PlanStackMenu(shown, "E3F4").custom_id,
-        PlanLandingMenu(shown, "E3F4", "D2").custom_id,
-        PlanConfirmButton(shown, "E3F4", "D2D3").custom_id,
+        PlanCellMenu(Planned(shown, ""), 1).custom_id,
+        PlanCellMenu(Planned(shown, "E3"), 1).custom_id,
+        PlanStackMenu(Planned(shown, "E3F4")).custom_id,
+        PlanLandingMenu(Planned(shown, "E3F4"), "D2").custom_id,
+        PlanConfirmButton(Planned(shown, "E3F4"), "D2D3").custom_id,
     }
     assert ids == {
         "dvonn:plan:12:52:9",

@@ -9,6 +9,9 @@ The button opens, for the player to move only, a private picker of the position 
 * then a confirm button that plays the move;
 * and, beside the first step, "Text board": the position in words, privately (``text_board.py``).
 
+The steps are the shared ones of :mod:`bot.interactions.move_picker`; :class:`GamePicker` says
+what is the game's own.
+
 Everything is a persistent :class:`~bot.interactions.buttons.BotButton` (or menu) whose id says
 which game it was made for, so it works after a restart. The picker's menus and its confirm
 button also carry the game's stored version (:class:`Shown`): it grows with every change that is
@@ -33,17 +36,14 @@ from bot.exts.play.moves import play_and_report
 from bot.exts.play.text_board import TextBoardButton
 from bot.games import Game
 from bot.i18n import Text, _
-from bot.interactions.buttons import BotButton, BotMenu, label, run_like_a_command
+from bot.interactions import move_picker
+from bot.interactions.buttons import BotButton, label, run_like_a_command
 from bot.interactions.errors import UserError
-from bot.interactions.move_labels import landing_label, move_question, stack_label
+from bot.interactions.move_labels import move_question
 from bot.posting.publisher import Reader
 
 if TYPE_CHECKING:
     from bot.app import DvonnBot, Interaction
-
-COLUMN_GROUPS: Final = ("ABCD", "EFGH", "IJK")
-"""The placement menus' columns: at most 25 cells each (A–D 17, E–H 20, I–K 12)."""
-MAX_OPTIONS: Final = 25  # Discord's limit for a select menu
 
 OUT_OF_DATE: Final = _(
     "The game has moved on since this was opened: tap “Your move” on the newest board."
@@ -91,9 +91,12 @@ def board_view(game: Game, reader: Reader) -> discord.ui.View | None:
     return view
 
 
-async def _game_for(interaction: Interaction, game_id: int, version: int | None = None) -> Game:
-    """The game, if the interaction's user is to move in it (and it is still at ``version``,
-    when given: the position a picker showed)."""
+async def game_for(
+    interaction: Interaction, game_id: int, version: int | None = None, *, waiting: bool = False
+) -> Game:
+    """The game, if the interaction's user is to move in it (with ``waiting``: if they wait in
+    it, and may plan a reply) and it is still at ``version``, when given: the position a picker
+    showed."""
     game = await interaction.client.service.get_game(game_id)
     user = interaction.user.id
     if not game.is_active:
@@ -102,7 +105,9 @@ async def _game_for(interaction: Interaction, game_id: int, version: int | None 
         raise UserError(_("This is not your game: only its two players can move in it."))
     if version is not None and game.version != version:
         raise UserError(OUT_OF_DATE)
-    if game.to_move_id != user:
+    if waiting and not waits(game, user):
+        raise UserError(_("It is your turn now: tap “Your move” on the newest board."))
+    if not waiting and game.to_move_id != user:
         raise UserError(_("It is not your turn: wait for your opponent's move."))
     return game
 
@@ -111,33 +116,20 @@ def picker(game: Game, reader: Reader) -> tuple[str, discord.ui.View]:
     """The private picker's text and menus for the position as it is."""
     position, shown = game.position, Shown.of(game)
     view = discord.ui.View(timeout=None)
+    items: Sequence[discord.ui.Item[Any]]
     if position.is_placement:
-        empty = rules.empty_cells(position)  # in cell order
-        for group, letters in enumerate(COLUMN_GROUPS):
-            cells = [c for c in empty if rules.cell_name(c)[0] in letters]
-            if cells:
-                view.add_item(CellMenu(shown, group, [rules.cell_name(c) for c in cells], reader))
+        items = CellMenu.offer(shown, position, reader)
         question = _("Where do you place your piece?")
-    elif movable := list(rules.movable_cells(position)):
-        options = [(rules.cell_name(c), reader(stack_label(position, c))) for c in movable]
-        view.add_item(StackMenu(shown, options[:MAX_OPTIONS], reader))
+    elif stacks := StackMenu.offer(shown, position, reader):
+        items = [stacks]
         question = _("Which stack do you move?")
     else:
-        view.add_item(ConfirmButton(shown, str(rules.PASS), reader))
+        items = [ConfirmButton(shown, str(rules.PASS), reader)]
         question = move_question(position, rules.PASS)
+    for item in items:
+        view.add_item(item)
     view.add_item(TextBoardButton(game.id, reader))  # the position in words, to read or copy
     return reader(question), view
-
-
-def _menu(
-    custom_id: str, placeholder: str, options: Sequence[tuple[str, str]]
-) -> discord.ui.Select[Any]:
-    """A menu of ``(value, label)`` options (none when rebuilt from its id on a choice)."""
-    return discord.ui.Select(
-        custom_id=custom_id,
-        placeholder=placeholder,
-        options=[discord.SelectOption(label=text, value=value) for value, text in options],
-    )
 
 
 class TurnButton(BotButton, template=r"dvonn:turn:(?P<game>\d+):(?P<ply>\d+)"):
@@ -174,7 +166,7 @@ class TurnButton(BotButton, template=r"dvonn:turn:(?P<game>\d+):(?P<ply>\d+)"):
         if waits(waiting, interaction.user.id):
             await _offer_plan(interaction, waiting)
             return
-        game = await _game_for(interaction, self.game_id)
+        game = await game_for(interaction, self.game_id)
         reader = interaction.client.publisher.private_reader(interaction)
         text, view = picker(game, reader)
         if _in_picker(interaction):  # "choose again", in the picker itself
@@ -222,137 +214,69 @@ async def _offer_plan(interaction: Interaction, game: Game) -> None:
     await interaction.response.send_message(reader(text), view=view, ephemeral=True)
 
 
-class CellMenu(BotMenu, template=rf"dvonn:cells:{SHOWN}:(?P<group>\d)"):
+class GamePicker(move_picker.Picker[Shown, Game]):
+    """The player to move's: each step checks they are still to move at the version shown; the
+    move chosen is confirmed by a button that plays it."""
+
+    prefix = "dvonn"
+
+    def read(self, match: re.Match[str]) -> Shown:
+        return Shown.read(match)
+
+    async def open(self, interaction: Interaction, step: Shown) -> Game:
+        return await game_for(interaction, step.game_id, step.version)
+
+    def again(self, step: Shown, opened: Game, reader: Reader) -> TurnButton:
+        return TurnButton.again(opened, reader)
+
+    async def picked(
+        self, interaction: Interaction, step: Shown, opened: Game, move: rules.Move
+    ) -> None:
+        """The picker's last step: what the move does, and the button that plays it."""
+        reader = interaction.client.publisher.private_reader(interaction)
+        view = discord.ui.View(timeout=None)
+        view.add_item(ConfirmButton(step, str(move), reader))
+        view.add_item(self.again(step, opened, reader))
+        await self.show(interaction, reader, move_question(opened.position, move), view)
+
+
+PICKER: Final = GamePicker()
+
+
+class CellMenu(move_picker.CellMenu[Shown], template=rf"dvonn:cells:{SHOWN}:(?P<group>\d)"):
     """Empty cells of one group of columns (placing)."""
 
-    def __init__(
-        self, shown: Shown, group: int, cells: Sequence[str] = (), reader: Reader | None = None
-    ) -> None:
-        self.shown, self.group = shown, group
-        letters = COLUMN_GROUPS[group]
-        super().__init__(
-            _menu(
-                f"dvonn:cells:{shown}:{group}",
-                label(reader, _("Cells {first}–{last}", first=letters[0], last=letters[-1])),
-                [(c, c) for c in cells],
-            )
-        )
-
-    @classmethod
-    async def from_custom_id(  # type: ignore[override]
-        cls, interaction: Interaction, item: discord.ui.Select[Any], match: re.Match[str], /
-    ) -> CellMenu:
-        return cls(Shown.read(match), int(match["group"]))
-
-    async def run(self, interaction: Interaction) -> None:
-        game = await _game_for(interaction, self.shown.game_id, self.shown.version)
-        cell = rules.lookup_cell(self.chosen or "")
-        if cell is None:
-            raise UserError(_("Pick a cell from the menu."))
-        await _confirm(interaction, game, self.shown, rules.Place(cell))
+    picker = PICKER
 
 
-class StackMenu(BotMenu, template=rf"dvonn:from:{SHOWN}"):
-    """The player's movable stacks (moving)."""
-
-    def __init__(
-        self, shown: Shown, options: Sequence[tuple[str, str]] = (), reader: Reader | None = None
-    ) -> None:
-        self.shown = shown
-        super().__init__(_menu(f"dvonn:from:{shown}", label(reader, _("Your stack")), options))
-
-    @classmethod
-    async def from_custom_id(  # type: ignore[override]
-        cls, interaction: Interaction, item: discord.ui.Select[Any], match: re.Match[str], /
-    ) -> StackMenu:
-        return cls(Shown.read(match))
-
-    async def run(self, interaction: Interaction) -> None:
-        game = await _game_for(interaction, self.shown.game_id, self.shown.version)
-        source = rules.lookup_cell(self.chosen or "")
-        position = game.position
-        landings = [] if source is None else rules.destinations(position, source)
-        if source is None or not landings:  # not a stack of theirs that can move
-            raise UserError(_("Pick one of your stacks from the menu."))
-        reader = interaction.client.publisher.private_reader(interaction)
-        targets = [
-            (rules.cell_name(t), reader(landing_label(position, source, t))) for t in landings
-        ]
-        view = discord.ui.View(timeout=None)
-        view.add_item(LandingMenu(self.shown, rules.cell_name(source), targets, reader))
-        view.add_item(TurnButton.again(game, reader))
-        await interaction.response.edit_message(
-            content=reader(_("Where does {cell} go?", cell=rules.cell_name(source))), view=view
-        )
-
-
-class LandingMenu(BotMenu, template=rf"dvonn:to:{SHOWN}:(?P<source>[A-K][1-5])"):
+class LandingMenu(
+    move_picker.LandingMenu[Shown], template=rf"dvonn:to:{SHOWN}:(?P<source>[A-K][1-5])"
+):
     """Where the chosen stack may land, each saying what it cuts off."""
 
-    def __init__(
-        self,
-        shown: Shown,
-        source: str,
-        options: Sequence[tuple[str, str]] = (),
-        reader: Reader | None = None,
-    ) -> None:
-        self.shown, self.source = shown, source
-        super().__init__(
-            _menu(f"dvonn:to:{shown}:{source}", label(reader, _("Where it lands")), options)
-        )
-
-    @classmethod
-    async def from_custom_id(  # type: ignore[override]
-        cls, interaction: Interaction, item: discord.ui.Select[Any], match: re.Match[str], /
-    ) -> LandingMenu:
-        return cls(Shown.read(match), match["source"])
-
-    async def run(self, interaction: Interaction) -> None:
-        game = await _game_for(interaction, self.shown.game_id, self.shown.version)
-        source = rules.lookup_cell(self.source)
-        target = rules.lookup_cell(self.chosen or "")
-        if source is None or target is None:
-            raise UserError(_("Pick where the stack lands from the menu."))
-        await _confirm(interaction, game, self.shown, rules.jump(source, target))
+    picker = PICKER
 
 
-class ConfirmButton(BotButton, template=rf"dvonn:confirm:{SHOWN}:(?P<move>\w+)"):
+class StackMenu(move_picker.StackMenu[Shown], template=rf"dvonn:from:{SHOWN}"):
+    """The player's movable stacks (moving)."""
+
+    picker, landings = PICKER, LandingMenu
+
+
+class ConfirmButton(
+    move_picker.ConfirmButton[Shown], template=rf"dvonn:confirm:{SHOWN}:(?P<move>\w+)"
+):
     """Plays the move chosen, if the game is still where it was (checked again as it is saved:
     the version goes to the service as the one the move is expected at)."""
 
-    def __init__(self, shown: Shown, move: str, reader: Reader | None = None) -> None:
-        self.shown, self.move = shown, move
-        super().__init__(
-            discord.ui.Button(
-                label=label(reader, _("Play {move}", move=move)),
-                style=discord.ButtonStyle.success,
-                custom_id=f"dvonn:confirm:{shown}:{move}",
-            )
-        )
-
-    @classmethod
-    async def from_custom_id(  # type: ignore[override]
-        cls, interaction: Interaction, item: discord.ui.Button[Any], match: re.Match[str], /
-    ) -> ConfirmButton:
-        return cls(Shown.read(match), match["move"])
+    picker = PICKER
 
     async def run(self, interaction: Interaction) -> None:
-        game = await _game_for(interaction, self.shown.game_id, self.shown.version)
+        game = await PICKER.open(interaction, self.step)
         bot: DvonnBot = interaction.client
         await play_and_report(
-            bot, interaction, game, self.move, expected_version=self.shown.version, in_picker=True
+            bot, interaction, game, self.move, expected_version=self.step.version, in_picker=True
         )
-
-
-async def _confirm(interaction: Interaction, game: Game, shown: Shown, move: rules.Move) -> None:
-    """The picker's last step: what the move does, and the button that plays it."""
-    reader = interaction.client.publisher.private_reader(interaction)
-    view = discord.ui.View(timeout=None)
-    view.add_item(ConfirmButton(shown, str(move), reader))
-    view.add_item(TurnButton.again(game, reader))
-    await interaction.response.edit_message(
-        content=reader(move_question(game.position, move)), view=view
-    )
 
 
 OLD_IDS: Final = (

@@ -1,7 +1,8 @@
 """What can be tapped under a puzzle: the picker of the solver's move (their movable stacks,
 then where the chosen one lands and what that cuts off, then **Play E3F4** or **Choose
 again**), **Give up** (the solution is shown), **Next puzzle** once it is over, and **Solve
-it** under a server's daily post.
+it** under a server's daily post. The picker's steps are the shared ones of
+:mod:`bot.interactions.move_picker`; :class:`PuzzlePicker` says what is the puzzles' own.
 
 Every item is a persistent :class:`~bot.interactions.buttons.BotButton` (or menu) whose id says
 which try and which step of it the board showed (``dvonn:puzzle:from:<try>:<step>``), so it
@@ -12,7 +13,7 @@ taps at once play once)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Any, Final
 
@@ -21,21 +22,30 @@ import discord
 import rules
 from bot.exts.puzzles.board import message
 from bot.games import PuzzleMoved, PuzzleMovedOn, PuzzleShown
-from bot.i18n import _
-from bot.interactions.buttons import BotButton, BotMenu, label
-from bot.interactions.errors import UserError
-from bot.interactions.move_labels import landing_label, stack_label
+from bot.i18n import Text, _
+from bot.interactions import move_picker
+from bot.interactions.buttons import BotButton, label
 from bot.interactions.replies import finish
 from bot.posting.publisher import Reader
 
 if TYPE_CHECKING:
     from bot.app import Interaction
 
-MAX_OPTIONS: Final = 25  # Discord's limit for a select menu
 AT: Final = r"(?P<attempt>\d+):(?P<step>\d+)"
 """How the ids spell the try and the step a board showed."""
 DAY: Final = r"(?P<day>\d{8})"
 """A daily post's day, as ``20250301``: numbers only, which the metrics leave out of a name."""
+
+
+@dataclass(frozen=True, slots=True)
+class At:
+    """The try and the step of it a board showed, as the ids spell them (:data:`AT`)."""
+
+    attempt_id: int
+    step: int
+
+    def __str__(self) -> str:
+        return f"{self.attempt_id}:{self.step}"
 
 
 def day_id(day: date) -> str:
@@ -53,26 +63,11 @@ def puzzle_view(subject: PuzzleShown | PuzzleMoved, reader: Reader) -> discord.u
         view.add_item(NextPuzzleButton(reader))
         return view
     attempt = subject.attempt
-    position = subject.puzzle.position_at(attempt.step)
-    options = [
-        (rules.cell_name(c), reader(stack_label(position, c)))
-        for c in rules.movable_cells(position)
-    ]
-    if options:
-        view.add_item(StackMenu(attempt.id, attempt.step, options[:MAX_OPTIONS], reader))
+    at = At(attempt.id, attempt.step)
+    if stacks := StackMenu.offer(at, subject.puzzle.position_at(attempt.step), reader):
+        view.add_item(stacks)
     view.add_item(GiveUpButton(attempt.id, attempt.step, reader))
     return view
-
-
-def _menu(
-    custom_id: str, placeholder: str, options: Sequence[tuple[str, str]]
-) -> discord.ui.Select[Any]:
-    """A menu of ``(value, label)`` options (none when rebuilt from its id on a choice)."""
-    return discord.ui.Select(
-        custom_id=custom_id,
-        placeholder=placeholder,
-        options=[discord.SelectOption(label=text, value=value) for value, text in options],
-    )
 
 
 async def _shown_at(interaction: Interaction, attempt_id: int, step: int) -> PuzzleShown:
@@ -84,92 +79,58 @@ async def _shown_at(interaction: Interaction, attempt_id: int, step: int) -> Puz
     return shown
 
 
-class StackMenu(BotMenu, template=rf"dvonn:puzzle:from:{AT}"):
-    """The solver's movable stacks."""
+class PuzzlePicker(move_picker.Picker[At, PuzzleShown]):
+    """The solver's, under the board: each step checks the try is theirs and still at the step
+    shown (the message keeps its text, the board's); the move chosen is tried by Play."""
 
-    def __init__(
+    prefix = "dvonn:puzzle"
+
+    def read(self, match: re.Match[str]) -> At:
+        return At(int(match["attempt"]), int(match["step"]))
+
+    async def open(self, interaction: Interaction, step: At) -> PuzzleShown:
+        return await _shown_at(interaction, step.attempt_id, step.step)
+
+    def again(self, step: At, opened: PuzzleShown, reader: Reader) -> AgainButton:
+        return AgainButton(step.attempt_id, step.step, reader)
+
+    def landing_placeholder(self, source: str) -> Text:
+        return _("Where {cell} lands", cell=source)
+
+    async def show(
         self,
-        attempt_id: int,
-        step: int,
-        options: Sequence[tuple[str, str]] = (),
-        reader: Reader | None = None,
+        interaction: discord.Interaction[Any],
+        reader: Reader,
+        question: Text,
+        view: discord.ui.View,
     ) -> None:
-        self.attempt_id, self.step = attempt_id, step
-        super().__init__(
-            _menu(
-                f"dvonn:puzzle:from:{attempt_id}:{step}",
-                label(reader, _("Your stack")),
-                options,
-            )
-        )
+        await interaction.response.edit_message(view=view)
 
-    @classmethod
-    async def from_custom_id(  # type: ignore[override]
-        cls, interaction: Interaction, item: discord.ui.Select[Any], match: re.Match[str], /
-    ) -> StackMenu:
-        return cls(int(match["attempt"]), int(match["step"]))
-
-    async def run(self, interaction: Interaction) -> None:
-        shown = await _shown_at(interaction, self.attempt_id, self.step)
-        position = shown.position
-        source = rules.lookup_cell(self.chosen or "")
-        landings = [] if source is None else rules.destinations(position, source)
-        if source is None or not landings:
-            raise UserError(_("Pick one of your stacks from the menu."))
+    async def picked(
+        self, interaction: Interaction, step: At, opened: PuzzleShown, move: rules.Move
+    ) -> None:
         reader = interaction.client.publisher.private_reader(interaction)
-        targets = [
-            (rules.cell_name(t), reader(landing_label(position, source, t))) for t in landings
-        ]
         view = discord.ui.View(timeout=None)
-        view.add_item(
-            LandingMenu(self.attempt_id, self.step, rules.cell_name(source), targets, reader)
-        )
-        view.add_item(AgainButton(self.attempt_id, self.step, reader))
+        view.add_item(PlayButton(step, str(move), reader))
+        view.add_item(self.again(step, opened, reader))
         await interaction.response.edit_message(view=view)
 
 
-class LandingMenu(BotMenu, template=rf"dvonn:puzzle:to:{AT}:(?P<source>[A-K][1-5])"):
+PICKER: Final = PuzzlePicker()
+
+
+class LandingMenu(
+    move_picker.LandingMenu[At], template=rf"dvonn:puzzle:to:{AT}:(?P<source>[A-K][1-5])"
+):
     """Where the chosen stack may land, each saying what it cuts off."""
 
-    def __init__(
-        self,
-        attempt_id: int,
-        step: int,
-        source: str,
-        options: Sequence[tuple[str, str]] = (),
-        reader: Reader | None = None,
-    ) -> None:
-        self.attempt_id, self.step, self.source = attempt_id, step, source
-        super().__init__(
-            _menu(
-                f"dvonn:puzzle:to:{attempt_id}:{step}:{source}",
-                label(reader, _("Where {cell} lands", cell=source)),
-                options,
-            )
-        )
+    picker = PICKER
 
-    @classmethod
-    async def from_custom_id(  # type: ignore[override]
-        cls, interaction: Interaction, item: discord.ui.Select[Any], match: re.Match[str], /
-    ) -> LandingMenu:
-        return cls(int(match["attempt"]), int(match["step"]), match["source"])
 
-    async def run(self, interaction: Interaction) -> None:
-        shown = await _shown_at(interaction, self.attempt_id, self.step)
-        source = rules.lookup_cell(self.source)
-        target = rules.lookup_cell(self.chosen or "")
-        if (
-            source is None
-            or target is None
-            or target not in rules.destinations(shown.position, source)
-        ):
-            raise UserError(_("Pick where the stack lands from the menu."))
-        reader = interaction.client.publisher.private_reader(interaction)
-        move = str(rules.jump(source, target))
-        view = discord.ui.View(timeout=None)
-        view.add_item(PlayButton(self.attempt_id, self.step, move, reader))
-        view.add_item(AgainButton(self.attempt_id, self.step, reader))
-        await interaction.response.edit_message(view=view)
+class StackMenu(move_picker.StackMenu[At], template=rf"dvonn:puzzle:from:{AT}"):
+    """The solver's movable stacks."""
+
+    picker, landings = PICKER, LandingMenu
 
 
 class AgainButton(BotButton, template=rf"dvonn:puzzle:again:{AT}"):
@@ -197,28 +158,14 @@ class AgainButton(BotButton, template=rf"dvonn:puzzle:again:{AT}"):
         await interaction.response.edit_message(view=puzzle_view(shown, reader))
 
 
-class PlayButton(BotButton, template=rf"dvonn:puzzle:play:{AT}:(?P<move>\w+)"):
+class PlayButton(move_picker.ConfirmButton[At], template=rf"dvonn:puzzle:play:{AT}:(?P<move>\w+)"):
     """Plays the move chosen, if the try is still where the board showed it."""
 
-    def __init__(self, attempt_id: int, step: int, move: str, reader: Reader | None = None) -> None:
-        self.attempt_id, self.step, self.move = attempt_id, step, move
-        super().__init__(
-            discord.ui.Button(
-                label=label(reader, _("Play {move}", move=move)),
-                style=discord.ButtonStyle.success,
-                custom_id=f"dvonn:puzzle:play:{attempt_id}:{step}:{move}",
-            )
-        )
-
-    @classmethod
-    async def from_custom_id(  # type: ignore[override]
-        cls, interaction: Interaction, item: discord.ui.Button[Any], match: re.Match[str], /
-    ) -> PlayButton:
-        return cls(int(match["attempt"]), int(match["step"]), match["move"])
+    picker, kind = PICKER, "play"
 
     async def run(self, interaction: Interaction) -> None:
         moved = await interaction.client.service.puzzles.play(
-            interaction.user.id, self.move, attempt_id=self.attempt_id, step=self.step
+            interaction.user.id, self.move, attempt_id=self.step.attempt_id, step=self.step.step
         )
         await answer_in_place(interaction, moved)
 

@@ -17,7 +17,7 @@ import pytest
 
 import rules
 from bot.app import DvonnBot
-from bot.exts.play.picker import COLUMN_GROUPS
+from bot.interactions.move_picker import COLUMN_GROUPS
 from tests.bot.e2e.conftest import BotRunner, Table
 from tests.bot.e2e.helpers import play_turn, send_move
 from tests.bot.e2e.test_game import accept
