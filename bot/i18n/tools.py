@@ -36,6 +36,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po, write_po
 
+import bot.games.service  # noqa: F401  # the composition root imports every feature: every error
 from bot.games.errors import ServiceError
 from bot.i18n import DEFAULT_LANGUAGE, DOMAIN, LANGUAGE_NAMES, LOCALE_DIR
 from rules import IllegalReason, InvalidReason, TranscriptReason

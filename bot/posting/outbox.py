@@ -30,8 +30,10 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 
 import discord
 
-from bot.games import Game, GameOver, GameService, Notification, TurnNotices
 from bot.games import announcements as kinds
+from bot.games.core.models import Game, Notification, TurnNotices
+from bot.games.results import GameOver
+from bot.games.service import GameService
 from bot.posting.answers import Answer, is_answer
 from bot.posting.publisher import ChannelLost, Publisher
 from bot.posting.texts import (

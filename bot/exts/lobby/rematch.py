@@ -17,7 +17,7 @@ from bot.exts.lobby.buttons import challenge_view
 from bot.exts.lobby.starts import start_computer_game
 from bot.exts.lobby.texts import REMATCH, challenge_text
 from bot.exts.lobby.threads import check_room_for_a_game
-from bot.games import Game
+from bot.games.core.models import Game
 from bot.games.rematches import offers_rematch, rematch_colour
 from bot.interactions.buttons import BotButton, label
 from bot.posting.publisher import Reader

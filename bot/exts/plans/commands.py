@@ -21,7 +21,10 @@ from discord import app_commands
 from discord.app_commands import Choice, locale_str
 
 import rules
-from bot.games import Game, Line, PlanError, Planned, PlansAgainstTheBot, plans
+from bot.games import plans
+from bot.games.core.models import Game
+from bot.games.planning import Planned
+from bot.games.plans import Line, PlanError, PlansAgainstTheBot
 from bot.i18n import Text, _, n_
 from bot.interactions import events
 from bot.interactions.feature import Feature

@@ -31,7 +31,7 @@ import discord
 import rules
 from bot.exts.play.moves import play_and_report
 from bot.exts.play.text_board import TextBoardButton
-from bot.games import Game
+from bot.games.core.models import Game
 from bot.i18n import Text, _
 from bot.interactions.buttons import BotButton, BotMenu, label, run_like_a_command
 from bot.interactions.errors import UserError

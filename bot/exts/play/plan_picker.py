@@ -33,7 +33,8 @@ from bot.exts.play.picker import (
     plan_button,
     waits,
 )
-from bot.games import Game, plans
+from bot.games import plans
+from bot.games.core.models import Game
 from bot.i18n import Text, _, n_
 from bot.interactions.buttons import BotButton, BotMenu, label
 from bot.interactions.errors import UserError

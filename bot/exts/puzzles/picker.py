@@ -20,7 +20,8 @@ import discord
 
 import rules
 from bot.exts.puzzles.board import message
-from bot.games import PuzzleMoved, PuzzleMovedOn, PuzzleShown
+from bot.games.errors import PuzzleMovedOn
+from bot.games.puzzles import PuzzleMoved, PuzzleShown
 from bot.i18n import _
 from bot.interactions.buttons import BotButton, BotMenu, label
 from bot.interactions.errors import UserError

@@ -7,7 +7,8 @@ from collections.abc import Mapping
 from typing import Final
 
 import rules
-from bot.games import PuzzleMoved, PuzzleRating, PuzzleShown
+from bot.games.core.models import PuzzleRating
+from bot.games.puzzles import PuzzleMoved, PuzzleShown
 from bot.games.ratings import is_provisional
 from bot.i18n import COLOUR_NAMES, Text, _, n_
 from bot.posting.texts import rating_text

@@ -6,15 +6,14 @@ import dataclasses
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Final
 
-from bot.games import (
+from bot.games import rounds, timecontrol
+from bot.games.core.models import (
     Game,
     Result,
     Tournament,
     TournamentFormat,
     TournamentGame,
     TournamentStatus,
-    rounds,
-    timecontrol,
 )
 from bot.games.pairing import Decider, MatchWon, match_winner
 from bot.games.standings import PROMOTED, RELEGATED, GameResult, league_moves

@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 import rules
-from bot.games import VACATION_DAYS_PER_YEAR
+from bot.games.clocks import VACATION_DAYS_PER_YEAR
 from bot.games.errors import NothingToTakeBack, OwnTakeback, VacationNotAllowed
 from bot.i18n import _, n_
 from tests.bot.clock import ManualClock

@@ -39,17 +39,10 @@ from typing import Any
 import psycopg
 import pytest
 
-from bot.games import (
-    GameService,
-    GameStatus,
-    ServiceError,
-    TournamentFormat,
-    TournamentStatus,
-    rounds,
-    tournaments,
-    withdrawals,
-)
+from bot.games import rounds, tournaments, withdrawals
 from bot.games.announcements import TOURNAMENT_GAME, TOURNAMENT_NEWS
+from bot.games.errors import ServiceError
+from bot.games.service import GameService
 from bot.storage import (
     Claim,
     Game,
@@ -60,7 +53,13 @@ from bot.storage import (
     Writer,
     open_database,
 )
-from bot.storage.models import text_to_time, time_to_text
+from bot.storage.models import (
+    GameStatus,
+    TournamentFormat,
+    TournamentStatus,
+    text_to_time,
+    time_to_text,
+)
 from tests.bot.e2e.conftest import Table
 from tests.bot.e2e.test_crashes import bot_process
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser, Permission, RecordedMessage

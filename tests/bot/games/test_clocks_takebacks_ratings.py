@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 import rules
-from bot.games import EndReason, GameFinished, GameService, GuildSettings, Result
 from bot.games.clocks import VACATION_DAYS_PER_YEAR
 from bot.games.errors import (
     ChannelNotAllowed,
+    GameFinished,
     NoTakebackRequested,
     NothingToTakeBack,
     OwnTakeback,
@@ -22,8 +22,10 @@ from bot.games.errors import (
     VacationNotAllowed,
 )
 from bot.games.ratings import LEADERBOARD_MIN_GAMES
+from bot.games.service import GameService
 from bot.games.takebacks import TakebackAnswer
 from bot.storage import Store, open_database
+from bot.storage.models import EndReason, GuildSettings, Result
 from tests.bot.clock import ManualClock
 from tests.bot.games.test_service import ALICE, BOB, CAROL, CHANNEL, GUILD, start_game
 

@@ -15,8 +15,9 @@ from datetime import timedelta
 from typing import Any
 
 import rules
-from bot.games import EndReason, Game, GameService, GameStatus, Result
 from bot.games.announcements import GAME_ENDED, GAME_STARTED, TURN
+from bot.games.service import GameService
+from bot.storage.models import EndReason, Game, GameStatus, Result
 from tests.bot.clock import ManualClock
 from tests.bot.games.test_service import ALICE, BOB, CAROL, GUILD, start_game
 

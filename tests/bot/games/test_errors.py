@@ -11,17 +11,16 @@ from typing import Any
 
 import pytest
 
-import bot.games
 import rules
-from bot.games import (
+from bot.games.errors import (
     GameChanged,
     GameFinished,
     GameNotFound,
-    GameService,
     NotAPlayer,
     NotYourTurn,
     ServiceError,
 )
+from bot.games.service import GameService
 from bot.storage import Game, Store, open_database
 from rules import Colour
 from tests.bot.clock import ManualClock
@@ -178,7 +177,3 @@ def test_every_service_error_has_its_own_key_and_a_message_from_its_params() -> 
         assert not str(error)[0].islower()
         assert str(error).endswith("."), cls
         assert "{" not in str(error), cls
-
-
-def test_every_error_is_exported_for_the_discord_layer() -> None:
-    assert set(bot.games.__all__) >= {cls.__name__ for cls in _concrete_errors()}

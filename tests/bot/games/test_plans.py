@@ -13,14 +13,11 @@ from typing import Any
 import pytest
 
 import rules
-from bot.games import (
-    GameChanged,
-    GameFinished,
-    GameService,
-    GameStatus,
+from bot.games import announcements as kinds
+from bot.games.errors import GameChanged, GameFinished, NotAPlayer, NotYourTurn
+from bot.games.plans import (
+    MOST_LINES,
     Line,
-    NotAPlayer,
-    NotYourTurn,
     PlanConflict,
     PlanEndsOnTheirMove,
     PlanIllegalMove,
@@ -29,10 +26,10 @@ from bot.games import (
     PlansAgainstTheBot,
     TooManyLines,
 )
-from bot.games import announcements as kinds
-from bot.games.plans import MOST_LINES
+from bot.games.service import GameService
 from bot.games.timecontrol import Bank
 from bot.storage import Game, Store, open_database
+from bot.storage.models import GameStatus
 from bot.storage.plans import PlanWrites
 from rules import Colour
 from tests.bot.clock import ManualClock

@@ -9,16 +9,8 @@ import dataclasses
 
 import pytest
 
-from bot.games import (
-    Challenge,
-    ChallengeStatus,
-    ChannelNotAllowed,
-    Game,
-    GameService,
-    GameStarted,
-    GameStatus,
-    GuildSettings,
-    NotAPlayer,
+from bot.games.errors import ChannelNotAllowed, NotAPlayer
+from bot.games.rematches import (
     RematchAlreadyOffered,
     RematchOfAbortedGame,
     RematchOfferedToYou,
@@ -26,11 +18,20 @@ from bot.games import (
     RematchPlayed,
     RematchRefused,
     RematchTooEarly,
+    offers_rematch,
+)
+from bot.games.results import GameStarted
+from bot.games.service import GameService
+from bot.games.timecontrol import LITTLE_GOLEM
+from bot.storage.models import (
+    Challenge,
+    ChallengeStatus,
+    Game,
+    GameStatus,
+    GuildSettings,
     Setup,
     TournamentFormat,
 )
-from bot.games.rematches import offers_rematch
-from bot.games.timecontrol import LITTLE_GOLEM
 from rules import Colour
 from tests.bot.clock import ManualClock
 from tests.bot.games.test_random_setups import COMPUTER, random_game

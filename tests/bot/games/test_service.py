@@ -11,8 +11,7 @@ from typing import Any
 import pytest
 
 import rules
-from bot.games import (
-    SERVER_DEFAULT,
+from bot.games.errors import (
     AbortTooLate,
     ChallengeAlreadyAccepted,
     ChallengeCancelled,
@@ -20,14 +19,8 @@ from bot.games import (
     ChallengeExpired,
     ChallengeNotForYou,
     ChallengeNotFound,
-    ChallengeStatus,
     ChannelBusy,
-    EndReason,
-    Game,
     GameFinished,
-    GameService,
-    GameStatus,
-    GuildSettings,
     InvalidClock,
     NoGameHere,
     NotAPlayer,
@@ -35,10 +28,11 @@ from bot.games import (
     OpenChallengeNotDeclinable,
     OwnChallenge,
     PlyOutOfRange,
-    Result,
     SelfChallenge,
 )
+from bot.games.service import SERVER_DEFAULT, GameService
 from bot.games.timecontrol import DaysPerMove, TimeControl
+from bot.storage.models import ChallengeStatus, EndReason, Game, GameStatus, GuildSettings, Result
 from rules import Colour
 from tests.bot.clock import ManualClock
 from tests.conftest import SHARED

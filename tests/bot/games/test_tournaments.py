@@ -8,8 +8,8 @@ from datetime import timedelta
 
 import pytest
 
-from bot.games import GameService, GameStatus, TournamentFormat, TournamentStatus
 from bot.games.rounds import table
+from bot.games.service import GameService
 from bot.games.tournament_errors import (
     AbortNeedsOrganiser,
     AlreadyJoined,
@@ -22,6 +22,7 @@ from bot.games.tournament_errors import (
     TournamentStarted,
 )
 from bot.storage import Tournament
+from bot.storage.models import GameStatus, TournamentFormat, TournamentStatus
 from tests.bot.clock import ManualClock
 
 GUILD, CHANNEL, ORGANISER = 1, 2, 100
