@@ -31,8 +31,9 @@ from datetime import datetime, timedelta
 from typing import Final
 
 from bot.games import announcements, withdrawals
+from bot.games.clock_errors import VacationNotAllowed
 from bot.games.endings import Ending, finish
-from bot.games.errors import DeadlinePassed, GameChanged, VacationNotAllowed
+from bot.games.errors import DeadlinePassed, GameChanged
 from bot.games.outbox import Outbox
 from bot.games.results import GameEnded
 from bot.games.timecontrol import DAYS_CHOICES, Bank, DaysPerMove, TimeControl, parse

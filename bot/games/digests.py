@@ -29,7 +29,7 @@ from datetime import UTC, date, datetime, time, timedelta, timezone, tzinfo
 from typing import Final
 
 from bot.games import announcements
-from bot.games.errors import (
+from bot.games.notices.errors import (
     DigestNeedsHour,
     DigestNeedsTimeZone,
     InvalidDigestHour,

@@ -48,7 +48,8 @@ import ai.puzzles
 import rules
 from ai.puzzles import Puzzle
 from bot.games import announcements
-from bot.games.errors import (
+from bot.games.outbox import Outbox
+from bot.games.puzzle_errors import (
     NoDailyPuzzle,
     NoPuzzleLeft,
     NoPuzzleRunning,
@@ -57,7 +58,6 @@ from bot.games.errors import (
     PuzzleOver,
     UnknownPuzzle,
 )
-from bot.games.outbox import Outbox
 from bot.games.ratings import START_DEVIATION, START_RATING, START_VOLATILITY
 from bot.storage import (
     ChannelId,

@@ -16,109 +16,18 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from bot.games.errors import GameNotFound, NotAPlayer, ServiceError
+from bot.games.errors import GameNotFound, NotAPlayer
+from bot.games.lobby.errors import (
+    RematchAlreadyOffered,
+    RematchOfAbortedGame,
+    RematchOfferedToYou,
+    RematchOfTournamentGame,
+    RematchPlayed,
+    RematchRefused,
+    RematchTooEarly,
+)
 from bot.storage import ChallengeStatus, EndReason, Game, GameStatus, UserId, Writer
 from rules import PLACEMENT_PLIES, Colour
-
-# --- refusals ----------------------------------------------------------------------------------
-
-
-class RematchError(ServiceError):
-    """Why a game has no (new) rematch."""
-
-    game_id: int
-
-
-class RematchTooEarly(RematchError):
-    key = "rematch.too_early"
-    template = "Game #{game_id} is still being played: a rematch comes after its end."
-
-    def __init__(self, game_id: int) -> None:
-        self.game_id = game_id
-        super().__init__(game_id=game_id)
-
-
-class RematchOfAbortedGame(RematchError):
-    key = "rematch.aborted"
-    template = (
-        "Game #{game_id} was called off, so it has no rematch: challenge again with "
-        "/dvonn challenge."
-    )
-
-    def __init__(self, game_id: int) -> None:
-        self.game_id = game_id
-        super().__init__(game_id=game_id)
-
-
-class RematchOfTournamentGame(RematchError):
-    key = "rematch.tournament"
-    template = (
-        "Game #{game_id} is a tournament's game: its tournament pairs the players, so it has no "
-        "rematch."
-    )
-
-    def __init__(self, game_id: int) -> None:
-        self.game_id = game_id
-        super().__init__(game_id=game_id)
-
-
-class RematchAlreadyOffered(RematchError):
-    """The player who offered the rematch asks again while it waits for an answer."""
-
-    key = "rematch.already_offered"
-    template = (
-        "You have offered a rematch of game #{game_id} already: it waits for your opponent's "
-        "answer."
-    )
-
-    def __init__(self, game_id: int, challenge_id: int) -> None:
-        self.game_id = game_id
-        self.challenge_id = challenge_id
-        super().__init__(game_id=game_id, challenge_id=challenge_id)
-
-
-class RematchOfferedToYou(RematchError):
-    """The other player asks while the rematch offered to them waits for their answer."""
-
-    key = "rematch.offered_to_you"
-    template = (
-        "Your opponent has offered you a rematch of game #{game_id} already: accept or decline "
-        "it under its challenge."
-    )
-
-    def __init__(self, game_id: int, challenge_id: int) -> None:
-        self.game_id = game_id
-        self.challenge_id = challenge_id
-        super().__init__(game_id=game_id, challenge_id=challenge_id)
-
-
-class RematchPlayed(RematchError):
-    """The rematch began already."""
-
-    key = "rematch.played"
-    template = "Game #{game_id} has had its rematch already: game #{rematch_id}, in <#{channel}>."
-
-    def __init__(self, game_id: int, rematch_id: int, channel: int) -> None:
-        self.game_id = game_id
-        self.rematch_id = rematch_id
-        super().__init__(game_id=game_id, rematch_id=rematch_id, channel=channel)
-
-
-class RematchRefused(RematchError):
-    """The rematch offered was declined or let expire: a game has one."""
-
-    key = "rematch.refused"
-    template = (
-        "A rematch of game #{game_id} was offered already and not taken up: challenge again "
-        "with /dvonn challenge."
-    )
-
-    def __init__(self, game_id: int) -> None:
-        self.game_id = game_id
-        super().__init__(game_id=game_id)
-
-
-# --- rules of rematches ------------------------------------------------------------------------
 
 
 def offers_rematch(game: Game) -> bool:

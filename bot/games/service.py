@@ -45,7 +45,15 @@ from bot.games.clocks import (
 from bot.games.digests import DigestQueued, Digests
 from bot.games.endings import Ending, finish
 from bot.games.errors import (
-    AbortTooLate,
+    GameChanged,
+    GameFinished,
+    GameNotFound,
+    NoGameHere,
+    NotAPlayer,
+    PlyOutOfRange,
+)
+from bot.games.leases import Leases
+from bot.games.lobby.errors import (
     ChallengeAlreadyAccepted,
     ChallengeCancelled,
     ChallengeClosed,
@@ -55,25 +63,18 @@ from bot.games.errors import (
     ChallengeNotFound,
     ChannelBusy,
     ChannelNotAllowed,
-    GameChanged,
-    GameFinished,
-    GameNotFound,
     InvalidClock,
     InvalidTimeControl,
-    NoGameHere,
-    NotAPlayer,
     NotYourChallenge,
-    NotYourTurn,
     OpenChallengeNotDeclinable,
     OwnChallenge,
-    PlyOutOfRange,
     SelfChallenge,
 )
-from bot.games.leases import Leases
 from bot.games.outbox import DEFAULT_LEASE, Outbox
 from bot.games.planning import Planning, played_turn
 from bot.games.planning import new_moves as _new_moves
 from bot.games.planning import played_move as _played
+from bot.games.play.errors import AbortNeedsOrganiser, AbortTooLate, NotYourTurn
 from bot.games.puzzles import DailyQueued, PuzzleBook, Puzzles
 from bot.games.ratings import Ratings
 from bot.games.rematches import check_rematch, rematch_colour
@@ -95,7 +96,6 @@ from bot.games.timecontrol import (
     is_offered,
     to_columns,
 )
-from bot.games.tournament_errors import AbortNeedsOrganiser
 from bot.games.tournaments import Tournaments, runs
 from bot.storage import (
     BoardTheme,

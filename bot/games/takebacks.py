@@ -18,13 +18,13 @@ import rules
 from bot.games import announcements
 from bot.games.checks import game_for_action
 from bot.games.clocks import acting, check_deadline, taken_back
-from bot.games.errors import (
+from bot.games.outbox import Outbox
+from bot.games.takeback_errors import (
     NoTakebackRequested,
     NothingToTakeBack,
     OwnTakeback,
     TakebackPending,
 )
-from bot.games.outbox import Outbox
 from bot.storage import Game, Store, UserId, Writer
 
 log = logging.getLogger(__name__)

@@ -168,17 +168,6 @@ class NotEntered(TournamentError):
         super().__init__(name=name)
 
 
-class AbortNeedsOrganiser(ServiceError):
-    key = "tournament.abort_needs_organiser"
-    template = (
-        "This is a game of {name}: only its organiser (or a moderator) can abort it. "
-        "To give up, resign; to leave the tournament, withdraw."
-    )
-
-    def __init__(self, name: str) -> None:
-        super().__init__(name=name)
-
-
 class TournamentNeedsClock(ServiceError):
     key = "tournament.needs_clock"
     template = (

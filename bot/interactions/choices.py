@@ -10,7 +10,7 @@ from discord.app_commands import Choice, locale_str
 import rules
 from bot.games import timecontrol
 from bot.games.core.models import BoardTheme
-from bot.games.errors import InvalidTimeControl
+from bot.games.lobby.errors import InvalidTimeControl
 from bot.i18n import _, excerpt
 from bot.interactions.errors import UserError
 

@@ -12,7 +12,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.games.errors import DeadlinePassed, InvalidClock, ServiceError
+from bot.games.errors import DeadlinePassed, ServiceError
+from bot.games.lobby.errors import InvalidClock
 from bot.i18n import Catalogues, Text, _, n_, rules_error_text
 from bot.posting.answers import ORIGINAL
 from bot.posting.commands import CommandMentions

@@ -11,7 +11,7 @@ import discord
 
 from bot.exts.lobby.threads import game_thread
 from bot.games.core.models import Challenge, ChallengeStatus
-from bot.games.errors import ChallengeNotForYou, OwnChallenge
+from bot.games.lobby.errors import ChallengeNotForYou, OwnChallenge
 from bot.i18n import _
 from bot.interactions import events
 from bot.interactions.buttons import BotButton, label

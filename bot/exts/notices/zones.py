@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 from typing import Final
 
 from bot.games.digests import time_zone, zone_names
-from bot.games.errors import UnknownTimeZone
+from bot.games.notices.errors import UnknownTimeZone
 
 MAX_CHOICES: Final = 25
 """Discord's limit for autocomplete answers."""

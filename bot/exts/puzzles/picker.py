@@ -20,7 +20,7 @@ import discord
 
 import rules
 from bot.exts.puzzles.board import message
-from bot.games.errors import PuzzleMovedOn
+from bot.games.puzzle_errors import PuzzleMovedOn
 from bot.games.puzzles import PuzzleMoved, PuzzleShown
 from bot.i18n import _
 from bot.interactions.buttons import BotButton, BotMenu, label

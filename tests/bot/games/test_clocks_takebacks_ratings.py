@@ -11,18 +11,18 @@ from pathlib import Path
 import pytest
 
 import rules
+from bot.games.clock_errors import VacationNotAllowed
 from bot.games.clocks import VACATION_DAYS_PER_YEAR
-from bot.games.errors import (
-    ChannelNotAllowed,
-    GameFinished,
+from bot.games.errors import GameFinished
+from bot.games.lobby.errors import ChannelNotAllowed
+from bot.games.ratings import LEADERBOARD_MIN_GAMES
+from bot.games.service import GameService
+from bot.games.takeback_errors import (
     NoTakebackRequested,
     NothingToTakeBack,
     OwnTakeback,
     TakebackPending,
-    VacationNotAllowed,
 )
-from bot.games.ratings import LEADERBOARD_MIN_GAMES
-from bot.games.service import GameService
 from bot.games.takebacks import TakebackAnswer
 from bot.storage import Store, open_database
 from bot.storage.models import EndReason, GuildSettings, Result

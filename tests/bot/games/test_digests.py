@@ -13,7 +13,7 @@ import pytest
 
 import rules
 from bot.games.digests import next_digest, time_zone
-from bot.games.errors import (
+from bot.games.notices.errors import (
     DigestNeedsHour,
     DigestNeedsTimeZone,
     InvalidDigestHour,

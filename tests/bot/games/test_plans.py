@@ -14,7 +14,7 @@ import pytest
 
 import rules
 from bot.games import announcements as kinds
-from bot.games.errors import GameChanged, GameFinished, NotAPlayer, NotYourTurn
+from bot.games.errors import GameChanged, GameFinished, NotAPlayer
 from bot.games.plans import (
     MOST_LINES,
     Line,
@@ -26,6 +26,7 @@ from bot.games.plans import (
     PlansAgainstTheBot,
     TooManyLines,
 )
+from bot.games.play.errors import NotYourTurn
 from bot.games.service import GameService
 from bot.games.timecontrol import Bank
 from bot.storage import Game, Store, open_database

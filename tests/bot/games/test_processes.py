@@ -14,7 +14,7 @@ from datetime import timedelta
 import pytest
 
 import rules
-from bot.games.errors import ChallengeError, ChannelBusy
+from bot.games.lobby.errors import ChallengeError, ChannelBusy
 from bot.games.service import GameService
 from bot.storage import Store, open_database
 from tests.bot.clock import ManualClock

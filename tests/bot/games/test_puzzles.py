@@ -18,7 +18,7 @@ import ai.puzzles
 import rules
 from ai.puzzles import Puzzle
 from bot.games.announcements import DAILY_PUZZLE, DAILY_PUZZLE_COUNT, read_daily_puzzle
-from bot.games.errors import (
+from bot.games.puzzle_errors import (
     NoDailyPuzzle,
     NoPuzzleLeft,
     NoPuzzleRunning,

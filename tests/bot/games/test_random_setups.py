@@ -12,11 +12,11 @@ import pytest
 
 import rules
 from bot.games import announcements as kinds
-from bot.games.errors import NothingToTakeBack
 from bot.games.rematches import offers_rematch
 from bot.games.rounds import absent_loser
 from bot.games.service import GameService
 from bot.games.setups import SEED_BITS, new_seed, random_placements, random_setup
+from bot.games.takeback_errors import NothingToTakeBack
 from bot.games.timecontrol import DaysPerMove, TimeControl
 from bot.storage import Notification
 from bot.storage.models import EndReason, Game, Setup

@@ -9,8 +9,9 @@ import dataclasses
 
 import pytest
 
-from bot.games.errors import ChannelNotAllowed, NotAPlayer
-from bot.games.rematches import (
+from bot.games.errors import NotAPlayer
+from bot.games.lobby.errors import (
+    ChannelNotAllowed,
     RematchAlreadyOffered,
     RematchOfAbortedGame,
     RematchOfferedToYou,
@@ -18,8 +19,8 @@ from bot.games.rematches import (
     RematchPlayed,
     RematchRefused,
     RematchTooEarly,
-    offers_rematch,
 )
+from bot.games.rematches import offers_rematch
 from bot.games.results import GameStarted
 from bot.games.service import GameService
 from bot.games.timecontrol import LITTLE_GOLEM

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 import rules
-from bot.games.errors import (
-    AbortTooLate,
+from bot.games.errors import GameFinished, NoGameHere, NotAPlayer, PlyOutOfRange
+from bot.games.lobby.errors import (
     ChallengeAlreadyAccepted,
     ChallengeCancelled,
     ChallengeDeclined,
@@ -20,16 +20,13 @@ from bot.games.errors import (
     ChallengeNotForYou,
     ChallengeNotFound,
     ChannelBusy,
-    GameFinished,
     InvalidClock,
-    NoGameHere,
-    NotAPlayer,
     NotYourChallenge,
     OpenChallengeNotDeclinable,
     OwnChallenge,
-    PlyOutOfRange,
     SelfChallenge,
 )
+from bot.games.play.errors import AbortTooLate
 from bot.games.service import SERVER_DEFAULT, GameService
 from bot.games.timecontrol import DaysPerMove, TimeControl
 from bot.storage.models import ChallengeStatus, EndReason, Game, GameStatus, GuildSettings, Result

@@ -10,7 +10,7 @@ from datetime import timedelta
 import pytest
 
 import rules
-from bot.games.errors import InvalidClock, InvalidTimeControl
+from bot.games.lobby.errors import InvalidClock, InvalidTimeControl
 from bot.games.service import GameService
 from bot.games.timecontrol import LITTLE_GOLEM, Bank, DaysPerMove
 from bot.storage import Store, open_database

@@ -8,10 +8,10 @@ from datetime import timedelta
 
 import pytest
 
+from bot.games.play.errors import AbortNeedsOrganiser
 from bot.games.rounds import table
 from bot.games.service import GameService
 from bot.games.tournament_errors import (
-    AbortNeedsOrganiser,
     AlreadyJoined,
     NotOrganiser,
     OrganisersOnly,
