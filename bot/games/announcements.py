@@ -1,4 +1,6 @@
-"""What the game service announces: each kind of outbox row, and the data its post is drawn from.
+"""What the game service announces: the kinds of outbox row of every game (a turn, a game's
+start and end, a channel lost), and the data its post is drawn from. Each feature's own kinds
+are in its package's ``announcements`` module (or flat beside this one, until it has a package).
 
 A use case writes its announcement in the transaction of the change (so a crash cannot lose
 it), with everything the post needs *as it was then*: a turn's post shows the board after that
@@ -11,19 +13,17 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any, Final
 
 import rules
 from bot.games.ratings import RatingChange, is_provisional
 from bot.games.results import PlayedMove
 from bot.storage import (
-    DailyPuzzlePost,
     Game,
     GameStatus,
     NewNotification,
     Notification,
-    Tournament,
     UserId,
 )
 from bot.storage.models import optional_time
@@ -33,29 +33,10 @@ TURN: Final = "turn"
 """A move was played (with the passes recorded after it): the board, and who is to move."""
 GAME_STARTED: Final = "game_started"
 """A game began: its first post, pinging White."""
-TAKEBACK: Final = "takeback"
-"""A takeback was accepted: the board again, and who is to move."""
 GAME_ENDED: Final = "game_ended"
 """A game ended other than by a move (resignation, time, abort): the final post."""
-REMINDER: Final = "reminder"
-"""A player's deadlines draw near (a DM)."""
-DIGEST: Final = "digest"
-"""A player's daily digest of the games where it is their turn (a DM)."""
-VACATION: Final = "vacation"
-"""A player went on vacation: their opponent is told."""
 CHANNEL_LOST: Final = "channel_lost"
 """A game's thread or channel refused the bot's posts: a player is told, by DM."""
-TOURNAMENT_OPENED: Final = "tournament_opened"
-"""A tournament was made: its post in its channel (to join), and its own thread."""
-TOURNAMENT_GAME: Final = "tournament_game"
-"""A tournament's game was paired: its thread is made, then it begins (its first post)."""
-TOURNAMENT_NEWS: Final = "tournament_news"
-"""A tournament moved on (it began, a game ended, a round was paired, it ended, a league's
-season ended): the standings in its thread, replacing the last."""
-DAILY_PUZZLE: Final = "daily_puzzle"
-"""The day's puzzle, posted in the channel a server chose for it."""
-DAILY_PUZZLE_COUNT: Final = "daily_puzzle_count"
-"""How many solved a server's daily puzzle, shown on its post once the day is over."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,8 +66,8 @@ def turn(
     ``followed``: a planned reply was played right after it (see :class:`TurnPost`)."""
     payload: dict[str, Any] = {
         "position": game.position.to_text(),
-        "deadline": _time(game.deadline_at),
-        **_banks(game),
+        "deadline": time_text(game.deadline_at),
+        **banks_payload(game),
         "moves": [_played(m) for m in moves],
         "over": over,
     }
@@ -107,23 +88,10 @@ def channel_lost(game: Game, user_id: UserId) -> NewNotification:
 
 def started(game: Game) -> NewNotification:
     """A game's first post; a random setup's shows the board it begins with."""
-    payload: dict[str, Any] = {"deadline": _time(game.deadline_at), **_banks(game)}
+    payload: dict[str, Any] = {"deadline": time_text(game.deadline_at), **banks_payload(game)}
     if game.setup_seed is not None:
         payload["position"] = game.position.to_text()
     return NewNotification(GAME_STARTED, game_id=game.id, payload=payload)
-
-
-def takeback(game: Game, undone: Sequence[str]) -> NewNotification:
-    return NewNotification(
-        TAKEBACK,
-        game_id=game.id,
-        payload={
-            "position": game.position.to_text(),
-            "deadline": _time(game.deadline_at),
-            **_banks(game),
-            "undone": list(undone),
-        },
-    )
 
 
 def ended(game: Game, change: RatingChange | None = None) -> NewNotification:
@@ -169,7 +137,7 @@ def read_turn(notification: Notification, current: Game) -> TurnPost:
     """The turn announced, over the game as it is now (``current``)."""
     payload = notification.payload
     over = bool(payload.get("over"))
-    game = current if over else _as_then(current, payload)
+    game = current if over else as_then(current, payload)
     moves = tuple(_read_played(m, game) for m in payload.get("moves", ()))
     return TurnPost(game, moves, over, followed=bool(payload.get("followed")))
 
@@ -194,13 +162,7 @@ def read_started(notification: Notification, current: Game) -> Game:
     return _with_banks(then, notification.payload)
 
 
-def read_takeback(notification: Notification, current: Game) -> tuple[Game, tuple[str, ...]]:
-    """The game as the takeback left it, and the moves undone."""
-    payload = notification.payload
-    return _as_then(current, payload), tuple(str(m) for m in payload.get("undone", ()))
-
-
-def _as_then(current: Game, payload: Mapping[str, Any]) -> Game:
+def as_then(current: Game, payload: Mapping[str, Any]) -> Game:
     then = dataclasses.replace(
         current,
         position=Position.from_text(str(payload["position"])),
@@ -210,11 +172,11 @@ def _as_then(current: Game, payload: Mapping[str, Any]) -> Game:
     return _with_banks(then, payload)
 
 
-def _time(moment: datetime | None) -> str | None:
+def time_text(moment: datetime | None) -> str | None:
     return None if moment is None else moment.isoformat()
 
 
-def _banks(game: Game) -> dict[str, list[float]]:
+def banks_payload(game: Game) -> dict[str, list[float]]:
     """Both banks of a time-bank game, in seconds (nothing for other games)."""
     if game.white_bank is None or game.black_bank is None:
         return {}
@@ -222,7 +184,7 @@ def _banks(game: Game) -> dict[str, list[float]]:
 
 
 def _with_banks(game: Game, payload: Mapping[str, Any]) -> Game:
-    """``game`` with the banks ``payload`` keeps (as :func:`_banks` wrote them), if any."""
+    """``game`` with the banks ``payload`` keeps (as :func:`banks_payload` wrote them), if any."""
     found = payload.get("banks")
     if not found:
         return game
@@ -259,119 +221,4 @@ def _read_played(data: Mapping[str, Any], game: Game) -> PlayedMove:
         removed=removed,
         played_at=datetime.fromisoformat(str(data["at"])),
         planned=bool(data.get("planned")),
-    )
-
-
-# --- tournaments -------------------------------------------------------------------------------
-
-
-def tournament_opened(tournament: Tournament) -> NewNotification:
-    return NewNotification(TOURNAMENT_OPENED, payload={"tournament": tournament.id})
-
-
-def tournament_game(game: Game, tournament: Tournament) -> NewNotification:
-    """A tournament's game to begin: its thread, then its first post (in its own lane). Its
-    posts name it by the game's own number (its id), as every other post of the game does."""
-    return NewNotification(TOURNAMENT_GAME, game_id=game.id, payload={"tournament": tournament.id})
-
-
-def tournament_news(
-    tournament: Tournament,
-    *,
-    started: bool = False,
-    game_id: int | None = None,
-    final: bool = False,
-    season_over: int | None = None,
-    withdrawn: UserId | None = None,
-    cancelled: bool = False,
-) -> NewNotification:
-    """What happened to ``tournament``; its post shows the standings as they are when it is
-    made (a later post replaces it)."""
-    payload: dict[str, Any] = {"tournament": tournament.id}
-    if started:
-        payload["started"] = True
-    if game_id is not None:
-        payload["game"] = game_id
-    if final:
-        payload["final"] = True
-    if season_over is not None:
-        payload["season_over"] = season_over
-    if withdrawn is not None:
-        payload["withdrawn"] = withdrawn
-    if cancelled:
-        payload["cancelled"] = True
-    return NewNotification(TOURNAMENT_NEWS, payload=payload)
-
-
-@dataclass(frozen=True, slots=True)
-class TournamentNews:
-    """A tournament's post, read back."""
-
-    tournament_id: int
-    started: bool
-    game_id: int | None
-    final: bool
-    season_over: int | None
-    withdrawn: UserId | None
-    cancelled: bool
-
-
-def read_tournament_news(notification: Notification) -> TournamentNews:
-    payload = notification.payload
-    game = payload.get("game")
-    season = payload.get("season_over")
-    withdrawn = payload.get("withdrawn")
-    return TournamentNews(
-        tournament_id=int(payload["tournament"]),
-        started=bool(payload.get("started")),
-        game_id=None if game is None else int(game),
-        final=bool(payload.get("final")),
-        season_over=None if season is None else int(season),
-        withdrawn=None if withdrawn is None else int(withdrawn),
-        cancelled=bool(payload.get("cancelled")),
-    )
-
-
-def daily_puzzle(guild_id: int, channel_id: int, day: date, puzzle_id: str) -> NewNotification:
-    """A server's post of the day's puzzle, in ``channel_id``."""
-    return NewNotification(
-        DAILY_PUZZLE,
-        payload={
-            "guild": guild_id,
-            "channel": channel_id,
-            "day": day.isoformat(),
-            "puzzle": puzzle_id,
-        },
-    )
-
-
-def daily_puzzle_count(post: DailyPuzzlePost) -> NewNotification:
-    """A daily post's count (``post.solvers`` of ``post.tried`` done, ``post.still_open``
-    still trying), to show on it."""
-    return NewNotification(
-        DAILY_PUZZLE_COUNT,
-        payload={
-            "guild": post.guild_id,
-            "channel": post.channel_id,
-            "day": post.day.isoformat(),
-            "puzzle": post.puzzle_id,
-            "solvers": post.solvers,
-            "tried": post.tried,
-            "open": post.still_open,
-        },
-    )
-
-
-def read_daily_puzzle(notification: Notification) -> DailyPuzzlePost:
-    """The post a :data:`DAILY_PUZZLE` or :data:`DAILY_PUZZLE_COUNT` announcement is about
-    (with its count, for the latter; its message is the store's to say)."""
-    payload = notification.payload
-    return DailyPuzzlePost(
-        guild_id=int(payload["guild"]),
-        day=date.fromisoformat(payload["day"]),
-        puzzle_id=str(payload["puzzle"]),
-        channel_id=int(payload["channel"]),
-        solvers=payload.get("solvers"),
-        tried=payload.get("tried"),
-        still_open=payload.get("open"),
     )

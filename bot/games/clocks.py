@@ -30,7 +30,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Final
 
-from bot.games import announcements, withdrawals
+from bot.games import withdrawals
+from bot.games.clock_announcements import REMINDER, VACATION
 from bot.games.clock_errors import VacationNotAllowed
 from bot.games.endings import Ending, finish
 from bot.games.errors import DeadlinePassed, GameChanged
@@ -353,9 +354,7 @@ class Clocks:
                     continue
                 ids = tuple(g.id for g in games)
                 await tx.mark_reminded(user_id, games, now)
-                reminder = NewNotification(
-                    announcements.REMINDER, user_id=user_id, payload={"games": list(ids)}
-                )
+                reminder = NewNotification(REMINDER, user_id=user_id, payload={"games": list(ids)})
                 notice = await tx.enqueue(reminder, now, self._outbox.claim())
             reminders.append(Reminder(user_id, ids, notice))
         return reminders
@@ -420,7 +419,7 @@ class Clocks:
                     )
                     await tx.save_game(moved, game.version)
                 notice = NewNotification(
-                    announcements.VACATION,
+                    VACATION,
                     game_id=game.id,
                     user_id=user_id,
                     payload={"until": until.isoformat()},

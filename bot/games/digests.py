@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta, timezone, tzinfo
 from typing import Final
 
-from bot.games import announcements
+from bot.games.notices.announcements import DIGEST
 from bot.games.notices.errors import (
     DigestNeedsHour,
     DigestNeedsTimeZone,
@@ -236,7 +236,7 @@ class Digests:
                 if not waiting or prefs.on_vacation(now):
                     continue
                 digest = NewNotification(
-                    announcements.DIGEST,
+                    DIGEST,
                     user_id=user_id,
                     payload={"games": waiting, "due": due.isoformat()},
                 )

@@ -47,8 +47,8 @@ import glicko2  # type: ignore[import-untyped]  # the package ships no type hint
 import ai.puzzles
 import rules
 from ai.puzzles import Puzzle
-from bot.games import announcements
 from bot.games.outbox import Outbox
+from bot.games.puzzle_announcements import daily_puzzle, daily_puzzle_count
 from bot.games.puzzle_errors import (
     NoDailyPuzzle,
     NoPuzzleLeft,
@@ -476,7 +476,7 @@ class Puzzles:
         """Store ``counted`` as ``post``'s count (its row locked by the caller) and queue the
         post's edit to show it; returns the outbox row."""
         await tx.update_daily_count(post.guild_id, post.day, counted.solvers, counted.tried)
-        notice = announcements.daily_puzzle_count(
+        notice = daily_puzzle_count(
             dataclasses.replace(
                 post, solvers=counted.solvers, tried=counted.tried, still_open=counted.still_open
             )
@@ -528,7 +528,7 @@ class Puzzles:
         async with self._store.write() as tx:
             if not await tx.insert_daily_post(guild_id, day, channel_id, now):
                 return None  # queued by another process meanwhile
-            notice = announcements.daily_puzzle(guild_id, channel_id, day, puzzle_id)
+            notice = daily_puzzle(guild_id, channel_id, day, puzzle_id)
             return await tx.enqueue(notice, now, self._outbox.claim())
 
     async def daily_post_made(self, guild_id: GuildId, day: date, message_id: int) -> None:

@@ -28,7 +28,8 @@ from datetime import datetime
 from typing import Final
 
 import rules
-from bot.games import announcements, pairing, standings, timecontrol
+from bot.games import pairing, standings, timecontrol
+from bot.games.tournament_announcements import tournament_game, tournament_news
 from bot.games.tournament_errors import NotEntered
 from bot.storage import (
     Claim,
@@ -68,7 +69,7 @@ async def begin(tx: Writer, tournament: Tournament, now: datetime) -> Tournament
         await _start_season(tx, saved, entrants, now)
     else:
         await _pair(tx, saved, entrants, [], now)
-    await tx.enqueue(announcements.tournament_news(saved, started=True), now)
+    await tx.enqueue(tournament_news(saved, started=True), now)
     return saved
 
 
@@ -113,7 +114,7 @@ async def game_over(tx: Writer, game: Game, paired: TournamentGame, now: datetim
         await mark_withdrawn(tx, whole, absent, now)
         log.info("tournament %s: %s lost on time without a move: withdrawn", whole.id, absent)
     await _go_on(tx, tournament, now)
-    await tx.enqueue(announcements.tournament_news(tournament, game_id=game.id), now)
+    await tx.enqueue(tournament_news(tournament, game_id=game.id), now)
 
 
 async def absent_loser(tx: Writer, game: Game) -> UserId | None:
@@ -151,7 +152,7 @@ async def mark_withdrawn(
             theirs = [e for e in await tx.entrants(part.id) if e.user_id == user_id]
             for entrant in theirs:
                 await tx.save_entrant(dataclasses.replace(entrant, withdrawn_at=now))
-    await tx.enqueue(announcements.tournament_news(tournament, withdrawn=user_id), now)
+    await tx.enqueue(tournament_news(tournament, withdrawn=user_id), now)
 
 
 async def parts_of(tx: Writer, tournament: Tournament) -> list[Tournament]:
@@ -265,7 +266,7 @@ async def _finish(tx: Writer, tournament: Tournament, now: datetime) -> None:
         dataclasses.replace(tournament, status=TournamentStatus.FINISHED, finished_at=now)
     )
     log.info("tournament %s finished", tournament.id)
-    await tx.enqueue(announcements.tournament_news(over, final=True), now)
+    await tx.enqueue(tournament_news(over, final=True), now)
     if over.league_id is not None:
         await _season_maybe_over(tx, over.league_id, now)
 
@@ -392,7 +393,7 @@ async def _make_games(
             )
         )
         await tx.save_pairing(dataclasses.replace(pair, game_id=game.id))
-        await tx.enqueue(announcements.tournament_game(game, tournament), now)
+        await tx.enqueue(tournament_game(game, tournament), now)
     log.info("tournament %s: %d pairings made", tournament.id, len(made))
 
 
@@ -511,7 +512,7 @@ async def _season_maybe_over(tx: Writer, league_id: int, now: datetime) -> None:
         size=league.division_size or standings.DIVISION_SIZE,
         down=standings.RELEGATED if league.moves_down is None else league.moves_down,
     )
-    await tx.enqueue(announcements.tournament_news(league, season_over=league.season), now)
+    await tx.enqueue(tournament_news(league, season_over=league.season), now)
     staying = [e for e in entrants if not e.withdrawn]
     if sum(len(d) for d in placed) < 3:
         await tx.save_tournament(

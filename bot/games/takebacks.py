@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from datetime import datetime
 
 import rules
-from bot.games import announcements
 from bot.games.checks import game_for_action
 from bot.games.clocks import acting, check_deadline, taken_back
 from bot.games.outbox import Outbox
+from bot.games.takeback_announcements import takeback
 from bot.games.takeback_errors import (
     NoTakebackRequested,
     NothingToTakeBack,
@@ -113,5 +113,5 @@ class Takebacks:
         await tx.delete_moves_from(game.id, ply)
         await tx.drop_plans(game.id)  # planned against moves no longer played: all dropped
         saved = await tx.save_game(restored, game.version)
-        notice = await tx.enqueue(announcements.takeback(saved, undone), now, self._outbox.claim())
+        notice = await tx.enqueue(takeback(saved, undone), now, self._outbox.claim())
         return TakebackAnswer(saved, True, undone, notice)

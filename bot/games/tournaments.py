@@ -26,6 +26,7 @@ from bot.games.endings import Ending, ended, finish
 from bot.games.outbox import Outbox
 from bot.games.pairing import most_swiss_rounds
 from bot.games.results import GameStarted
+from bot.games.tournament_announcements import tournament_news, tournament_opened
 from bot.games.tournament_errors import (
     AlreadyJoined,
     NotEntered,
@@ -189,7 +190,7 @@ class Tournaments:
                     moves_down=moves_down,
                 )
             )
-            await tx.enqueue(announcements.tournament_opened(tournament), now)
+            await tx.enqueue(tournament_opened(tournament), now)
         log.info("tournament %s (%s) made by %s", tournament.id, format, by)
         return tournament
 
@@ -338,7 +339,7 @@ class Tournaments:
                     await finish(tx, game, Ending.abort(by), now, claim)
                 elif game.status is GameStatus.PENDING:
                     await tx.save_game(ended(game, Ending.abort(by), now), game.version)
-        await tx.enqueue(announcements.tournament_news(cancelled, cancelled=True), now)
+        await tx.enqueue(tournament_news(cancelled, cancelled=True), now)
         log.info("tournament %s cancelled by %s", tournament.id, by)
         return cancelled
 

@@ -34,6 +34,7 @@ from bot.games import announcements as kinds
 from bot.games.core.models import Game, Notification, TurnNotices
 from bot.games.results import GameOver
 from bot.games.service import GameService
+from bot.games.takeback_announcements import TAKEBACK, read_takeback
 from bot.posting.answers import Answer, is_answer
 from bot.posting.publisher import ChannelLost, Publisher
 from bot.posting.texts import (
@@ -77,7 +78,7 @@ class Deliverer:
         self._kicking: set[asyncio.Task[None]] = set()
         self.handle(kinds.TURN, self._turn)
         self.handle(kinds.GAME_STARTED, self._game_started)
-        self.handle(kinds.TAKEBACK, self._takeback)
+        self.handle(TAKEBACK, self._takeback)
         self.handle(kinds.GAME_ENDED, self._game_ended)
         self.handle(kinds.CHANNEL_LOST, self._channel_lost)
 
@@ -391,7 +392,7 @@ class Deliverer:
         return await self._post(game, notification, lambda players: start_post(game, players))
 
     async def _takeback(self, notification: Notification) -> discord.Message:
-        game, undone = kinds.read_takeback(notification, await self._game_now(notification))
+        game, undone = read_takeback(notification, await self._game_now(notification))
         return await self._post(
             game, notification, lambda players: takeback_post(game, players, undone)
         )

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from bot.exts.puzzles.commands import PuzzleCommands
 from bot.exts.puzzles.picker import BUTTONS
 from bot.exts.puzzles.posts import DailyPosts
-from bot.games.announcements import DAILY_PUZZLE, DAILY_PUZZLE_COUNT
+from bot.games.puzzle_announcements import DAILY_PUZZLE, DAILY_PUZZLE_COUNT
 
 if TYPE_CHECKING:
     from bot.app import DvonnBot

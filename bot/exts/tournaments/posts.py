@@ -30,9 +30,9 @@ from bot.exts.tournaments.texts import (
     tournament_line,
     tournament_winners,
 )
-from bot.games.announcements import TournamentNews, read_tournament_news
 from bot.games.core.models import Notification, Tournament, TournamentStatus
 from bot.games.service import GameService
+from bot.games.tournament_announcements import TournamentNews, read_tournament_news
 from bot.games.tournaments import Standing
 from bot.i18n import Text, _
 from bot.interactions.replies import MAX_CONTENT

@@ -22,7 +22,7 @@ import rules
 from bot.app import DvonnBot
 from bot.exts.puzzles.posts import DailyPosts
 from bot.exts.puzzles.texts import find_line, game_over_line
-from bot.games.announcements import daily_puzzle_count
+from bot.games.puzzle_announcements import daily_puzzle_count
 from bot.games.puzzles import PuzzleShown, start_rating
 from bot.storage.models import Notification
 from tests.bot.clock import ManualClock

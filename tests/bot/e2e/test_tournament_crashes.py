@@ -40,9 +40,9 @@ import psycopg
 import pytest
 
 from bot.games import rounds, tournaments, withdrawals
-from bot.games.announcements import TOURNAMENT_GAME, TOURNAMENT_NEWS
 from bot.games.errors import ServiceError
 from bot.games.service import GameService
+from bot.games.tournament_announcements import TOURNAMENT_GAME, TOURNAMENT_NEWS
 from bot.storage import (
     Claim,
     Game,

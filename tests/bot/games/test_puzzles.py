@@ -17,7 +17,7 @@ import pytest
 import ai.puzzles
 import rules
 from ai.puzzles import Puzzle
-from bot.games.announcements import DAILY_PUZZLE, DAILY_PUZZLE_COUNT, read_daily_puzzle
+from bot.games.puzzle_announcements import DAILY_PUZZLE, DAILY_PUZZLE_COUNT, read_daily_puzzle
 from bot.games.puzzle_errors import (
     NoDailyPuzzle,
     NoPuzzleLeft,
