@@ -1,4 +1,5 @@
-"""Who plays whom, and with which colour: round robin, Swiss and knockout pairing.
+"""Who plays whom, and with which colour: round robin and knockout pairing, and what a Swiss's
+(:mod:`bot.games.swiss`) shares with them.
 
 Pure functions over immutable values: no I/O, no Discord, no database. Players are opaque ints
 (user ids), and a list of players is in seed order (seed 1 first). A round is a tuple of boards,
@@ -15,38 +16,11 @@ swaps the first cycle's last two rounds so that nobody gets the same colour thre
 across the turn. Everyone meets everyone once a cycle, and within a cycle each player's whites
 and blacks differ by at most one.
 
-**Swiss** (:func:`swiss_round`): each round a maximum-weight perfect matching
-(:func:`networkx.max_weight_matching` with ``maxcardinality=True``) over the players, with a dummy
-node for the bye when the count is odd. An edge's weight says, in this order of priority (each
-outweighing everything below it over the whole round):
-
-1. no second bye for anyone;
-2. no colour difference (whites less blacks) beyond 2;
-3. no rematch;
-4. no third game in a row with the same colour;
-5. the bye to the lowest-ranked player who has had none;
-6. score groups kept together: the squared difference of the two players' points;
-7. colour preferences granted: a strong one (a colour difference of one) before a mild one
-   (alternating from the last game);
-8. within a score group, the top half against the bottom half (1 against g/2 + 1, as FIDE's
-   Dutch system starts; closest to that first, two of the same half last), and a player
-   floating down meets the top of the group below.
-
-So 1 to 4 are avoided whenever any pairing avoids them (FIDE's absolute criteria); the colour
-difference is never above 2 as long as nobody withdrew (a round can always keep it). Colours
-then go as FIDE's rules for allocating them say: both preferences if possible, else the stronger,
-else alternate from the last round in which the two had different colours, else the higher
-ranked player's preference, else the higher ranked player gets White with an odd seed (1st,
-3rd, ...) and Black with an even one. Ranking is by points, then seed. Every game counts, a
-forfeit included, as a meeting and for colours.
-
-Speed: networkx's matching is plain Python (about 3 s on a complete graph of 200 players), so
-past 40 players a round is first matched over plausible pairs only, with no edge that breaks 1
-to 4: for each player, those near it in the ranking and near its ideal partner in its score
-group, and further along the ranking until it has a few such pairs. Players that leaves
-unmatched get every clean pair of theirs, and only when that still fails is the round matched
-over every clean pair, then over every pair (``python -m tools.bench.pairing`` prints the
-times: about 0.15 s a round for 200 players).
+**Swiss**: :mod:`bot.games.swiss`, over this module's vocabulary and colours. Colours go as
+FIDE's rules for allocating them say (:func:`allocate`): both preferences if possible, else the
+stronger, else alternate from the last round in which the two had different colours, else the
+higher ranked player's preference, else the higher ranked player gets White with an odd seed
+(1st, 3rd, ...) and Black with an even one.
 
 **Knockout** (:func:`knockout_first_round`, :func:`knockout_next_round`, :func:`match_winner`):
 single elimination in standard bracket order (1-8, 4-5, 2-7, 3-6 for 8), the top seeds getting
@@ -57,20 +31,14 @@ colours swapped, then by the piece margin, then by the better seed.
 from __future__ import annotations
 
 import enum
-import itertools
-from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final
-
-import networkx as nx
 
 from bot.games.standings import (
     Bye,
     GameResult,
     PlayerId,
     Result,
-    TooFewPlayers,
     TournamentError,
     UnknownPlayer,
     check_players,
@@ -203,7 +171,7 @@ class NotAMatch(TournamentError):
 # --- colours -----------------------------------------------------------------------------------
 
 
-class _Strength(enum.IntEnum):
+class Strength(enum.IntEnum):
     """How much a player wants a colour (FIDE's colour preferences)."""
 
     NONE = 0
@@ -215,23 +183,23 @@ class _Strength(enum.IntEnum):
     """Two more, or the same colour in the last two games."""
 
 
-def _preference(past: History) -> tuple[Colour | None, _Strength]:
+def preference(past: History) -> tuple[Colour | None, Strength]:
     difference = past.colour_difference
     if difference > 1:
-        return Colour.BLACK, _Strength.ABSOLUTE
+        return Colour.BLACK, Strength.ABSOLUTE
     if difference < -1:
-        return Colour.WHITE, _Strength.ABSOLUTE
+        return Colour.WHITE, Strength.ABSOLUTE
     if len(past.colours) >= 2 and past.colours[-1] is past.colours[-2]:
-        return past.colours[-1].opponent, _Strength.ABSOLUTE
+        return past.colours[-1].opponent, Strength.ABSOLUTE
     if difference:
-        return (Colour.BLACK if difference > 0 else Colour.WHITE), _Strength.STRONG
+        return (Colour.BLACK if difference > 0 else Colour.WHITE), Strength.STRONG
     if past.colours:
-        return past.colours[-1].opponent, _Strength.MILD
-    return None, _Strength.NONE
+        return past.colours[-1].opponent, Strength.MILD
+    return None, Strength.NONE
 
 
 @dataclass(frozen=True, slots=True)
-class _ColourCost:
+class ColourCost:
     """What giving a player one colour breaks, worst first."""
 
     over_two: int
@@ -240,8 +208,8 @@ class _ColourCost:
     disappointed: int
     """The strength of the preference not granted."""
 
-    def __add__(self, other: _ColourCost) -> _ColourCost:
-        return _ColourCost(
+    def __add__(self, other: ColourCost) -> ColourCost:
+        return ColourCost(
             self.over_two + other.over_two,
             self.third_in_a_row + other.third_in_a_row,
             self.disappointed + other.disappointed,
@@ -252,23 +220,23 @@ class _ColourCost:
         return (self.over_two, self.third_in_a_row, self.disappointed)
 
 
-def _colour_cost(past: History, colour: Colour) -> _ColourCost:
+def colour_cost(past: History, colour: Colour) -> ColourCost:
     step = 1 if colour is Colour.WHITE else -1
-    wanted, strength = _preference(past)
-    return _ColourCost(
+    wanted, strength = preference(past)
+    return ColourCost(
         over_two=int(abs(past.colour_difference + step) > 2),
         third_in_a_row=int(past.colours[-2:] == (colour, colour)),
         disappointed=int(strength) if wanted is not None and wanted is not colour else 0,
     )
 
 
-def _allocation_cost(pairing: Pairing, past: Mapping[PlayerId, History]) -> _ColourCost:
-    return _colour_cost(past[pairing.white], Colour.WHITE) + _colour_cost(
+def _allocation_cost(pairing: Pairing, past: Mapping[PlayerId, History]) -> ColourCost:
+    return colour_cost(past[pairing.white], Colour.WHITE) + colour_cost(
         past[pairing.black], Colour.BLACK
     )
 
 
-def _allocate(
+def allocate(
     higher: PlayerId, lower: PlayerId, past: Mapping[PlayerId, History], higher_seed: int
 ) -> Pairing:
     """Colours for two players, ``higher`` the better ranked, ``higher_seed`` its seed (0 for
@@ -281,7 +249,7 @@ def _allocate(
     for mine, theirs in recent:
         if mine is not theirs:
             return options[1] if mine is Colour.WHITE else options[0]
-    wanted, _ = _preference(past[higher])
+    wanted, _ = preference(past[higher])
     if wanted is None:
         wanted = Colour.WHITE if higher_seed % 2 == 0 else Colour.BLACK
     return options[0] if wanted is Colour.WHITE else options[1]
@@ -342,270 +310,6 @@ def _reversed(board: Board) -> Board:
     return board.swapped() if isinstance(board, Pairing) else board
 
 
-# --- Swiss -------------------------------------------------------------------------------------
-
-
-def most_swiss_rounds(count: int) -> int:
-    """The most rounds a Swiss of ``count`` players can have without a rematch: the players
-    less one, counting the bye's seat as a player when the count is odd."""
-    return count + count % 2 - 1
-
-
-def check_swiss(count: int, rounds: int) -> None:
-    """Raises :class:`~bot.games.standings.TooFewPlayers` below 2 players,
-    :class:`TooManyRounds` beyond :func:`most_swiss_rounds`."""
-    if count < 2:
-        raise TooFewPlayers(count, 2)
-    if rounds > most_swiss_rounds(count):
-        raise TooManyRounds(rounds, most_swiss_rounds(count))
-
-
-_WINDOW: Final = 6
-"""How far the first attempt reaches, in places of the ranking and of a score group, and how
-many clean pairs each player is given at least (see the module)."""
-_SMALL: Final = 40
-"""Up to this many players, a round is matched over every pair at once (fast enough)."""
-
-
-@dataclass(frozen=True, slots=True)
-class _Entry:
-    """A player as the Swiss pairing sees them this round."""
-
-    player: PlayerId
-    place: int
-    """In the ranking: 0 for the first."""
-    seed: int
-    half_points: int
-    group_start: int
-    """The place of the first player of its score group."""
-    group_size: int
-    past: History
-    met: frozenset[PlayerId]
-    white: _ColourCost
-    black: _ColourCost
-
-    @property
-    def group_place(self) -> int:
-        return self.place - self.group_start
-
-
-@dataclass(frozen=True, slots=True)
-class _EdgeCost:
-    """An edge's cost, tier by tier, worst first (the module's list)."""
-
-    second_bye: int = 0
-    over_two: int = 0
-    rematch: int = 0
-    third_in_a_row: int = 0
-    bye_place: int = 0
-    score: int = 0
-    disappointed: int = 0
-    fit: int = 0
-
-    @property
-    def clean(self) -> bool:
-        """Breaks none of the absolute criteria."""
-        return not (self.second_bye or self.over_two or self.rematch or self.third_in_a_row)
-
-    def tiers(self) -> tuple[int, ...]:
-        return (
-            self.second_bye,
-            self.over_two,
-            self.rematch,
-            self.third_in_a_row,
-            self.bye_place,
-            self.score,
-            self.disappointed,
-            self.fit,
-        )
-
-
-def _pair_cost(a: _Entry, b: _Entry) -> _EdgeCost:
-    colours = min((a.white + b.black).key, (b.white + a.black).key)
-    if a.group_start == b.group_start:
-        half = a.group_size // 2
-        fit = abs(abs(a.place - b.place) - half)
-        if (a.group_place < half) == (b.group_place < half):
-            fit += a.group_size  # both in the same half: FIDE tries every other pairing first
-    else:
-        upper, lower = (a, b) if a.place < b.place else (b, a)
-        fit = (upper.group_size - 1 - upper.group_place) + lower.group_place
-    return _EdgeCost(
-        over_two=colours[0],
-        rematch=int(b.player in a.met),
-        third_in_a_row=colours[1],
-        score=(a.half_points - b.half_points) ** 2,
-        disappointed=colours[2],
-        fit=fit,
-    )
-
-
-def _bye_cost(entry: _Entry, count: int) -> _EdgeCost:
-    return _EdgeCost(second_bye=int(entry.past.byes > 0), bye_place=count - 1 - entry.place)
-
-
-class _Weights:
-    """Turns edge costs into one integer weight each, tiers outweighing all below them."""
-
-    def __init__(self, entries: Sequence[_Entry]) -> None:
-        count = len(entries)
-        edges = (count + 1) // 2
-        spread = max(e.half_points for e in entries) - min(e.half_points for e in entries)
-        most = _EdgeCost(1, 2, 1, 2, count, spread**2, 2 * _Strength.ABSOLUTE, 3 * count)
-        self._places: list[int] = []
-        place = 1
-        for top in reversed(most.tiers()):
-            self._places.append(place)
-            place *= edges * top + 1
-        self._places.reverse()
-        self._ceiling = place
-
-    def weight(self, cost: _EdgeCost) -> int:
-        return self._ceiling - sum(
-            tier * place for tier, place in zip(cost.tiers(), self._places, strict=True)
-        )
-
-
-def _entries(players: Sequence[PlayerId], past: Mapping[PlayerId, History]) -> list[_Entry]:
-    seeds = {player: seed for seed, player in enumerate(players)}
-    half = {player: round(2 * past[player].points) for player in players}
-    ranked = sorted(players, key=lambda p: (-half[p], seeds[p]))
-    size = Counter(half.values())
-    entries: list[_Entry] = []
-    start = 0
-    for place, player in enumerate(ranked):
-        if half[player] != half[ranked[start]]:
-            start = place
-        entries.append(
-            _Entry(
-                player=player,
-                place=place,
-                seed=seeds[player],
-                half_points=half[player],
-                group_start=start,
-                group_size=size[half[player]],
-                past=past[player],
-                met=frozenset(past[player].opponents),
-                white=_colour_cost(past[player], Colour.WHITE),
-                black=_colour_cost(past[player], Colour.BLACK),
-            )
-        )
-    return entries
-
-
-def _plausible(entries: Sequence[_Entry], window: int) -> dict[tuple[int, int], _EdgeCost]:
-    """The plausible clean pairs (by places) and their costs: each player's neighbours in the
-    ranking and the players near its ideal partner in its score group (half the group away),
-    ``window`` places either way; a player with fewer than ``window`` clean pairs among them
-    reaches further along the ranking until it has as many (or has tried everyone)."""
-    count = len(entries)
-    edges: dict[tuple[int, int], _EdgeCost] = {}
-
-    def clean(place: int, other: int) -> bool:
-        key = (min(place, other), max(place, other))
-        if key not in edges:
-            edges[key] = _pair_cost(entries[place], entries[other])
-        return edges[key].clean
-
-    for entry in entries:
-        place = entry.place
-        reach = set(range(max(0, place - window), min(count, place + window + 1)))
-        half = entry.group_size // 2
-        for centre in (entry.group_place + half, entry.group_place - half):
-            low = max(0, centre - window)
-            high = min(entry.group_size, centre + window + 1)
-            reach.update(range(entry.group_start + low, entry.group_start + high))
-        reach.discard(place)
-        found = sum(clean(place, other) for other in reach)
-        distance = window
-        while found < window and distance < count:
-            distance += 1
-            for other in (place - distance, place + distance):
-                if 0 <= other < count and other not in reach:
-                    found += clean(place, other)
-    return {pair: cost for pair, cost in edges.items() if cost.clean}
-
-
-def _match(
-    entries: Sequence[_Entry], edges: Mapping[tuple[int, int], _EdgeCost], *, clean: bool
-) -> tuple[list[tuple[int, int]], set[int]]:
-    """A maximum-weight matching of the most pairs over ``edges`` (pairs of places), the bye
-    as node ``len(entries)``, and the places it leaves out (none: a perfect matching).
-    ``clean``: no bye edge that breaks an absolute criterion (a second bye) either."""
-    count = len(entries)
-    weights = _Weights(entries)
-    graph: nx.Graph[int] = nx.Graph()
-    graph.add_nodes_from(range(count + count % 2))
-    for (a, b), cost in edges.items():
-        graph.add_edge(a, b, weight=weights.weight(cost))
-    if count % 2:
-        for entry in entries:
-            cost = _bye_cost(entry, count)
-            if cost.clean or not clean:
-                graph.add_edge(entry.place, count, weight=weights.weight(cost))
-    matching = [
-        (min(a, b), max(a, b)) for a, b in nx.max_weight_matching(graph, maxcardinality=True)
-    ]
-    left = set(graph.nodes) - {place for pair in matching for place in pair}
-    return matching, left
-
-
-def _pairs(entries: Sequence[_Entry]) -> list[tuple[int, int]]:
-    """The round's pairs of places (the bye's: with ``len(entries)``), as the module says:
-    over the plausible clean pairs, widened by every clean pair of those left out; if some
-    are still left out, over every clean pair; and if that fails, over every pair."""
-    count = len(entries)
-    if count > _SMALL:
-        plausible = _plausible(entries, _WINDOW)
-        matching, left = _match(entries, plausible, clean=True)
-        if left:
-            widened = {
-                (min(a, b), max(a, b)): cost
-                for a in left - {count}
-                for b in range(count)
-                if b != a and (cost := _pair_cost(entries[a], entries[b])).clean
-            }
-            matching, left = _match(entries, plausible | widened, clean=True)
-        if not left:
-            return matching
-    every = {
-        (a, b): _pair_cost(entries[a], entries[b])
-        for a, b in itertools.combinations(range(count), 2)
-    }
-    clean = {pair: cost for pair, cost in every.items() if cost.clean}
-    matching, left = _match(entries, clean, clean=True)
-    if left:
-        matching, left = _match(entries, every, clean=False)
-    assert not left, "a complete graph of an even order has a perfect matching"
-    return matching
-
-
-def swiss_round(players: Sequence[PlayerId], history: Mapping[PlayerId, History]) -> Round:
-    """The next round of a Swiss among ``players`` (seed order; those who withdrew left out),
-    given each one's ``history`` (:func:`histories`; a player missing from it has played
-    nothing). Boards in ranking order of their better player, the bye last.
-
-    Raises :class:`~bot.games.standings.TooFewPlayers` below 2 players,
-    :class:`~bot.games.standings.DuplicatePlayer`, :class:`TooManyRounds` when the players have
-    had :func:`most_swiss_rounds` rounds already.
-    """
-    check_players(players)
-    past = {player: history.get(player, History()) for player in players}
-    round_number = 1 + max(p.rounds for p in past.values())
-    check_swiss(len(players), round_number)
-    entries = _entries(players, past)
-    count = len(entries)
-    boards: list[Board] = []
-    bye: list[Board] = []
-    for a, b in sorted(_pairs(entries)):
-        if b == count:
-            bye.append(Bye(entries[a].player))
-        else:
-            higher, lower = entries[a], entries[b]
-            boards.append(_allocate(higher.player, lower.player, past, higher.seed))
-    return (*boards, *bye)
-
-
 # --- knockout ----------------------------------------------------------------------------------
 
 
@@ -643,7 +347,7 @@ def knockout_first_round(seeds: Sequence[PlayerId]) -> Round:
         if bottom > len(seeds):
             boards.append(Bye(seeds[top - 1]))
         else:
-            boards.append(_allocate(seeds[top - 1], seeds[bottom - 1], fresh, top - 1))
+            boards.append(allocate(seeds[top - 1], seeds[bottom - 1], fresh, top - 1))
     return tuple(boards)
 
 
@@ -680,7 +384,7 @@ def knockout_next_round(
     boards: list[Board] = []
     for a, b in zip(through[::2], through[1::2], strict=True):
         higher, lower = sorted((a, b), key=lambda player: _seed(rank, player))
-        boards.append(_allocate(higher, lower, past, rank[higher]))
+        boards.append(allocate(higher, lower, past, rank[higher]))
     return tuple(boards)
 
 

@@ -28,7 +28,7 @@ from datetime import datetime
 from typing import Final
 
 import rules
-from bot.games import pairing, standings, timecontrol
+from bot.games import pairing, standings, swiss, timecontrol
 from bot.games.tournament_announcements import tournament_game, tournament_news
 from bot.games.tournament_errors import NotEntered
 from bot.storage import (
@@ -214,7 +214,7 @@ async def _go_on(tx: Writer, tournament: Tournament, now: datetime) -> None:
         active = [e for e in entrants if not e.withdrawn]
         # Withdrawals may leave too few players for the rounds still to come: it ends early
         # rather than pair the same two again.
-        if tournament.round < min(tournament.rounds, pairing.most_swiss_rounds(len(active))):
+        if tournament.round < min(tournament.rounds, swiss.most_swiss_rounds(len(active))):
             await _next_round(tx, tournament, entrants, pairings, now)
             return
     await _finish(tx, tournament, now)
@@ -291,7 +291,7 @@ async def _pair(
         schedule = list(enumerate(pairing.berger_rounds(players, double=double), start=1))
     elif fmt is TournamentFormat.SWISS:
         past = pairing.histories(results_of(history))
-        schedule = [(tournament.round, pairing.swiss_round(players, past))]
+        schedule = [(tournament.round, swiss.swiss_round(players, past))]
     else:
         assert fmt is TournamentFormat.KNOCKOUT
         if tournament.round == FIRST_ROUND:

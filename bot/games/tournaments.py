@@ -24,8 +24,8 @@ from typing import Final
 from bot.games import announcements, clocks, rounds, standings, timecontrol, withdrawals
 from bot.games.endings import Ending, ended, finish
 from bot.games.outbox import Outbox
-from bot.games.pairing import most_swiss_rounds
 from bot.games.results import GameStarted
+from bot.games.swiss import most_swiss_rounds
 from bot.games.tournament_announcements import tournament_news, tournament_opened
 from bot.games.tournament_errors import (
     AlreadyJoined,

@@ -26,14 +26,11 @@ from bot.games.pairing import (
     TooManyRounds,
     berger_rounds,
     bracket_order,
-    check_swiss,
     histories,
     knockout_first_round,
     knockout_next_round,
     knockout_rounds,
     match_winner,
-    most_swiss_rounds,
-    swiss_round,
 )
 from bot.games.standings import (
     Bye,
@@ -43,6 +40,7 @@ from bot.games.standings import (
     Result,
     TooFewPlayers,
 )
+from bot.games.swiss import check_swiss, most_swiss_rounds, swiss_round
 from rules import Colour
 
 W, B, D = Outcome.WHITE_WINS, Outcome.BLACK_WINS, Outcome.DRAW
