@@ -29,6 +29,7 @@ from typing import Final
 
 import rules
 from bot.games import pairing, standings, swiss, timecontrol
+from bot.games.tables import results_of, table
 from bot.games.tournament_announcements import tournament_game, tournament_news
 from bot.games.tournament_errors import NotEntered
 from bot.storage import (
@@ -38,7 +39,6 @@ from bot.storage import (
     Game,
     GameStatus,
     NewGame,
-    Result,
     Tournament,
     TournamentFormat,
     TournamentGame,
@@ -395,48 +395,6 @@ async def _make_games(
         await tx.save_pairing(dataclasses.replace(pair, game_id=game.id))
         await tx.enqueue(tournament_game(game, tournament), now)
     log.info("tournament %s: %d pairings made", tournament.id, len(made))
-
-
-# --- tables ------------------------------------------------------------------------------------
-
-
-def results_of(pairings: Sequence[TournamentGame]) -> list[standings.Result]:
-    """The decided pairings as the standings count them (a void game counts for nobody)."""
-    results: list[standings.Result] = []
-    for pair in pairings:
-        if pair.black_id is None:
-            results.append(standings.Bye(pair.white_id))
-        elif pair.result is not None:
-            results.append(
-                standings.GameResult(
-                    pair.white_id,
-                    pair.black_id,
-                    _outcome(pair.result, forfeit=pair.forfeit),
-                    pair.score or (0, 0),
-                )
-            )
-    return results
-
-
-def _outcome(result: Result, *, forfeit: bool) -> standings.Outcome:
-    if result is Result.DRAW:
-        return standings.Outcome.DRAW
-    if result is Result.WHITE:
-        return standings.Outcome.WHITE_WINS_BY_FORFEIT if forfeit else standings.Outcome.WHITE_WINS
-    return standings.Outcome.BLACK_WINS_BY_FORFEIT if forfeit else standings.Outcome.BLACK_WINS
-
-
-def table(
-    tournament: Tournament, entrants: Sequence[Entrant], pairings: Sequence[TournamentGame]
-) -> list[standings.Standing]:
-    """A tournament's (or a league division's) standings, best first."""
-    kind = (
-        standings.Format.SWISS
-        if tournament.format is TournamentFormat.SWISS
-        else standings.Format.ROUND_ROBIN
-    )
-    players = [e.user_id for e in sorted(entrants, key=lambda e: e.seed)]
-    return list(standings.standings(players, results_of(pairings), kind))
 
 
 # --- leagues ---------------------------------------------------------------------------------

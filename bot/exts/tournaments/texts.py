@@ -6,7 +6,7 @@ import dataclasses
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Final
 
-from bot.games import rounds, timecontrol
+from bot.games import rounds, tables, timecontrol
 from bot.games.core.models import (
     Game,
     Result,
@@ -152,7 +152,7 @@ async def standings_table(
     a league division's players marked as ``marks`` say (:func:`league_marks`); the
     ``viewer``'s row outlined."""
     tournament = standing.tournament
-    ranked = rounds.table(tournament, standing.entrants, standing.pairings)
+    ranked = tables.table(tournament, standing.entrants, standing.pairings)
     if tournament.format is TournamentFormat.KNOCKOUT:
         ranked = _by_stage(ranked, knockout_places(standing)[0])
     withdrawn = {e.user_id for e in standing.entrants if e.withdrawn}
@@ -247,7 +247,7 @@ def league_marks(league: Standing, following: Sequence[Standing] = ()) -> dict[i
         if part.tournament.status is not TournamentStatus.FINISHED:
             continue
         moves = league_moves(
-            rounds.table(part.tournament, part.entrants, part.pairings),
+            tables.table(part.tournament, part.entrants, part.pairings),
             up=PROMOTED,
             down=down,
             top_division=part.tournament.division == 1,
@@ -309,7 +309,7 @@ def tournament_winners(standing: Standing) -> list[int]:
         champion = knockout_places(standing)[1]
         return [] if champion is None else [champion]
     withdrawn = {e.user_id for e in standing.entrants if e.withdrawn}
-    ranked = rounds.table(tournament, standing.entrants, standing.pairings)
+    ranked = tables.table(tournament, standing.entrants, standing.pairings)
     return [row.player for row in ranked if row.rank == 1 and row.player not in withdrawn]
 
 
@@ -325,7 +325,7 @@ def match_lines(standing: Standing, game_id: int) -> list[Text]:
         for p in standing.pairings
         if (p.round, p.board) == (ended.round, ended.board) and p.leg <= ended.leg and not p.void
     ]
-    games = [r for r in rounds.results_of(legs) if isinstance(r, GameResult)]
+    games = [r for r in tables.results_of(legs) if isinstance(r, GameResult)]
     if not games or len(games) != len(legs) or len(games) > MATCH_GAMES:
         return []
     seeds = [e.user_id for e in sorted(standing.entrants, key=lambda e: e.seed)]

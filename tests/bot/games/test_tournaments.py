@@ -9,8 +9,8 @@ from datetime import timedelta
 import pytest
 
 from bot.games.play.errors import AbortNeedsOrganiser
-from bot.games.rounds import table
 from bot.games.service import GameService
+from bot.games.tables import table
 from bot.games.tournament_errors import (
     AlreadyJoined,
     NotOrganiser,
