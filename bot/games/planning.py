@@ -35,6 +35,7 @@ from bot.games.errors import GameChanged, GameNotFound, NotAPlayer
 from bot.games.outbox import Outbox
 from bot.games.plans import Line, PlanNotHere, PlansAgainstTheBot
 from bot.games.results import GameEnded, MoveOutcome, PlayedMove
+from bot.games.turns import new_moves, played_turn
 from bot.storage import Game, NewMove, Store, UserId, VersionConflict, Writer
 from bot.storage.plans import StoredLine
 from rules import Colour, Move
@@ -285,57 +286,3 @@ def _line(game: Game, stored: StoredLine) -> Line:
     owner = game.colour_of(stored.user_id)
     assert owner is not None, "a line is a player's"
     return Line(owner, stored.ply, tuple(rules.parse_record(stored.moves)), stored.id)
-
-
-# --- the record of a turn (every move's, planned or not) --------------------------------------
-
-
-def played_turn(game: Game, turn: plans.Turn, now: datetime) -> list[PlayedMove]:
-    """A turn's move and the passes it forced, as recorded."""
-    return [
-        played_move(game, result, now, automatic=index > 0, planned=turn.planned and index == 0)
-        for index, result in enumerate(turn.results)
-    ]
-
-
-def played_move(
-    game: Game,
-    result: rules.MoveResult,
-    now: datetime,
-    *,
-    automatic: bool,
-    planned: bool = False,
-) -> PlayedMove:
-    """One action of ``game`` as recorded: its player's (``planned`` in advance), or a pass
-    recorded for them (``automatic``)."""
-    return PlayedMove(
-        ply=result.before.ply,
-        colour=result.mover,
-        player_id=game.player(result.mover),
-        move=result.move,
-        automatic=automatic,
-        removed=dict(result.removed),
-        played_at=now,
-        planned=planned,
-    )
-
-
-def new_moves(played: Sequence[PlayedMove], before: Game, after: Game) -> list[NewMove]:
-    """The records of ``played``, with the banks as they were when each ply's turn began:
-    ``before``'s for the first, ``after``'s for the passes recorded after it."""
-    records: list[NewMove] = []
-    for index, m in enumerate(played):
-        banked = before if index == 0 else after
-        records.append(
-            NewMove(
-                m.ply,
-                m.colour,
-                m.player_id,
-                m.move,
-                m.automatic,
-                m.played_at,
-                banked.white_bank,
-                banked.black_bank,
-            )
-        )
-    return records

@@ -29,7 +29,8 @@ from typing import Final
 
 import rules
 from bot.games.errors import GameError, ServiceError
-from rules import Colour, Move, MoveResult, Place, Position
+from bot.games.turns import Turn, turn
+from rules import Colour, Move, Place, Position
 
 MOST_LINE_MOVES: Final = 50
 """The most moves a line may hold (enough for both sides' placements, 46 after the DVONN
@@ -58,25 +59,6 @@ class Line:
     def text(self) -> str:
         """The moves in the record's notation: ``E3 F4 D2 D3``."""
         return rules.format_record(self.moves)
-
-
-@dataclass(frozen=True, slots=True)
-class Turn:
-    """One move played (a player's own, or a planned one) and the passes forced after it."""
-
-    played: MoveResult
-    passes: tuple[MoveResult, ...] = ()
-    planned: bool = False
-
-    @property
-    def after(self) -> Position:
-        """The position once the move and its passes are recorded."""
-        return (self.passes[-1] if self.passes else self.played).after
-
-    @property
-    def results(self) -> tuple[MoveResult, ...]:
-        """The move, then its passes."""
-        return (self.played, *self.passes)
 
 
 @dataclass(frozen=True, slots=True)
@@ -358,20 +340,6 @@ def _shared(new: Line, old: Line, movers: Sequence[Colour], game_id: int) -> int
 
 
 # --- playing -----------------------------------------------------------------------------------
-
-
-def turn(position: Position, move: Move, *, planned: bool = False) -> Turn:
-    """Play ``move`` and record the passes it forces (a player with no legal move passes, so
-    the turn goes to the one who can move, possibly the mover again). Raises the rules' errors
-    for a move that cannot be played."""
-    played = rules.apply(position, move)
-    passes: list[MoveResult] = []
-    at = played.after
-    while rules.legal_moves(at) == (rules.PASS,):
-        forced = rules.apply(at, rules.PASS)
-        passes.append(forced)
-        at = forced.after
-    return Turn(played, tuple(passes), planned)
 
 
 def advance(lines: Sequence[Line], done: Turn) -> tuple[list[Line], list[Line]]:

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Final
 
 import rules
-from bot.games import announcements, plans
+from bot.games import announcements, turns
 from bot.games.checks import check_running, game_for_action
 from bot.games.clocks import (
     CLOCK_CHOICES,
@@ -71,9 +71,7 @@ from bot.games.lobby.errors import (
     SelfChallenge,
 )
 from bot.games.outbox import DEFAULT_LEASE, Outbox
-from bot.games.planning import Planning, played_turn
-from bot.games.planning import new_moves as _new_moves
-from bot.games.planning import played_move as _played
+from bot.games.planning import Planning
 from bot.games.play.errors import AbortNeedsOrganiser, AbortTooLate, NotYourTurn
 from bot.games.puzzles import DailyQueued, PuzzleBook, Puzzles
 from bot.games.ratings import Ratings
@@ -97,6 +95,9 @@ from bot.games.timecontrol import (
     to_columns,
 )
 from bot.games.tournaments import Tournaments, runs
+from bot.games.turns import new_moves as _new_moves
+from bot.games.turns import played_move as _played
+from bot.games.turns import played_turn
 from bot.storage import (
     BoardTheme,
     Challenge,
@@ -719,7 +720,7 @@ class GameService:
             raise await self.clocks.refuse_late(game, user_id, now)
         # A pass is never a choice: the turn records at once every pass it forces, so it goes
         # to the player who can move (possibly the mover again).
-        turn = plans.turn(before, parsed)
+        turn = turns.turn(before, parsed)
         played = played_turn(game, turn, now)
         position = turn.after
         log.info("game %s: %s plays %s", game_id, user_id, parsed)

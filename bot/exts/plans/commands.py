@@ -21,7 +21,7 @@ from discord import app_commands
 from discord.app_commands import Choice, locale_str
 
 import rules
-from bot.games import plans
+from bot.games import plans, turns
 from bot.games.core.models import Game
 from bot.games.planning import Planned
 from bot.games.plans import Line, PlanError, PlansAgainstTheBot
@@ -60,7 +60,7 @@ def line_text(position: rules.Position, line: Line) -> str:
         else:
             parts.append(f"{', ' if parts else ''}{move}")
             replying = False
-        at = plans.turn(at, move).after
+        at = turns.turn(at, move).after
     return "".join(parts)
 
 
@@ -211,7 +211,7 @@ class Plans(Feature):
             if rules.is_over(position):
                 return []
             try:
-                position = plans.turn(position, move).after
+                position = turns.turn(position, move).after
             except rules.RulesError:
                 return []
         prefix = rules.normalise(typed).replace("-", "")

@@ -33,7 +33,7 @@ from bot.exts.play.picker import (
     plan_button,
     waits,
 )
-from bot.games import plans
+from bot.games import turns
 from bot.games.core.models import Game
 from bot.i18n import Text, _, n_
 from bot.interactions.buttons import BotButton, BotMenu, label
@@ -83,7 +83,7 @@ async def _step(
         position = game.position
         question = _("Plan a reply. Which move do you expect from {player}?", player=opponent)
     else:
-        position = plans.turn(game.position, expected).after
+        position = turns.turn(game.position, expected).after
         if rules.is_over(position) or position.turn is game.position.turn:
             # The game would end, or the player would have to pass: nothing to reply.
             view.add_item(plan_button(game, reader, AGAIN))
@@ -113,7 +113,7 @@ async def _chosen(
     """A move was picked: the expected one (then ask for the reply), or the reply (then ask to
     plan the line)."""
     try:
-        plans.turn(game.position if expected is None else _after(game, expected), move)
+        turns.turn(game.position if expected is None else _after(game, expected), move)
     except rules.RulesError:
         raise UserError(_("Pick a move from the menu.")) from None
     if expected is None:
@@ -136,7 +136,7 @@ async def _chosen(
 
 def _after(game: Game, expected: rules.Move) -> rules.Position:
     try:
-        return plans.turn(game.position, expected).after
+        return turns.turn(game.position, expected).after
     except rules.RulesError:
         raise UserError(OUT_OF_DATE) from None
 

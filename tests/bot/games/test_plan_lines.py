@@ -21,8 +21,8 @@ from bot.games.plans import (
     check,
     play,
     read,
-    turn,
 )
+from bot.games.turns import turn
 from rules import Colour
 
 W, B = Colour.WHITE, Colour.BLACK
