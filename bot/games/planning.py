@@ -33,7 +33,8 @@ from bot.games.clocks import acting, check_deadline, continued
 from bot.games.endings import Ending, finish
 from bot.games.errors import GameChanged, GameNotFound, NotAPlayer
 from bot.games.outbox import Outbox
-from bot.games.plans import Line, PlanNotHere, PlansAgainstTheBot
+from bot.games.plan_errors import PlanNotHere, PlansAgainstTheBot
+from bot.games.plans import Line
 from bot.games.results import GameEnded, MoveOutcome, PlayedMove
 from bot.games.turns import new_moves, played_turn
 from bot.storage import Game, NewMove, Store, UserId, VersionConflict, Writer
@@ -83,9 +84,10 @@ class Planning:
 
         Raises :class:`GameNotFound`, :class:`NotAPlayer`, :class:`GameFinished`,
         :class:`GameChanged` (not at ``expected_version``, or it moved on meanwhile),
-        :class:`~bot.games.plans.PlansAgainstTheBot`, :class:`~bot.games.plans.PlanNotHere`
-        (the player's own move in a private game) and every :class:`~bot.games.plans.PlanError`
-        of :func:`~bot.games.plans.read` and :func:`~bot.games.plans.check`."""
+        :class:`~bot.games.plan_errors.PlansAgainstTheBot`,
+        :class:`~bot.games.plan_errors.PlanNotHere` (the player's own move in a private game)
+        and every :class:`~bot.games.plan_errors.PlanError` of :func:`~bot.games.plans.read`
+        and :func:`~bot.games.plans.check`."""
         game = await self._game_for(game_id, user_id, expected_version)
         colour = game.colour_of(user_id)
         assert colour is not None

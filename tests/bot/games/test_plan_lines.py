@@ -5,11 +5,8 @@ from __future__ import annotations
 import pytest
 
 import rules
-from bot.games.plans import (
-    MOST_LINE_MOVES,
-    MOST_LINES,
+from bot.games.plan_errors import (
     EmptyLine,
-    Line,
     PlanConflict,
     PlanEndsOnTheirMove,
     PlanIllegalMove,
@@ -17,11 +14,8 @@ from bot.games.plans import (
     PlanPastTheEnd,
     PlanTooLong,
     TooManyLines,
-    advance,
-    check,
-    play,
-    read,
 )
+from bot.games.plans import MOST_LINE_MOVES, MOST_LINES, Line, advance, check, play, read
 from bot.games.turns import turn
 from rules import Colour
 

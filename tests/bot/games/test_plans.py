@@ -15,9 +15,7 @@ import pytest
 import rules
 from bot.games import announcements as kinds
 from bot.games.errors import GameChanged, GameFinished, NotAPlayer
-from bot.games.plans import (
-    MOST_LINES,
-    Line,
+from bot.games.plan_errors import (
     PlanConflict,
     PlanEndsOnTheirMove,
     PlanIllegalMove,
@@ -26,6 +24,7 @@ from bot.games.plans import (
     PlansAgainstTheBot,
     TooManyLines,
 )
+from bot.games.plans import MOST_LINES, Line
 from bot.games.play.errors import NotYourTurn
 from bot.games.service import GameService
 from bot.games.timecontrol import Bank
