@@ -23,7 +23,7 @@ from discord.ext import commands
 
 from ai.engine import Engine
 from bot.config import Settings, invite_url, user_install_url
-from bot.games.leases import HOUSEKEEPING
+from bot.games.core.leases import HOUSEKEEPING
 from bot.games.service import Clock, GameService, utc_now
 from bot.i18n import Catalogues
 from bot.i18n.translator import CatalogueTranslator
@@ -319,7 +319,7 @@ class DvonnBot(commands.AutoShardedBot):
 
     def add_housekeeping(self, job: HousekeepingJob) -> None:
         """Run ``job`` on every housekeeping pass (every minute), in the order added. A pass
-        runs in one process at a time (its lease, :data:`bot.games.leases.HOUSEKEEPING`)."""
+        runs in one process at a time (its lease, :data:`bot.games.core.leases.HOUSEKEEPING`)."""
         self._housekeeping_jobs.append(job)
 
     def add_poll(self, job: HousekeepingJob) -> None:

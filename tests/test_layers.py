@@ -35,7 +35,7 @@ ALLOWED = {
 @dataclass(frozen=True)
 class Import:
     module: str
-    """The module imported, as written (``bot.games.errors``)."""
+    """The module imported, as written (``bot.games.core.errors``)."""
     typing_only: bool
     """Inside ``if TYPE_CHECKING:``: for the type checker only, never run."""
 
@@ -174,7 +174,7 @@ those)."""
 FEATURE_MAY_IMPORT = {*BOT_ROOMS, "bot.app"} - {"bot.storage"}
 EXCEPTIONS = {
     # The catalogue tool extracts the service's error templates as messages too.
-    ("bot.i18n.tools", "bot.games.errors"),
+    ("bot.i18n.tools", "bot.games.core.errors"),
     ("bot.i18n.tools", "bot.games.service"),
     # The operator's commands `python -m bot backup`, `migrate` and `copy-database` work on
     # the database itself.

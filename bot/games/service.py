@@ -7,9 +7,9 @@ Its parts hold the rest: :attr:`GameService.clocks` (deadlines, reminders, vacat
 (conditional moves), :attr:`~GameService.digests` (turn notices and the daily digest),
 :attr:`~GameService.puzzles` (puzzles, puzzle ratings, the daily puzzle) and
 :attr:`~GameService.outbox` (announcements to deliver). Every use case either succeeds
-completely and durably before it returns, or raises one of :mod:`bot.games.errors` (or a rules
+completely and durably before it returns, or raises one of :mod:`bot.games.core.errors` (or a rules
 error, unchanged) and changes nothing. Every ending goes through
-:func:`bot.games.endings.finish`.
+:func:`bot.games.core.endings.finish`.
 
 Time comes from an injected clock (a callable returning an aware datetime), chance from an
 injected :class:`random.Random`, so tests control both.
@@ -29,9 +29,9 @@ from pathlib import Path
 from typing import Final
 
 import rules
-from bot.games import announcements, turns
-from bot.games.checks import check_running, game_for_action
-from bot.games.clocks import (
+from bot.games.core import announcements, turns
+from bot.games.core.checks import check_running, game_for_action
+from bot.games.core.clocks import (
     CLOCK_CHOICES,
     Clocks,
     GameClock,
@@ -42,9 +42,8 @@ from bot.games.clocks import (
     is_past_deadline,
     time_control_of,
 )
-from bot.games.digests import DigestQueued, Digests
-from bot.games.endings import Ending, finish
-from bot.games.errors import (
+from bot.games.core.endings import Ending, finish
+from bot.games.core.errors import (
     GameChanged,
     GameFinished,
     GameNotFound,
@@ -52,7 +51,28 @@ from bot.games.errors import (
     NotAPlayer,
     PlyOutOfRange,
 )
-from bot.games.leases import Leases
+from bot.games.core.leases import Leases
+from bot.games.core.outbox import DEFAULT_LEASE, Outbox
+from bot.games.core.ratings import Ratings
+from bot.games.core.results import (
+    AbortOutcome,
+    GameEnded,
+    GameRecord,
+    GameStarted,
+    MoveOutcome,
+    PlayedMove,
+)
+from bot.games.core.timecontrol import (
+    Bank,
+    DaysPerMove,
+    TimeControl,
+    from_columns,
+    is_offered,
+    to_columns,
+)
+from bot.games.core.turns import new_moves as _new_moves
+from bot.games.core.turns import played_move as _played
+from bot.games.core.turns import played_turn
 from bot.games.lobby.errors import (
     ChallengeAlreadyAccepted,
     ChallengeCancelled,
@@ -70,34 +90,14 @@ from bot.games.lobby.errors import (
     OwnChallenge,
     SelfChallenge,
 )
-from bot.games.outbox import DEFAULT_LEASE, Outbox
-from bot.games.planning import Planning
+from bot.games.lobby.rematches import check_rematch, rematch_colour
+from bot.games.lobby.setups import new_seed, random_setup
+from bot.games.notices.digests import DigestQueued, Digests
+from bot.games.plans.planning import Planning
 from bot.games.play.errors import AbortNeedsOrganiser, AbortTooLate, NotYourTurn
-from bot.games.puzzles import DailyQueued, PuzzleBook, Puzzles
-from bot.games.ratings import Ratings
-from bot.games.rematches import check_rematch, rematch_colour
-from bot.games.results import (
-    AbortOutcome,
-    GameEnded,
-    GameRecord,
-    GameStarted,
-    MoveOutcome,
-    PlayedMove,
-)
-from bot.games.setups import new_seed, random_setup
-from bot.games.takebacks import Takebacks
-from bot.games.timecontrol import (
-    Bank,
-    DaysPerMove,
-    TimeControl,
-    from_columns,
-    is_offered,
-    to_columns,
-)
-from bot.games.tournaments import Tournaments, runs
-from bot.games.turns import new_moves as _new_moves
-from bot.games.turns import played_move as _played
-from bot.games.turns import played_turn
+from bot.games.puzzles.solving import DailyQueued, PuzzleBook, Puzzles
+from bot.games.takebacks.requests import Takebacks
+from bot.games.tournaments.running import Tournaments, runs
 from bot.storage import (
     BoardTheme,
     Challenge,
@@ -185,7 +185,7 @@ class GameService:
     ) -> None:
         """``default_clock``: the clock of a challenge that names none, in a server without a
         default of its own (``None``: no clock). ``outbox_lease``: how long a claim on an
-        announcement holds (see :mod:`bot.games.outbox`). ``puzzles``: the puzzles
+        announcement holds (see :mod:`bot.games.core.outbox`). ``puzzles``: the puzzles
         (``None``: :mod:`ai.puzzles`', read when first needed)."""
         _check_clock(default_clock)
         self.store = store
@@ -329,10 +329,10 @@ class GameService:
         """Challenge ``opponent_id``, or anyone in the channel when it is ``None``.
 
         ``colour`` is the challenger's (``None``: drawn at random on acceptance); ``clock``
-        one of :data:`bot.games.timecontrol.CHOICES` (days per move or a time bank), ``None``
+        one of :data:`bot.games.core.timecontrol.CHOICES` (days per move or a time bank), ``None``
         for no clock, or :data:`SERVER_DEFAULT`. ``parent_channel_id``: the channel of a
         thread the challenge is made in. ``setup``: who places the 49 pieces (the players, or
-        the bot at random when the game begins: :mod:`bot.games.setups`). Raises
+        the bot at random when the game begins: :mod:`bot.games.lobby.setups`). Raises
         :class:`SelfChallenge`, :class:`InvalidClock`, :class:`InvalidTimeControl`,
         :class:`ChannelNotAllowed`.
         """
@@ -377,12 +377,12 @@ class GameService:
         parent_channel_id: ChannelId | None = None,
     ) -> Challenge:
         """A player of a finished game challenges the other to play it again: colours
-        swapped, the same clock and setup (see :mod:`bot.games.rematches`), posted in
+        swapped, the same clock and setup (see :mod:`bot.games.lobby.rematches`), posted in
         ``channel_id`` (a thread of ``parent_channel_id``, if given). A game against the bot
         has its rematch at once instead (:meth:`start_computer_game`).
 
         Raises :class:`GameNotFound`, :class:`NotAPlayer`, the refusals of
-        :func:`bot.games.rematches.check_rematch`, :class:`InvalidClock`,
+        :func:`bot.games.lobby.rematches.check_rematch`, :class:`InvalidClock`,
         :class:`InvalidTimeControl` (a clock no longer offered), :class:`ChannelNotAllowed`.
         """
         now = self.now()
@@ -446,7 +446,7 @@ class GameService:
         this one plays again (the caller swaps the colours; the game's rematch is checked and
         recorded in the same transaction). Raises :class:`ChannelBusy`,
         :class:`ChannelNotAllowed`, and for a rematch the refusals of
-        :func:`bot.games.rematches.check_rematch`.
+        :func:`bot.games.lobby.rematches.check_rematch`.
         """
         if guild_id is not None:
             settings = await self.store.guild_settings(guild_id)
@@ -690,11 +690,12 @@ class GameService:
         ``expected_version`` if given (:class:`GameChanged`), it is the user's turn
         (:class:`NotYourTurn`), the text is a move (:class:`rules.InvalidMoveError`), the
         user's deadline has not passed (else the game is lost on time now, and
-        :class:`~bot.games.errors.LostOnTime` raised: :func:`bot.games.clocks.check_deadline`),
+        :class:`~bot.games.core.errors.LostOnTime` raised:
+        :func:`bot.games.core.clocks.check_deadline`),
         the move is legal (:class:`rules.IllegalMoveError`). Then records it, with a PASS for
         the next player if they have no legal move, and ends the game if the rules say it is
         over; every reply planned for it is played at once, in the same transaction (see
-        :mod:`bot.games.planning`: :attr:`MoveOutcome.replies`); all of it is committed (and
+        :mod:`bot.games.plans.planning`: :attr:`MoveOutcome.replies`); all of it is committed (and
         synced) before this returns. If another action was recorded in the meantime, nothing
         is and :class:`GameChanged` is raised.
 
@@ -783,7 +784,7 @@ class GameService:
     ) -> GameEnded:
         """``user_id`` gives up; the opponent wins. Raises :class:`GameNotFound`,
         :class:`NotAPlayer`, :class:`GameFinished`, :class:`GameChanged`, and
-        :class:`~bot.games.errors.DeadlinePassed` once the deadline has passed (the game is
+        :class:`~bot.games.core.errors.DeadlinePassed` once the deadline has passed (the game is
         lost on time instead)."""
         now = self.now()
         async with acting(self.store) as tx:
@@ -813,8 +814,9 @@ class GameService:
         call asks, the opponent's call aborts (the bot, as an opponent, agrees at once).
         Raises :class:`GameNotFound`, :class:`NotAPlayer`, :class:`GameFinished`,
         :class:`GameChanged`, :class:`AbortTooLate`, :class:`AbortNeedsOrganiser`, and (a
-        player's, not a moderator's or an organiser's) :class:`~bot.games.errors.DeadlinePassed`
-        once the deadline has passed (the game is lost on time instead).
+        player's, not a moderator's or an organiser's)
+        :class:`~bot.games.core.errors.DeadlinePassed` once the deadline has passed (the game is
+        lost on time instead).
         """
         now = self.now()
         async with acting(self.store) as tx:

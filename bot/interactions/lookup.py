@@ -6,8 +6,8 @@ from typing import Any
 
 import discord
 
+from bot.games.core.errors import NoGameHere
 from bot.games.core.models import Game
-from bot.games.errors import NoGameHere
 from bot.games.service import GameService
 from bot.i18n import _
 from bot.interactions.errors import UserError

@@ -1,6 +1,6 @@
 """Delivering the outbox: every post and ping the bot owes because a game's state changed.
 
-The game service writes each announcement (:mod:`bot.games.announcements`) in the transaction
+The game service writes each announcement (:mod:`bot.games.core.announcements`) in the transaction
 of the change, claimed by this process. Right after the commit the caller asks for it
 (:meth:`Deliverer.announce`), and this posts it, so the mover sees the board at once; the
 housekeeping pass (:meth:`Deliverer.deliver_pending`) posts whatever a crash, a restart or a
@@ -30,11 +30,11 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 
 import discord
 
-from bot.games import announcements as kinds
+from bot.games.core import announcements as kinds
 from bot.games.core.models import Game, Notification, TurnNotices
-from bot.games.results import GameOver
+from bot.games.core.results import GameOver
 from bot.games.service import GameService
-from bot.games.takeback_announcements import TAKEBACK, read_takeback
+from bot.games.takebacks.announcements import TAKEBACK, read_takeback
 from bot.posting.answers import Answer, is_answer
 from bot.posting.publisher import ChannelLost, Publisher
 from bot.posting.texts import (

@@ -19,7 +19,7 @@ import discord
 
 import rules
 from bot.games.core.models import BoardTheme, Game
-from bot.games.results import GameRecord
+from bot.games.core.results import GameRecord
 from bot.games.service import GameService
 from bot.i18n import Catalogues, Locale
 from bot.monitoring import Metrics

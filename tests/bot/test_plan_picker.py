@@ -29,7 +29,7 @@ from bot.exts.play.plan_picker import (
     PlanLandingMenu,
     PlanStackMenu,
 )
-from bot.games.plans import Line
+from bot.games.plans.lines import Line
 from bot.i18n import ENGLISH, _
 from bot.posting.publisher import Reader
 from rules import Colour

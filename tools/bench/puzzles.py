@@ -6,8 +6,8 @@
 
 Each request is what ``/puzzle`` does before it answers: the service chooses a puzzle near the
 player's rating among those they never tried and begins their try (one transaction:
-:meth:`bot.games.puzzles.Puzzles.start`), then the board is drawn as the answer shows it (the
-same :func:`render.board_png` call, in worker processes as the bot's renderer makes it).
+:meth:`bot.games.puzzles.solving.Puzzles.start`), then the board is drawn as the answer shows it
+(the same :func:`render.board_png` call, in worker processes as the bot's renderer makes it).
 Before the timed requests, ``--players`` players have each tried ``--tried`` puzzles of a
 book of ``--puzzles`` (the shipped ones, given new names and ratings spread over 600-2600), so
 every choice leaves a history out. After each request the try is given up (not timed), so the
@@ -38,7 +38,7 @@ from pathlib import Path
 import ai.puzzles
 import render
 from ai.workers import process_pool
-from bot.games.puzzles import PuzzleBook, PuzzleShown
+from bot.games.puzzles.solving import PuzzleBook, PuzzleShown
 from bot.games.service import GameService
 from bot.storage import NewAttempt, Store, open_database
 

@@ -52,9 +52,9 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import rules
-from bot.games.digests import next_digest, time_zone
+from bot.games.core.timecontrol import PRESETS, Bank
+from bot.games.notices.digests import next_digest, time_zone
 from bot.games.service import GameService
-from bot.games.timecontrol import PRESETS, Bank
 from bot.storage import (
     Database,
     EndReason,

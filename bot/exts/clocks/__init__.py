@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from bot.exts.clocks.announcements import Announcements
 from bot.exts.clocks.commands import Clocks
-from bot.games.clock_announcements import REMINDER, VACATION
+from bot.games.clocks.announcements import REMINDER, VACATION
 
 if TYPE_CHECKING:
     from bot.app import DvonnBot

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from discord import app_commands
 from discord.app_commands import locale_str
 
-from bot.games.clocks import VACATION_DAYS_PER_YEAR
+from bot.games.core.clocks import VACATION_DAYS_PER_YEAR
 from bot.games.service import GameService
 from bot.i18n import _, n_
 from bot.interactions.feature import Feature

@@ -17,9 +17,9 @@ import discord
 
 import ai
 from ai.engine import Engine
+from bot.games.core.errors import GameChanged, GameFinished
+from bot.games.core.leases import COMPUTER_TURNS, computer_turn
 from bot.games.core.models import Game
-from bot.games.errors import GameChanged, GameFinished
-from bot.games.leases import COMPUTER_TURNS, computer_turn
 from bot.games.service import GameService
 from bot.i18n import _
 from bot.interactions.inflight import InFlight

@@ -13,7 +13,7 @@ import contextlib
 from datetime import datetime, timedelta
 from typing import Final
 
-from bot.games.digests import time_zone, zone_names
+from bot.games.notices.digests import time_zone, zone_names
 from bot.games.notices.errors import UnknownTimeZone
 
 MAX_CHOICES: Final = 25

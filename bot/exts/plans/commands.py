@@ -21,11 +21,12 @@ from discord import app_commands
 from discord.app_commands import Choice, locale_str
 
 import rules
-from bot.games import plans, turns
+from bot.games.core import turns
 from bot.games.core.models import Game
-from bot.games.plan_errors import PlanError, PlansAgainstTheBot
-from bot.games.planning import Planned
-from bot.games.plans import Line
+from bot.games.plans import lines as plans
+from bot.games.plans.errors import PlanError, PlansAgainstTheBot
+from bot.games.plans.lines import Line
+from bot.games.plans.planning import Planned
 from bot.i18n import Text, _, n_
 from bot.interactions import events
 from bot.interactions.feature import Feature

@@ -9,7 +9,7 @@ import discord
 
 import rules
 from bot.games.core.models import Game
-from bot.games.results import MoveOutcome
+from bot.games.core.results import MoveOutcome
 from bot.games.service import GameService
 from bot.i18n import Text
 from bot.interactions import events

@@ -190,7 +190,7 @@ def _in_picker(interaction: Interaction) -> bool:
 
 def waits(game: Game, user_id: int) -> bool:
     """Whether ``user_id`` plays in ``game`` and waits for their opponent, a person: they may
-    plan their replies (:mod:`bot.games.plans`)."""
+    plan their replies (:mod:`bot.games.plans.lines`)."""
     return (
         game.is_active
         and game.is_player(user_id)

@@ -6,7 +6,8 @@ reply" (:func:`~bot.exts.play.picker.plan_button`). Its steps, in that same priv
 1. the move they expect of their opponent, as the picker shows a player to move: the empty
    cells while placing; while moving, the opponent's stacks, then where the chosen one lands;
 2. their own reply, in the position the expected move would leave;
-3. "Plan it": the line is kept (:class:`bot.games.planning.Planning`), checked as every line is,
+3. "Plan it": the line is kept (:class:`bot.games.plans.planning.Planning`), checked as every line
+is,
    and played for them as soon as the opponent plays the move they expected.
 
 Every id carries the game's version (:class:`~bot.exts.play.picker.Shown`) and the moves chosen
@@ -33,7 +34,7 @@ from bot.exts.play.picker import (
     plan_button,
     waits,
 )
-from bot.games import turns
+from bot.games.core import turns
 from bot.games.core.models import Game
 from bot.i18n import Text, _, n_
 from bot.interactions.buttons import BotButton, BotMenu, label

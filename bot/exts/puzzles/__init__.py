@@ -6,7 +6,7 @@ not, with the solution drawn and the puzzle rating's change. A server's daily pu
 in the channel it chose (``/dvonn settings puzzle_channel``) through the outbox, with **Solve
 it** for anyone to try it privately, and its count of solvers the next day.
 
-The service's part is :mod:`bot.games.puzzles`; the housekeeping pass (the clocks feature's
+The service's part is :mod:`bot.games.puzzles.solving`; the housekeeping pass (the clocks feature's
 ``service.sweep``) queues the daily posts and counts, posted here."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from bot.exts.puzzles.commands import PuzzleCommands
 from bot.exts.puzzles.picker import BUTTONS
 from bot.exts.puzzles.posts import DailyPosts
-from bot.games.puzzle_announcements import DAILY_PUZZLE, DAILY_PUZZLE_COUNT
+from bot.games.puzzles.announcements import DAILY_PUZZLE, DAILY_PUZZLE_COUNT
 
 if TYPE_CHECKING:
     from bot.app import DvonnBot

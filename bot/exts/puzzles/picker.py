@@ -20,8 +20,8 @@ import discord
 
 import rules
 from bot.exts.puzzles.board import message
-from bot.games.puzzle_errors import PuzzleMovedOn
-from bot.games.puzzles import PuzzleMoved, PuzzleShown
+from bot.games.puzzles.errors import PuzzleMovedOn
+from bot.games.puzzles.solving import PuzzleMoved, PuzzleShown
 from bot.i18n import _
 from bot.interactions.buttons import BotButton, BotMenu, label
 from bot.interactions.errors import UserError

@@ -20,7 +20,7 @@ import render
 from bot.exts.puzzles.picker import daily_view
 from bot.exts.puzzles.texts import daily_count_line, daily_lines, details, to_play_and_win
 from bot.games.core.models import DailyPuzzlePost, Notification
-from bot.games.puzzle_announcements import read_daily_puzzle
+from bot.games.puzzles.announcements import read_daily_puzzle
 from bot.games.service import GameService
 from bot.posting.descriptions import board_alt_text, board_summary
 from bot.posting.publisher import BOARD_FILENAME, Publisher, Reader

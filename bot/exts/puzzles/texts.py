@@ -8,8 +8,8 @@ from typing import Final
 
 import rules
 from bot.games.core.models import PuzzleRating
-from bot.games.puzzles import PuzzleMoved, PuzzleShown
-from bot.games.ratings import is_provisional
+from bot.games.core.ratings import is_provisional
+from bot.games.puzzles.solving import PuzzleMoved, PuzzleShown
 from bot.i18n import COLOUR_NAMES, Text, _, n_
 from bot.posting.texts import rating_text
 from rules import CELL_NAMES, Cell, Colour, Move, Position, Stack

@@ -29,7 +29,7 @@ from bot.exts.review.texts import (
     transcript_ending,
 )
 from bot.games.core.models import Game, GameStatus
-from bot.games.results import GameOver
+from bot.games.core.results import GameOver
 from bot.games.service import GameService
 from bot.i18n import Text, _
 from bot.interactions.buttons import BotButton, label

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from bot.exts.tournaments.buttons import JoinButton
 from bot.exts.tournaments.commands import TournamentCommands
 from bot.exts.tournaments.posts import TournamentPosts
-from bot.games.tournament_announcements import TOURNAMENT_GAME, TOURNAMENT_NEWS, TOURNAMENT_OPENED
+from bot.games.tournaments.announcements import TOURNAMENT_GAME, TOURNAMENT_NEWS, TOURNAMENT_OPENED
 
 if TYPE_CHECKING:
     from bot.app import DvonnBot

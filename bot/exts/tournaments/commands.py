@@ -15,7 +15,7 @@ from discord.app_commands import Choice, locale_str
 from bot.exts.tournaments.buttons import guild_of, join_tournament
 from bot.exts.tournaments.posts import TournamentPosts
 from bot.exts.tournaments.texts import FORMAT_NAMES, pairings_text, tournament_line
-from bot.games import timecontrol
+from bot.games.core import timecontrol
 from bot.games.core.models import GameStatus, TournamentFormat, TournamentStatus
 from bot.games.service import GameService
 from bot.i18n import Text, _

@@ -6,7 +6,7 @@ import dataclasses
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Final
 
-from bot.games import rounds, tables, timecontrol
+from bot.games.core import timecontrol
 from bot.games.core.models import (
     Game,
     Result,
@@ -15,10 +15,11 @@ from bot.games.core.models import (
     TournamentGame,
     TournamentStatus,
 )
-from bot.games.pairing import Decider, MatchWon, match_winner
-from bot.games.standings import PROMOTED, RELEGATED, GameResult, league_moves
-from bot.games.standings import Standing as Ranked
-from bot.games.tournaments import Place, Standing
+from bot.games.tournaments import rounds, tables
+from bot.games.tournaments.pairing import Decider, MatchWon, match_winner
+from bot.games.tournaments.running import Place, Standing
+from bot.games.tournaments.standings import PROMOTED, RELEGATED, GameResult, league_moves
+from bot.games.tournaments.standings import Standing as Ranked
 from bot.i18n import Text, _
 from bot.posting.publisher import Reader
 from bot.posting.texts import clock_text, mention
@@ -226,8 +227,8 @@ def league_marks(league: Standing, following: Sequence[Standing] = ()) -> dict[i
     """Who of the season ``league`` holds (its divisions) moves up and who down: where they
     play the next season (``following``'s divisions, once it is made). Before that, in a
     division that has finished while others play on, where the league's rule sends them: its
-    first :data:`~bot.games.standings.PROMOTED` up, but in the top division, and its last
-    ``moves_down`` down, but in the lowest. A league that has ended moves nobody."""
+    first :data:`~bot.games.tournaments.standings.PROMOTED` up, but in the top division, and its
+    last ``moves_down`` down, but in the lowest. A league that has ended moves nobody."""
     marks: dict[int, Mark] = {}
     if following:
         later = {e.user_id: d.tournament.division for d in following for e in d.entrants}

@@ -1,9 +1,9 @@
 """The lobby's refusals: challenges made, answered and closed, the channels games start in, and
-rematches (the pattern of every service error: :mod:`bot.games.errors`)."""
+rematches (the pattern of every service error: :mod:`bot.games.core.errors`)."""
 
 from __future__ import annotations
 
-from bot.games.errors import ServiceError
+from bot.games.core.errors import ServiceError
 
 
 class ChannelBusy(ServiceError):

@@ -1,5 +1,5 @@
 """The turn notices' announcement: a player's daily digest (the pattern of every
-announcement: :mod:`bot.games.announcements`)."""
+announcement: :mod:`bot.games.core.announcements`)."""
 
 from __future__ import annotations
 

@@ -1,9 +1,9 @@
 """Refusals of a player's choice of turn notices: the daily digest's hour and time zone (the
-pattern of every service error: :mod:`bot.games.errors`)."""
+pattern of every service error: :mod:`bot.games.core.errors`)."""
 
 from __future__ import annotations
 
-from bot.games.errors import ServiceError
+from bot.games.core.errors import ServiceError
 
 
 class UnknownTimeZone(ServiceError):

@@ -1,9 +1,9 @@
 """Refusals of a move, a resignation or an abort (the pattern of every service error:
-:mod:`bot.games.errors`)."""
+:mod:`bot.games.core.errors`)."""
 
 from __future__ import annotations
 
-from bot.games.errors import GameError, ServiceError
+from bot.games.core.errors import GameError, ServiceError
 from rules import Colour
 
 

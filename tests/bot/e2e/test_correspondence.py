@@ -11,9 +11,9 @@ import pytest
 from PIL import Image
 
 import rules
-from bot.games.clock_errors import VacationNotAllowed
-from bot.games.clocks import VACATION_DAYS_PER_YEAR
-from bot.games.takeback_errors import NothingToTakeBack, OwnTakeback
+from bot.games.clocks.errors import VacationNotAllowed
+from bot.games.core.clocks import VACATION_DAYS_PER_YEAR
+from bot.games.takebacks.errors import NothingToTakeBack, OwnTakeback
 from bot.i18n import _, n_
 from tests.bot.clock import ManualClock
 from tests.bot.e2e.conftest import BotRunner, Table

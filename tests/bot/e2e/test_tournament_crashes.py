@@ -39,10 +39,11 @@ from typing import Any
 import psycopg
 import pytest
 
-from bot.games import rounds, tournaments, withdrawals
-from bot.games.errors import ServiceError
+from bot.games.core.errors import ServiceError
 from bot.games.service import GameService
-from bot.games.tournament_announcements import TOURNAMENT_GAME, TOURNAMENT_NEWS
+from bot.games.tournaments import rounds, withdrawals
+from bot.games.tournaments import running as tournaments
+from bot.games.tournaments.announcements import TOURNAMENT_GAME, TOURNAMENT_NEWS
 from bot.storage import (
     Claim,
     Game,

@@ -5,10 +5,10 @@ a rated one is refused); a tournament always has a clock; who may abort a tourna
 from __future__ import annotations
 
 from bot.app import DvonnBot
+from bot.games.core.timecontrol import LITTLE_GOLEM
 from bot.games.play.errors import AbortNeedsOrganiser
-from bot.games.timecontrol import LITTLE_GOLEM
-from bot.games.tournament_errors import OrganisersOnly, TournamentNeedsClock
-from bot.games.tournaments import PLAYERS_OWN_MOST
+from bot.games.tournaments.errors import OrganisersOnly, TournamentNeedsClock
+from bot.games.tournaments.running import PLAYERS_OWN_MOST
 from bot.i18n import _
 from bot.posting.texts import clock_text
 from bot.storage.models import TournamentStatus

@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 import rules
-from bot.games.digests import next_digest, time_zone
+from bot.games.notices.digests import next_digest, time_zone
 from bot.games.notices.errors import (
     DigestNeedsHour,
     DigestNeedsTimeZone,

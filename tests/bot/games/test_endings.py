@@ -1,4 +1,5 @@
-"""Every way a game ends leaves the same traces: one code path (bot.games.endings) ends them all.
+"""Every way a game ends leaves the same traces: one code path (bot.games.core.endings) ends them
+all.
 
 Each game below is ended a different way with a takeback request and an abort request pending
 and a clock running, then its stored row and its announcement are compared: nothing may be
@@ -15,7 +16,7 @@ from datetime import timedelta
 from typing import Any
 
 import rules
-from bot.games.announcements import GAME_ENDED, GAME_STARTED, TURN
+from bot.games.core.announcements import GAME_ENDED, GAME_STARTED, TURN
 from bot.games.service import GameService
 from bot.storage.models import EndReason, Game, GameStatus, Result
 from tests.bot.clock import ManualClock

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import rules
-from bot.games.errors import GameChanged, GameFinished, GameNotFound, NotAPlayer, ServiceError
+from bot.games.core.errors import GameChanged, GameFinished, GameNotFound, NotAPlayer, ServiceError
 from bot.games.play.errors import NotYourTurn
 from bot.games.service import GameService
 from bot.storage import Game, Store, open_database

@@ -13,10 +13,10 @@ from datetime import timedelta
 
 import pytest
 
-from bot.games import announcements as kinds
-from bot.games.errors import GameFinished, LostOnTime, WonOnTime
+from bot.games.core import announcements as kinds
+from bot.games.core.errors import GameFinished, LostOnTime, WonOnTime
+from bot.games.core.timecontrol import DaysPerMove
 from bot.games.service import GameService, Sweep
-from bot.games.timecontrol import DaysPerMove
 from bot.storage import EndReason, Game, Store, open_database
 from bot.storage.models import TournamentFormat
 from rules import Colour

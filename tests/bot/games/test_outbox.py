@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 import rules
-from bot.games.outbox import Outbox
+from bot.games.core.outbox import Outbox
 from bot.games.service import GameService
 from bot.storage import Notification, Store, open_database
 from tests.bot.clock import ManualClock

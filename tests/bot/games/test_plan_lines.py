@@ -1,11 +1,13 @@
-"""The rules of planned lines (``bot.games.plans``), pure: reading, checking, matching, chains."""
+"""The rules of planned lines (``bot.games.plans.lines``), pure: reading, checking, matching,
+chains."""
 
 from __future__ import annotations
 
 import pytest
 
 import rules
-from bot.games.plan_errors import (
+from bot.games.core.turns import turn
+from bot.games.plans.errors import (
     EmptyLine,
     PlanConflict,
     PlanEndsOnTheirMove,
@@ -15,8 +17,7 @@ from bot.games.plan_errors import (
     PlanTooLong,
     TooManyLines,
 )
-from bot.games.plans import MOST_LINE_MOVES, MOST_LINES, Line, advance, check, play, read
-from bot.games.turns import turn
+from bot.games.plans.lines import MOST_LINE_MOVES, MOST_LINES, Line, advance, check, play, read
 from rules import Colour
 
 W, B = Colour.WHITE, Colour.BLACK

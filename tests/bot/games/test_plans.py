@@ -13,9 +13,10 @@ from typing import Any
 import pytest
 
 import rules
-from bot.games import announcements as kinds
-from bot.games.errors import GameChanged, GameFinished, NotAPlayer
-from bot.games.plan_errors import (
+from bot.games.core import announcements as kinds
+from bot.games.core.errors import GameChanged, GameFinished, NotAPlayer
+from bot.games.core.timecontrol import Bank
+from bot.games.plans.errors import (
     PlanConflict,
     PlanEndsOnTheirMove,
     PlanIllegalMove,
@@ -24,10 +25,9 @@ from bot.games.plan_errors import (
     PlansAgainstTheBot,
     TooManyLines,
 )
-from bot.games.plans import MOST_LINES, Line
+from bot.games.plans.lines import MOST_LINES, Line
 from bot.games.play.errors import NotYourTurn
 from bot.games.service import GameService
-from bot.games.timecontrol import Bank
 from bot.storage import Game, Store, open_database
 from bot.storage.models import GameStatus
 from bot.storage.plans import PlanWrites

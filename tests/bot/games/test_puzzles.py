@@ -17,8 +17,8 @@ import pytest
 import ai.puzzles
 import rules
 from ai.puzzles import Puzzle
-from bot.games.puzzle_announcements import DAILY_PUZZLE, DAILY_PUZZLE_COUNT, read_daily_puzzle
-from bot.games.puzzle_errors import (
+from bot.games.puzzles.announcements import DAILY_PUZZLE, DAILY_PUZZLE_COUNT, read_daily_puzzle
+from bot.games.puzzles.errors import (
     NoDailyPuzzle,
     NoPuzzleLeft,
     NoPuzzleRunning,
@@ -27,7 +27,7 @@ from bot.games.puzzle_errors import (
     PuzzleOver,
     UnknownPuzzle,
 )
-from bot.games.puzzles import WINDOWS, PuzzleBook, rated, start_rating
+from bot.games.puzzles.solving import WINDOWS, PuzzleBook, rated, start_rating
 from bot.games.service import GameService
 from bot.storage import Store, open_database
 from bot.storage.models import GuildSettings

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 import rules
-from bot.games.errors import GameChanged, GameFinished, ServiceError
+from bot.games.core.errors import GameChanged, GameFinished, ServiceError
 from bot.games.play.errors import NotYourTurn
 from bot.games.service import GameService
 from bot.storage import Game, Store, open_database

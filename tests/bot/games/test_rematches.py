@@ -9,7 +9,9 @@ import dataclasses
 
 import pytest
 
-from bot.games.errors import NotAPlayer
+from bot.games.core.errors import NotAPlayer
+from bot.games.core.results import GameStarted
+from bot.games.core.timecontrol import LITTLE_GOLEM
 from bot.games.lobby.errors import (
     ChannelNotAllowed,
     RematchAlreadyOffered,
@@ -20,10 +22,8 @@ from bot.games.lobby.errors import (
     RematchRefused,
     RematchTooEarly,
 )
-from bot.games.rematches import offers_rematch
-from bot.games.results import GameStarted
+from bot.games.lobby.rematches import offers_rematch
 from bot.games.service import GameService
-from bot.games.timecontrol import LITTLE_GOLEM
 from bot.storage.models import (
     Challenge,
     ChallengeStatus,

@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 import rules
-from bot.games.errors import GameFinished, NoGameHere, NotAPlayer, PlyOutOfRange
+from bot.games.core.errors import GameFinished, NoGameHere, NotAPlayer, PlyOutOfRange
+from bot.games.core.timecontrol import DaysPerMove, TimeControl
 from bot.games.lobby.errors import (
     ChallengeAlreadyAccepted,
     ChallengeCancelled,
@@ -28,7 +29,6 @@ from bot.games.lobby.errors import (
 )
 from bot.games.play.errors import AbortTooLate
 from bot.games.service import SERVER_DEFAULT, GameService
-from bot.games.timecontrol import DaysPerMove, TimeControl
 from bot.storage.models import ChallengeStatus, EndReason, Game, GameStatus, GuildSettings, Result
 from rules import Colour
 from tests.bot.clock import ManualClock

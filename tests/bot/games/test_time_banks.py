@@ -10,9 +10,9 @@ from datetime import timedelta
 import pytest
 
 import rules
+from bot.games.core.timecontrol import LITTLE_GOLEM, Bank, DaysPerMove
 from bot.games.lobby.errors import InvalidClock, InvalidTimeControl
 from bot.games.service import GameService
-from bot.games.timecontrol import LITTLE_GOLEM, Bank, DaysPerMove
 from bot.storage import Store, open_database
 from bot.storage.models import EndReason, GuildSettings, Result, time_to_text
 from tests.bot.clock import ManualClock

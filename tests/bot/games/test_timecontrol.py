@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rules
-from bot.games.clocks import (
+from bot.games.core.clocks import (
     REMIND_BEFORE,
     GameClock,
     bank_left,
@@ -21,7 +21,7 @@ from bot.games.clocks import (
     taken_back,
     time_control_of,
 )
-from bot.games.timecontrol import (
+from bot.games.core.timecontrol import (
     CHOICES,
     LITTLE_GOLEM,
     PRESETS,

@@ -8,7 +8,7 @@ import random
 
 import rules
 from bot.games.service import GameService
-from bot.games.tables import table
+from bot.games.tournaments.tables import table
 from bot.storage import Store, open_database
 from bot.storage.models import TournamentFormat, TournamentStatus
 from tests.bot.clock import ManualClock

@@ -10,8 +10,7 @@ import pytest
 
 from bot.games.play.errors import AbortNeedsOrganiser
 from bot.games.service import GameService
-from bot.games.tables import table
-from bot.games.tournament_errors import (
+from bot.games.tournaments.errors import (
     AlreadyJoined,
     NotOrganiser,
     OrganisersOnly,
@@ -21,6 +20,7 @@ from bot.games.tournament_errors import (
     TournamentNeedsClock,
     TournamentStarted,
 )
+from bot.games.tournaments.tables import table
 from bot.storage import Tournament
 from bot.storage.models import GameStatus, TournamentFormat, TournamentStatus
 from tests.bot.clock import ManualClock

@@ -8,7 +8,7 @@ import dataclasses
 from datetime import UTC, datetime
 
 import rules
-from bot.games import announcements
+from bot.games.core import announcements
 from bot.i18n import ENGLISH
 from bot.posting.texts import Players, turn_post
 from bot.storage import NewNotification

@@ -11,9 +11,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 import rules
-from bot.games.clocks import GameClock
-from bot.games.results import GameOver, PlayedMove
-from bot.games.timecontrol import LITTLE_GOLEM, Bank, DaysPerMove
+from bot.games.core.clocks import GameClock
+from bot.games.core.results import GameOver, PlayedMove
+from bot.games.core.timecontrol import LITTLE_GOLEM, Bank, DaysPerMove
 from bot.i18n import ENGLISH
 from bot.posting.texts import (
     GamePost,

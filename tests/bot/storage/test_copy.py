@@ -23,9 +23,9 @@ import pytest
 from psycopg import sql
 
 import rules
+from bot.games.core.timecontrol import LITTLE_GOLEM
+from bot.games.lobby.setups import random_placements
 from bot.games.service import GameService
-from bot.games.setups import random_placements
-from bot.games.timecontrol import LITTLE_GOLEM
 from bot.storage import PostgresDatabase, SQLiteDatabase, StorageError, Store
 from bot.storage.copy import CopyReport, Table, copy_database, plan_tables, read_tables
 from bot.storage.models import BoardTheme, GuildSettings, Setup, TurnNotices
