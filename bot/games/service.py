@@ -43,7 +43,7 @@ from bot.games.clocks import (
     time_control_of,
 )
 from bot.games.digests import DigestQueued, Digests
-from bot.games.endings import Ending, finish
+from bot.games.endings import Ending, GameEndHooks, finish
 from bot.games.errors import (
     AbortTooLate,
     ChallengeAlreadyAccepted,
@@ -194,12 +194,15 @@ class GameService:
         self._default_clock = default_clock
         self.outbox = Outbox(store, self.now, outbox_lease)
         self.leases = Leases(store, self.now, self.outbox.claimant, outbox_lease)
-        self.clocks = Clocks(store, self.now, self.outbox)
+        self.game_ends = GameEndHooks()
+        """What the features do when a game ends (every part that ends games runs them)."""
+        self.clocks = Clocks(store, self.now, self.outbox, hooks=self.game_ends)
         self.digests = Digests(store, self.now, self.outbox)
-        self.takebacks = Takebacks(store, self.now, self.outbox)
+        self.takebacks = Takebacks(store, self.now, self.outbox, hooks=self.game_ends)
         self.ratings = Ratings(store, self.now)
-        self.tournaments = Tournaments(store, self.now, self.outbox)
-        self.plans = Planning(store, self.now, self.outbox)
+        self.tournaments = Tournaments(store, self.now, self.outbox, hooks=self.game_ends)
+        self.game_ends.register(self.tournaments.game_ended)
+        self.plans = Planning(store, self.now, self.outbox, hooks=self.game_ends)
         self.puzzles = Puzzles(
             store,
             self.now,
@@ -768,6 +771,7 @@ class GameService:
                     Ending.by_rules(position),
                     now,
                     self.outbox.claim(),
+                    hooks=self.game_ends,
                     position=position,
                     moves=_new_moves(played, game, game),
                     announce=lambda final, change: announcements.turn(
@@ -787,9 +791,9 @@ class GameService:
         now = self.now()
         async with acting(self.store) as tx:
             game = await game_for_action(tx.game, game_id, user_id, expected_version)
-            await check_deadline(tx, game, user_id, now, self.outbox)
+            await check_deadline(tx, game, user_id, now, self.outbox, hooks=self.game_ends)
             ending = Ending.resignation(game, user_id)
-            ended = await finish(tx, game, ending, now, self.outbox.claim())
+            ended = await finish(tx, game, ending, now, self.outbox.claim(), hooks=self.game_ends)
         log.info("game %s: %s resigned", game_id, user_id)
         return ended
 
@@ -837,7 +841,7 @@ class GameService:
                 if not game.is_player(user_id):
                     raise NotAPlayer(game_id, user_id)
                 check_running(game, expected_version)
-                await check_deadline(tx, game, user_id, now, self.outbox)
+                await check_deadline(tx, game, user_id, now, self.outbox, hooks=self.game_ends)
                 if len(await tx.phase_two_movers(game_id)) == 2:
                     raise AbortTooLate(game_id)
                 opponent = game.opponent_of(user_id)
@@ -847,7 +851,9 @@ class GameService:
                     saved = await tx.save_game(asked, game.version)
                     log.info("game %s: %s proposes to abort", game_id, user_id)
                     return AbortOutcome(saved, user_id, None, waiting_for=opponent)
-            ended = await finish(tx, game, Ending.abort(user_id), now, self.outbox.claim())
+            ended = await finish(
+                tx, game, Ending.abort(user_id), now, self.outbox.claim(), hooks=self.game_ends
+            )
         log.info("game %s aborted by %s (moderator: %s)", game_id, user_id, moderator)
         requester = user_id if moderator else (game.abort_requested_by or user_id)
         return AbortOutcome(ended.game, requester, ended, by_moderator=moderator)

@@ -9,7 +9,8 @@ they may withdraw (their games still to play are lost, the played ones kept).
 Its games are ordinary games of the bot: each is made waiting for its thread
 (:attr:`~bot.storage.GameStatus.PENDING`) and announced; the Discord layer makes the thread
 and calls :meth:`Tournaments.begin_game`, which starts the clock and writes the game's first
-post. When one ends, :mod:`bot.games.rounds` moves the tournament on in the same transaction.
+post. When one ends, :mod:`bot.games.rounds` moves the tournament on in the same transaction
+(:meth:`Tournaments.game_ended`, the tournaments' hook at every game's end).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from datetime import datetime, timedelta
 from typing import Final
 
 from bot.games import announcements, clocks, rounds, standings, timecontrol, withdrawals
-from bot.games.endings import Ending, ended, finish
+from bot.games.endings import AfterEnd, Ending, GameEnd, GameEndHooks, ended, finish
 from bot.games.outbox import Outbox
 from bot.games.pairing import most_swiss_rounds
 from bot.games.results import GameStarted
@@ -47,6 +48,7 @@ from bot.games.tournament_errors import (
 )
 from bot.storage import (
     ChannelId,
+    EndReason,
     Entrant,
     Game,
     GameStatus,
@@ -105,12 +107,36 @@ class Place:
 
 
 class Tournaments:
-    """The use cases of tournaments and leagues."""
+    """The use cases of tournaments and leagues; the games they end run the features'
+    ``hooks``, of which :meth:`game_ended` is the tournaments' own."""
 
-    def __init__(self, store: Store, now: Callable[[], datetime], outbox: Outbox) -> None:
+    def __init__(
+        self, store: Store, now: Callable[[], datetime], outbox: Outbox, hooks: GameEndHooks
+    ) -> None:
         self.store = store
         self._now = now
         self._outbox = outbox
+        self._hooks = hooks
+
+    async def game_ended(self, end: GameEnd) -> AfterEnd | None:
+        """The tournaments' part in every game's end (a hook of
+        :class:`~bot.games.endings.GameEndHooks`). Before the game is rated, a tournament's
+        game takes the locks its end goes on to need (:func:`rounds.lock_for_end`); once its
+        end is announced, the tournament records the result and goes on
+        (:func:`rounds.game_over`), and then, for a loss on time, a loser who never moved in the
+        game loses their other games (:func:`withdrawals.after_loss_on_time`)."""
+        paired = await rounds.lock_for_end(end.tx, end.game)
+        if paired is None:
+            return None
+
+        async def after() -> None:
+            await rounds.game_over(end.tx, end.game, paired, end.now)
+            if end.game.end_reason is EndReason.TIME:
+                await withdrawals.after_loss_on_time(
+                    end.tx, end.game, end.now, end.claim, self._hooks
+                )
+
+        return after
 
     # --- making and entering ---------------------------------------------------------------
 
@@ -242,7 +268,9 @@ class Tournaments:
             await tx.lock_games_first(tournament_id, user_id)  # as a game's end takes them
             tournament = await _open_tournament(tx, tournament_id)
             if tournament.is_running and tournament.is_league:
-                await withdrawals.withdraw(tx, tournament, user_id, now, self._outbox.claim())
+                await withdrawals.withdraw(
+                    tx, tournament, user_id, now, self._outbox.claim(), hooks=self._hooks
+                )
                 return tournament
             if not tournament.is_open:
                 raise TournamentStarted(tournament.id, tournament.name)
@@ -261,7 +289,9 @@ class Tournaments:
                 raise TournamentNotStarted(tournament.id, tournament.name)
             if tournament.is_over:
                 raise TournamentOver(tournament.id, tournament.name)
-            await withdrawals.withdraw(tx, tournament, user_id, now, self._outbox.claim())
+            await withdrawals.withdraw(
+                tx, tournament, user_id, now, self._outbox.claim(), hooks=self._hooks
+            )
         log.info("tournament %s: %s withdrew", tournament_id, user_id)
         return tournament
 
@@ -335,7 +365,7 @@ class Tournaments:
                     continue
                 if game.status is GameStatus.ACTIVE:
                     claim = rounds.unclaimed(self._outbox.claim(), now)  # posted by the caller
-                    await finish(tx, game, Ending.abort(by), now, claim)
+                    await finish(tx, game, Ending.abort(by), now, claim, hooks=self._hooks)
                 elif game.status is GameStatus.PENDING:
                     await tx.save_game(ended(game, Ending.abort(by), now), game.version)
         await tx.enqueue(announcements.tournament_news(cancelled, cancelled=True), now)

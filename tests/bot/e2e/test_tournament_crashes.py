@@ -50,6 +50,7 @@ from bot.games import (
     withdrawals,
 )
 from bot.games.announcements import TOURNAMENT_GAME, TOURNAMENT_NEWS
+from bot.games.endings import GameEndHooks
 from bot.storage import (
     Claim,
     Game,
@@ -287,11 +288,17 @@ async def test_a_withdrawal_or_a_cancellation_while_a_game_ends_waits_and_never_
         return await lock_for_end(tx, game)
 
     async def held_withdraw(
-        tx: Writer, tournament: Tournament, user_id: UserId, now: datetime, claim: Claim
+        tx: Writer,
+        tournament: Tournament,
+        user_id: UserId,
+        now: datetime,
+        claim: Claim,
+        *,
+        hooks: GameEndHooks,
     ) -> None:
         if meeting is not None:
             await meeting.reach("change")
-        await withdraw(tx, tournament, user_id, now, claim)
+        await withdraw(tx, tournament, user_id, now, claim, hooks=hooks)
 
     async def held_cancel(
         self: tournaments.Tournaments,
