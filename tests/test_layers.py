@@ -214,6 +214,7 @@ GAME_SERVICE_CORE = (
     "bot.games.clocks",
     "bot.games.endings",
     "bot.games.errors",
+    "bot.games.housekeeping",
     "bot.games.leases",
     "bot.games.outbox",
     "bot.games.ratings",

@@ -276,6 +276,28 @@ class Reminder:
 
 
 @dataclass(frozen=True, slots=True)
+class LostOnTime:
+    """What the housekeeping pass's deadline job did: the games it ended on time."""
+
+    games: tuple[GameEnded, ...] = ()
+
+    @property
+    def announcements(self) -> tuple[int, ...]:
+        return tuple(ended.announcement for ended in self.games)
+
+
+@dataclass(frozen=True, slots=True)
+class Reminded:
+    """What the housekeeping pass's reminder job did: one reminder per player."""
+
+    reminders: tuple[Reminder, ...] = ()
+
+    @property
+    def announcements(self) -> tuple[int, ...]:
+        return tuple(reminder.announcement for reminder in self.reminders)
+
+
+@dataclass(frozen=True, slots=True)
 class Vacation:
     user_id: UserId
     until: datetime
@@ -309,6 +331,14 @@ class Clocks:
         self._now = now
         self._outbox = outbox
         self._hooks = hooks
+
+    async def lose_late_games(self) -> LostOnTime:
+        """The housekeeping pass's job: :meth:`enforce_deadlines`."""
+        return LostOnTime(tuple(await self.enforce_deadlines()))
+
+    async def remind(self) -> Reminded:
+        """The housekeeping pass's job: :meth:`queue_reminders`."""
+        return Reminded(tuple(await self.queue_reminders()))
 
     async def enforce_deadlines(self) -> list[GameEnded]:
         """End every running game whose player to move let the deadline pass: the opponent wins

@@ -122,6 +122,18 @@ class Profile:
     active: tuple[Game, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class Rated:
+    """What the housekeeping pass's rating job did: how many games it rated (it posts
+    nothing)."""
+
+    games: int = 0
+
+    @property
+    def announcements(self) -> tuple[int, ...]:
+        return ()
+
+
 class Ratings:
     """The ratings' use cases: a player's profile, a server's leaderboard, catching up."""
 
@@ -135,6 +147,10 @@ class Ratings:
             return None
         async with self._store.write() as tx:
             return await rate_in(tx, game, self._now())
+
+    async def rate_unrated(self) -> Rated:
+        """The housekeeping pass's job: :meth:`rate_finished_games`."""
+        return Rated(await self.rate_finished_games())
 
     async def rate_finished_games(self) -> int:
         """Rate the finished games a crash left unrated (before version 5 of the database, a

@@ -35,6 +35,8 @@ from bot.games.clocks import (
     CLOCK_CHOICES,
     Clocks,
     GameClock,
+    LostOnTime,
+    Reminded,
     Reminder,
     acting,
     check_deadline,
@@ -42,7 +44,7 @@ from bot.games.clocks import (
     is_past_deadline,
     time_control_of,
 )
-from bot.games.digests import DigestQueued, Digests
+from bot.games.digests import DigestQueued, Digests, DigestsQueued
 from bot.games.endings import Ending, GameEndHooks, finish
 from bot.games.errors import (
     AbortTooLate,
@@ -69,6 +71,7 @@ from bot.games.errors import (
     PlyOutOfRange,
     SelfChallenge,
 )
+from bot.games.housekeeping import JobDone, PeriodicJobs
 from bot.games.leases import Leases
 from bot.games.outbox import DEFAULT_LEASE, Outbox
 from bot.games.planning import Planning, played_turn
@@ -147,25 +150,43 @@ FIRST_OWN_PIECE: Final = DVONN_PIECES + 1
 
 
 @dataclass(frozen=True, slots=True)
-class Sweep:
-    """What one housekeeping pass did."""
+class ChallengesExpired:
+    """What the housekeeping pass's challenge job did: the challenges it closed (it posts
+    nothing: their posts are updated when next looked at)."""
 
-    expired_challenges: int = 0
-    lost_on_time: tuple[GameEnded, ...] = ()
-    rated: int = 0
-    reminders: tuple[Reminder, ...] = ()
-    digests: tuple[DigestQueued, ...] = ()
-    daily_puzzles: DailyQueued = dataclasses.field(default_factory=DailyQueued)
+    challenges: tuple[Challenge, ...] = ()
+
+    @property
+    def announcements(self) -> tuple[int, ...]:
+        return ()
+
+
+@dataclass(frozen=True, slots=True)
+class Sweep:
+    """What one housekeeping pass did: each periodic job's result, in the order run."""
+
+    done: tuple[JobDone, ...] = ()
 
     @property
     def announcements(self) -> tuple[int, ...]:
         """The outbox rows this pass wrote, leased to its caller to deliver now."""
-        return (
-            tuple(e.announcement for e in self.lost_on_time)
-            + tuple(r.announcement for r in self.reminders)
-            + tuple(d.announcement for d in self.digests)
-            + self.daily_puzzles.announcements
-        )
+        return tuple(row for job in self.done for row in job.announcements)
+
+    @property
+    def lost_on_time(self) -> tuple[GameEnded, ...]:
+        return tuple(g for job in self.done if isinstance(job, LostOnTime) for g in job.games)
+
+    @property
+    def reminders(self) -> tuple[Reminder, ...]:
+        return tuple(r for job in self.done if isinstance(job, Reminded) for r in job.reminders)
+
+    @property
+    def digests(self) -> tuple[DigestQueued, ...]:
+        return tuple(d for job in self.done if isinstance(job, DigestsQueued) for d in job.digests)
+
+    @property
+    def daily_puzzles(self) -> DailyQueued:
+        return next((job for job in self.done if isinstance(job, DailyQueued)), DailyQueued())
 
 
 class GameService:
@@ -210,6 +231,15 @@ class GameService:
             self._rng,
             PuzzleBook.standard if puzzles is None else puzzles,
         )
+        self.housekeeping = PeriodicJobs()
+        """The housekeeping pass's jobs, each feature's own, in the order they run."""
+        self.housekeeping.add("challenges: expiry", self._expire_challenges)
+        self.housekeeping.add("clocks: losses on time", self.clocks.lose_late_games)
+        self.housekeeping.add("ratings: games left unrated", self.ratings.rate_unrated)
+        self.housekeeping.add("clocks: reminders", self.clocks.remind)
+        self.housekeeping.add("notices: daily digests", self.digests.queue_digests)
+        self.housekeeping.add("puzzles: the daily puzzle", self.puzzles.queue_daily)
+        self.housekeeping.add("tournaments: starts due", self.tournaments.begin_due)
 
     @classmethod
     async def open(
@@ -302,17 +332,11 @@ class GameService:
         return moment.astimezone(UTC)
 
     async def sweep(self) -> Sweep:
-        """One housekeeping pass: expire challenges, end games whose deadline passed, rate what
-        a crash left unrated, queue reminders and the daily digests due, and the daily
-        puzzle's posts and counts. The bot runs it every minute, tests after moving the
-        clock."""
-        expired = await self.expire_challenges()
-        lost = await self.clocks.enforce_deadlines()
-        rated = await self.ratings.rate_finished_games()
-        reminders = await self.clocks.queue_reminders()
-        digests = await self.digests.queue_due()
-        daily = await self.puzzles.queue_daily()
-        return Sweep(len(expired), tuple(lost), rated, tuple(reminders), tuple(digests), daily)
+        """One housekeeping pass: every job of :attr:`housekeeping`, in order (challenges
+        expired, games ended whose deadline passed, what a crash left unrated rated, reminders
+        and the daily digests due queued, the daily puzzle's posts and counts, the tournaments
+        due begun). The bot runs it every minute, tests after moving the clock."""
+        return Sweep(await self.housekeeping.run())
 
     # --- challenges ----------------------------------------------------------------------------
 
@@ -623,6 +647,10 @@ class GameService:
                 raise NotYourChallenge(challenge_id, user_id)
 
         return await self._close_challenge(challenge_id, user_id, ChallengeStatus.CANCELLED, check)
+
+    async def _expire_challenges(self) -> ChallengesExpired:
+        """The housekeeping pass's job: :meth:`expire_challenges`."""
+        return ChallengesExpired(tuple(await self.expire_challenges()))
 
     async def expire_challenges(self) -> list[Challenge]:
         """Close the challenges whose time is up; returns them (to update their posts)."""

@@ -106,6 +106,18 @@ class Place:
     division: int | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Begun:
+    """What the housekeeping pass's tournament job did: the tournaments it began (their posts
+    are nobody's in particular: the outbox's deliverer takes them)."""
+
+    tournaments: tuple[Tournament, ...] = ()
+
+    @property
+    def announcements(self) -> tuple[int, ...]:
+        return ()
+
+
 class Tournaments:
     """The use cases of tournaments and leagues; the games they end run the features'
     ``hooks``, of which :meth:`game_ended` is the tournaments' own."""
@@ -318,6 +330,10 @@ class Tournaments:
         started = await rounds.begin(tx, tournament, now)
         log.info("tournament %s began with %d players", tournament.id, len(playing))
         return started
+
+    async def begin_due(self) -> Begun:
+        """The housekeeping pass's job: :meth:`start_due`."""
+        return Begun(tuple(await self.start_due()))
 
     async def start_due(self) -> list[Tournament]:
         """Begin the open tournaments whose start time has come (housekeeping); one with too
