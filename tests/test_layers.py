@@ -5,8 +5,10 @@ imports bot, and nothing of the bot imports tools (the benchmarks, the engine's 
 gallery), which is not installed with it either. Inside bot (the rooms of README's Layout):
 storage knows nothing of the rest, the game service only storage, i18n nothing of the bot; the
 shared rooms (interactions, posting) import no feature and not the composition root; no feature
-imports another; nothing imports a feature (the root loads them by name); and no module imports
-back into a cycle.
+imports another; nothing imports a feature (the root loads them by name); the game service's
+core (its outbox, leases, endings, ratings, deadlines…) imports none of its features
+(tournaments), which register what they do at a game's end and in the housekeeping pass
+instead; and no module imports back into a cycle.
 """
 
 from __future__ import annotations
@@ -206,6 +208,49 @@ def test_no_feature_imports_another_and_nothing_imports_a_feature() -> None:
         for target in imported:
             if room(target).startswith("bot.exts.") and room(target) != room(module):
                 pytest.fail(f"{module} imports the feature {target}")
+
+
+GAME_SERVICE_CORE = (
+    "bot.games.core.announcements",
+    "bot.games.core.checks",
+    "bot.games.core.clocks",
+    "bot.games.core.endings",
+    "bot.games.core.errors",
+    "bot.games.core.housekeeping",
+    "bot.games.core.leases",
+    "bot.games.core.outbox",
+    "bot.games.core.ratings",
+    "bot.games.core.results",
+    "bot.games.core.timecontrol",
+)
+"""The game service's core: what every game goes through, or every feature uses."""
+TOURNAMENT_FEATURE = (
+    "bot.games.tournaments.pairing",
+    "bot.games.tournaments.rounds",
+    "bot.games.tournaments.standings",
+    "bot.games.tournaments.errors",
+    "bot.games.tournaments.running",
+    "bot.games.tournaments.withdrawals",
+)
+"""The tournaments' modules of the game service."""
+
+
+def test_the_game_service_s_core_imports_no_feature() -> None:
+    """Neither directly nor through another module (a package's ``__init__`` aside, imported
+    with its modules): a feature registers its part in a game's end and its periodic jobs
+    where the service is composed, and the core calls them without knowing them."""
+    graph = bot_imports(typing_too=True)
+    for core in GAME_SERVICE_CORE:
+        assert core in graph, f"{core} is no module"
+        seen, todo = {core}, [core]
+        while todo:
+            module = todo.pop()
+            for target in graph[module]:
+                if module.startswith(f"{target}.") or target in seen:
+                    continue
+                assert target not in TOURNAMENT_FEATURE, f"{core} imports {target} (via {module})"
+                seen.add(target)
+                todo.append(target)
 
 
 def test_features_name_the_composition_root_for_types_only() -> None:

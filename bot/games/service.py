@@ -35,6 +35,8 @@ from bot.games.core.clocks import (
     CLOCK_CHOICES,
     Clocks,
     GameClock,
+    LostOnTime,
+    Reminded,
     Reminder,
     acting,
     check_deadline,
@@ -42,7 +44,7 @@ from bot.games.core.clocks import (
     is_past_deadline,
     time_control_of,
 )
-from bot.games.core.endings import Ending, finish
+from bot.games.core.endings import Ending, GameEndHooks, finish
 from bot.games.core.errors import (
     GameChanged,
     GameFinished,
@@ -51,6 +53,7 @@ from bot.games.core.errors import (
     NotAPlayer,
     PlyOutOfRange,
 )
+from bot.games.core.housekeeping import JobDone, PeriodicJobs
 from bot.games.core.leases import Leases
 from bot.games.core.outbox import DEFAULT_LEASE, Outbox
 from bot.games.core.ratings import Ratings
@@ -92,7 +95,7 @@ from bot.games.lobby.errors import (
 )
 from bot.games.lobby.rematches import check_rematch, rematch_colour
 from bot.games.lobby.setups import new_seed, random_setup
-from bot.games.notices.digests import DigestQueued, Digests
+from bot.games.notices.digests import DigestQueued, Digests, DigestsQueued
 from bot.games.plans.planning import Planning
 from bot.games.play.errors import AbortNeedsOrganiser, AbortTooLate, NotYourTurn
 from bot.games.puzzles.solving import DailyQueued, PuzzleBook, Puzzles
@@ -148,25 +151,43 @@ FIRST_OWN_PIECE: Final = DVONN_PIECES + 1
 
 
 @dataclass(frozen=True, slots=True)
-class Sweep:
-    """What one housekeeping pass did."""
+class ChallengesExpired:
+    """What the housekeeping pass's challenge job did: the challenges it closed (it posts
+    nothing: their posts are updated when next looked at)."""
 
-    expired_challenges: int = 0
-    lost_on_time: tuple[GameEnded, ...] = ()
-    rated: int = 0
-    reminders: tuple[Reminder, ...] = ()
-    digests: tuple[DigestQueued, ...] = ()
-    daily_puzzles: DailyQueued = dataclasses.field(default_factory=DailyQueued)
+    challenges: tuple[Challenge, ...] = ()
+
+    @property
+    def announcements(self) -> tuple[int, ...]:
+        return ()
+
+
+@dataclass(frozen=True, slots=True)
+class Sweep:
+    """What one housekeeping pass did: each periodic job's result, in the order run."""
+
+    done: tuple[JobDone, ...] = ()
 
     @property
     def announcements(self) -> tuple[int, ...]:
         """The outbox rows this pass wrote, leased to its caller to deliver now."""
-        return (
-            tuple(e.announcement for e in self.lost_on_time)
-            + tuple(r.announcement for r in self.reminders)
-            + tuple(d.announcement for d in self.digests)
-            + self.daily_puzzles.announcements
-        )
+        return tuple(row for job in self.done for row in job.announcements)
+
+    @property
+    def lost_on_time(self) -> tuple[GameEnded, ...]:
+        return tuple(g for job in self.done if isinstance(job, LostOnTime) for g in job.games)
+
+    @property
+    def reminders(self) -> tuple[Reminder, ...]:
+        return tuple(r for job in self.done if isinstance(job, Reminded) for r in job.reminders)
+
+    @property
+    def digests(self) -> tuple[DigestQueued, ...]:
+        return tuple(d for job in self.done if isinstance(job, DigestsQueued) for d in job.digests)
+
+    @property
+    def daily_puzzles(self) -> DailyQueued:
+        return next((job for job in self.done if isinstance(job, DailyQueued)), DailyQueued())
 
 
 class GameService:
@@ -195,12 +216,15 @@ class GameService:
         self._default_clock = default_clock
         self.outbox = Outbox(store, self.now, outbox_lease)
         self.leases = Leases(store, self.now, self.outbox.claimant, outbox_lease)
-        self.clocks = Clocks(store, self.now, self.outbox)
+        self.game_ends = GameEndHooks()
+        """What the features do when a game ends (every part that ends games runs them)."""
+        self.clocks = Clocks(store, self.now, self.outbox, hooks=self.game_ends)
         self.digests = Digests(store, self.now, self.outbox)
-        self.takebacks = Takebacks(store, self.now, self.outbox)
+        self.takebacks = Takebacks(store, self.now, self.outbox, hooks=self.game_ends)
         self.ratings = Ratings(store, self.now)
-        self.tournaments = Tournaments(store, self.now, self.outbox)
-        self.plans = Planning(store, self.now, self.outbox)
+        self.tournaments = Tournaments(store, self.now, self.outbox, hooks=self.game_ends)
+        self.game_ends.register(self.tournaments.game_ended)
+        self.plans = Planning(store, self.now, self.outbox, hooks=self.game_ends)
         self.puzzles = Puzzles(
             store,
             self.now,
@@ -208,6 +232,15 @@ class GameService:
             self._rng,
             PuzzleBook.standard if puzzles is None else puzzles,
         )
+        self.housekeeping = PeriodicJobs()
+        """The housekeeping pass's jobs, each feature's own, in the order they run."""
+        self.housekeeping.add("challenges: expiry", self._expire_challenges)
+        self.housekeeping.add("clocks: losses on time", self.clocks.lose_late_games)
+        self.housekeeping.add("ratings: games left unrated", self.ratings.rate_unrated)
+        self.housekeeping.add("clocks: reminders", self.clocks.remind)
+        self.housekeeping.add("notices: daily digests", self.digests.queue_digests)
+        self.housekeeping.add("puzzles: the daily puzzle", self.puzzles.queue_daily)
+        self.housekeeping.add("tournaments: starts due", self.tournaments.begin_due)
 
     @classmethod
     async def open(
@@ -300,17 +333,11 @@ class GameService:
         return moment.astimezone(UTC)
 
     async def sweep(self) -> Sweep:
-        """One housekeeping pass: expire challenges, end games whose deadline passed, rate what
-        a crash left unrated, queue reminders and the daily digests due, and the daily
-        puzzle's posts and counts. The bot runs it every minute, tests after moving the
-        clock."""
-        expired = await self.expire_challenges()
-        lost = await self.clocks.enforce_deadlines()
-        rated = await self.ratings.rate_finished_games()
-        reminders = await self.clocks.queue_reminders()
-        digests = await self.digests.queue_due()
-        daily = await self.puzzles.queue_daily()
-        return Sweep(len(expired), tuple(lost), rated, tuple(reminders), tuple(digests), daily)
+        """One housekeeping pass: every job of :attr:`housekeeping`, in order (challenges
+        expired, games ended whose deadline passed, what a crash left unrated rated, reminders
+        and the daily digests due queued, the daily puzzle's posts and counts, the tournaments
+        due begun). The bot runs it every minute, tests after moving the clock."""
+        return Sweep(await self.housekeeping.run())
 
     # --- challenges ----------------------------------------------------------------------------
 
@@ -622,6 +649,10 @@ class GameService:
 
         return await self._close_challenge(challenge_id, user_id, ChallengeStatus.CANCELLED, check)
 
+    async def _expire_challenges(self) -> ChallengesExpired:
+        """The housekeeping pass's job: :meth:`expire_challenges`."""
+        return ChallengesExpired(tuple(await self.expire_challenges()))
+
     async def expire_challenges(self) -> list[Challenge]:
         """Close the challenges whose time is up; returns them (to update their posts)."""
         now = self.now()
@@ -770,6 +801,7 @@ class GameService:
                     Ending.by_rules(position),
                     now,
                     self.outbox.claim(),
+                    hooks=self.game_ends,
                     position=position,
                     moves=_new_moves(played, game, game),
                     announce=lambda final, change: announcements.turn(
@@ -789,9 +821,9 @@ class GameService:
         now = self.now()
         async with acting(self.store) as tx:
             game = await game_for_action(tx.game, game_id, user_id, expected_version)
-            await check_deadline(tx, game, user_id, now, self.outbox)
+            await check_deadline(tx, game, user_id, now, self.outbox, hooks=self.game_ends)
             ending = Ending.resignation(game, user_id)
-            ended = await finish(tx, game, ending, now, self.outbox.claim())
+            ended = await finish(tx, game, ending, now, self.outbox.claim(), hooks=self.game_ends)
         log.info("game %s: %s resigned", game_id, user_id)
         return ended
 
@@ -840,7 +872,7 @@ class GameService:
                 if not game.is_player(user_id):
                     raise NotAPlayer(game_id, user_id)
                 check_running(game, expected_version)
-                await check_deadline(tx, game, user_id, now, self.outbox)
+                await check_deadline(tx, game, user_id, now, self.outbox, hooks=self.game_ends)
                 if len(await tx.phase_two_movers(game_id)) == 2:
                     raise AbortTooLate(game_id)
                 opponent = game.opponent_of(user_id)
@@ -850,7 +882,9 @@ class GameService:
                     saved = await tx.save_game(asked, game.version)
                     log.info("game %s: %s proposes to abort", game_id, user_id)
                     return AbortOutcome(saved, user_id, None, waiting_for=opponent)
-            ended = await finish(tx, game, Ending.abort(user_id), now, self.outbox.claim())
+            ended = await finish(
+                tx, game, Ending.abort(user_id), now, self.outbox.claim(), hooks=self.game_ends
+            )
         log.info("game %s aborted by %s (moderator: %s)", game_id, user_id, moderator)
         requester = user_id if moderator else (game.abort_requested_by or user_id)
         return AbortOutcome(ended.game, requester, ended, by_moderator=moderator)

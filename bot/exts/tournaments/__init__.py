@@ -25,4 +25,3 @@ async def setup(bot: DvonnBot) -> None:
     await bot.add_feature(
         TournamentCommands(bot.service, bot.publisher, bot.deliverer, bot.inflight, posts)
     )
-    bot.add_housekeeping(TournamentCommands.start_due_job(bot.service, bot.deliverer))

@@ -32,12 +32,11 @@ from typing import Final
 
 from bot.games.clocks.announcements import REMINDER, VACATION
 from bot.games.clocks.errors import VacationNotAllowed
-from bot.games.core.endings import Ending, finish
+from bot.games.core.endings import Ending, GameEndHooks, finish
 from bot.games.core.errors import DeadlinePassed, GameChanged
 from bot.games.core.outbox import Outbox
 from bot.games.core.results import GameEnded
 from bot.games.core.timecontrol import DAYS_CHOICES, Bank, DaysPerMove, TimeControl, parse
-from bot.games.tournaments import withdrawals
 from bot.storage import (
     ChannelId,
     EndReason,
@@ -82,29 +81,37 @@ def is_past_deadline(game: Game, now: datetime) -> bool:
     return game.is_active and game.deadline_at is not None and game.deadline_at <= now
 
 
-async def lose_on_time(tx: Writer, game: Game, now: datetime, outbox: Outbox) -> GameEnded:
+async def lose_on_time(
+    tx: Writer, game: Game, now: datetime, outbox: Outbox, hooks: GameEndHooks
+) -> GameEnded:
     """End ``game`` (read in ``tx``, its deadline passed: :func:`is_past_deadline`) lost on
-    time by the player to move: its final post, ratings and a tournament's result as every
-    ending's (:func:`~bot.games.core.endings.finish`), and a tournament's player who never moved
-    in it withdrawn. The one way a game is lost on time: the housekeeping pass's, and a late
-    action's in its own transaction (:meth:`Clocks.refuse_late`)."""
-    lost = await finish(tx, game, Ending.on_time(game), now, outbox.claim())
-    await withdrawals.after_loss_on_time(tx, lost.game, now, outbox.claim())
+    time by the player to move: its final post, ratings and what the features do (``hooks``:
+    a tournament's result, and a player of it who never moved in the game withdrawn) as every
+    ending's (:func:`~bot.games.core.endings.finish`). The one way a game is lost on time: the
+    housekeeping pass's, and a late action's in its own transaction
+    (:meth:`Clocks.refuse_late`)."""
+    lost = await finish(tx, game, Ending.on_time(game), now, outbox.claim(), hooks=hooks)
     log.info("game %s: %s lost on time", game.id, lost.game.ended_by)
     return lost
 
 
 async def check_deadline(
-    tx: Writer, game: Game, user_id: UserId, now: datetime, outbox: Outbox
+    tx: Writer,
+    game: Game,
+    user_id: UserId,
+    now: datetime,
+    outbox: Outbox,
+    *,
+    hooks: GameEndHooks,
 ) -> None:
     """Before ``user_id`` acts in ``game`` (read in ``tx``, the transaction that would act, from
     :func:`acting`): if its deadline has passed, the game is lost on time now
-    (:func:`lose_on_time`) and :class:`DeadlinePassed` is raised, to be told privately to the
-    player once the loss is committed."""
+    (:func:`lose_on_time`, with the features' ``hooks``) and :class:`DeadlinePassed` is
+    raised, to be told privately to the player once the loss is committed."""
     if not is_past_deadline(game, now):
         return
     assert game.deadline_at is not None
-    lost = await lose_on_time(tx, game, now, outbox)
+    lost = await lose_on_time(tx, game, now, outbox, hooks)
     raise DeadlinePassed.told_to(
         user_id, lost.game.ended_by, game.id, game.deadline_at, (lost.announcement,)
     )
@@ -270,6 +277,28 @@ class Reminder:
 
 
 @dataclass(frozen=True, slots=True)
+class LostOnTime:
+    """What the housekeeping pass's deadline job did: the games it ended on time."""
+
+    games: tuple[GameEnded, ...] = ()
+
+    @property
+    def announcements(self) -> tuple[int, ...]:
+        return tuple(ended.announcement for ended in self.games)
+
+
+@dataclass(frozen=True, slots=True)
+class Reminded:
+    """What the housekeeping pass's reminder job did: one reminder per player."""
+
+    reminders: tuple[Reminder, ...] = ()
+
+    @property
+    def announcements(self) -> tuple[int, ...]:
+        return tuple(reminder.announcement for reminder in self.reminders)
+
+
+@dataclass(frozen=True, slots=True)
 class Vacation:
     user_id: UserId
     until: datetime
@@ -294,12 +323,23 @@ class LateGame:
 
 
 class Clocks:
-    """The clocks' use cases, over the store."""
+    """The clocks' use cases, over the store; the games they end run the features' ``hooks``."""
 
-    def __init__(self, store: Store, now: Callable[[], datetime], outbox: Outbox) -> None:
+    def __init__(
+        self, store: Store, now: Callable[[], datetime], outbox: Outbox, hooks: GameEndHooks
+    ) -> None:
         self._store = store
         self._now = now
         self._outbox = outbox
+        self._hooks = hooks
+
+    async def lose_late_games(self) -> LostOnTime:
+        """The housekeeping pass's job: :meth:`enforce_deadlines`."""
+        return LostOnTime(tuple(await self.enforce_deadlines()))
+
+    async def remind(self) -> Reminded:
+        """The housekeeping pass's job: :meth:`queue_reminders`."""
+        return Reminded(tuple(await self.queue_reminders()))
 
     async def enforce_deadlines(self) -> list[GameEnded]:
         """End every running game whose player to move let the deadline pass: the opponent wins
@@ -311,7 +351,7 @@ class Clocks:
                 current = await tx.game(game.id)
                 if current is None or not is_past_deadline(current, now):
                     continue  # moved or ended in the meantime
-                lost = await lose_on_time(tx, current, now, self._outbox)
+                lost = await lose_on_time(tx, current, now, self._outbox, self._hooks)
             ended.append(lost)
         return ended
 
@@ -325,7 +365,7 @@ class Clocks:
             async with acting(self._store) as tx:
                 current = await tx.game(game.id)
                 if current is not None:  # at another version (a takeback asked), still late
-                    await check_deadline(tx, current, user_id, now, self._outbox)
+                    await check_deadline(tx, current, user_id, now, self._outbox, hooks=self._hooks)
         except DeadlinePassed as refused:
             return refused
         if current is not None and current.end_reason is EndReason.TIME and current.ply == game.ply:
@@ -405,7 +445,7 @@ class Clocks:
                 if game.to_move_id == user_id and is_past_deadline(game, now):
                     # Too late to pause: this game was lost on time before the vacation.
                     assert game.deadline_at is not None
-                    ended = await lose_on_time(tx, game, now, self._outbox)
+                    ended = await lose_on_time(tx, game, now, self._outbox, self._hooks)
                     lost.append(
                         LateGame(game.id, game.channel_id, game.deadline_at, ended.announcement)
                     )

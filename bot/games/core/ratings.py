@@ -43,14 +43,38 @@ def new_rating(guild_id: GuildId, user_id: UserId) -> RatingRow:
     return RatingRow(guild_id, user_id, START_RATING, START_DEVIATION, START_VOLATILITY)
 
 
-def _updated(me: RatingRow, opponent: RatingRow, score: float) -> RatingRow:
+@dataclass(frozen=True, slots=True)
+class Glicko:
+    """A Glicko-2 rating: the rating, its deviation and its volatility."""
+
+    rating: float
+    deviation: float
+    volatility: float
+
+
+def glicko_step(
+    me: Glicko, opponent_rating: float, opponent_deviation: float, score: float
+) -> Glicko:
+    """``me`` after one rating period of one game (or puzzle) against an opponent of
+    ``opponent_rating`` and ``opponent_deviation``; ``score`` is 1 (won), 0.5 or 0 (lost).
+    The one Glicko-2 step of the game ratings and the puzzle ratings."""
     player = glicko2.Player(rating=me.rating, rd=me.deviation, vol=me.volatility)
-    player.update_player([opponent.rating], [opponent.deviation], [score])
+    player.update_player([opponent_rating], [opponent_deviation], [score])
+    return Glicko(float(player.getRating()), float(player.getRd()), float(player.vol))
+
+
+def _updated(me: RatingRow, opponent: RatingRow, score: float) -> RatingRow:
+    after = glicko_step(
+        Glicko(me.rating, me.deviation, me.volatility),
+        opponent.rating,
+        opponent.deviation,
+        score,
+    )
     return dataclasses.replace(
         me,
-        rating=float(player.getRating()),
-        deviation=float(player.getRd()),
-        volatility=float(player.vol),
+        rating=after.rating,
+        deviation=after.deviation,
+        volatility=after.volatility,
         games=me.games + 1,
         wins=me.wins + (score == 1.0),
         losses=me.losses + (score == 0.0),
@@ -122,6 +146,18 @@ class Profile:
     active: tuple[Game, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class Rated:
+    """What the housekeeping pass's rating job did: how many games it rated (it posts
+    nothing)."""
+
+    games: int = 0
+
+    @property
+    def announcements(self) -> tuple[int, ...]:
+        return ()
+
+
 class Ratings:
     """The ratings' use cases: a player's profile, a server's leaderboard, catching up."""
 
@@ -135,6 +171,10 @@ class Ratings:
             return None
         async with self._store.write() as tx:
             return await rate_in(tx, game, self._now())
+
+    async def rate_unrated(self) -> Rated:
+        """The housekeeping pass's job: :meth:`rate_finished_games`."""
+        return Rated(await self.rate_finished_games())
 
     async def rate_finished_games(self) -> int:
         """Rate the finished games a crash left unrated (before version 5 of the database, a

@@ -150,6 +150,17 @@ class DigestQueued:
     announcement: int
 
 
+@dataclass(frozen=True, slots=True)
+class DigestsQueued:
+    """What the housekeeping pass's digest job did."""
+
+    digests: tuple[DigestQueued, ...] = ()
+
+    @property
+    def announcements(self) -> tuple[int, ...]:
+        return tuple(digest.announcement for digest in self.digests)
+
+
 class Digests:
     """Turn notices and the daily digest's use cases, over the store."""
 
@@ -208,6 +219,10 @@ class Digests:
                 await tx.save_notify(user_id, reminders)
                 changed = dataclasses.replace(changed, notify=reminders)
         return TurnNoticesChosen(changed)
+
+    async def queue_digests(self) -> DigestsQueued:
+        """The housekeeping pass's job: :meth:`queue_due`."""
+        return DigestsQueued(tuple(await self.queue_due()))
 
     async def queue_due(self) -> list[DigestQueued]:
         """Queue the digest of every player whose digest is due, listing the games where it is

@@ -30,7 +30,7 @@ import rules
 from bot.games.core import announcements
 from bot.games.core.checks import game_for_action
 from bot.games.core.clocks import acting, check_deadline, continued
-from bot.games.core.endings import Ending, finish
+from bot.games.core.endings import Ending, GameEndHooks, finish
 from bot.games.core.errors import GameChanged, GameNotFound, NotAPlayer
 from bot.games.core.outbox import Outbox
 from bot.games.core.results import GameEnded, MoveOutcome, PlayedMove
@@ -65,10 +65,13 @@ class Planned:
 class Planning:
     """The use cases of conditional moves (:attr:`GameService.plans`)."""
 
-    def __init__(self, store: Store, now: Callable[[], datetime], outbox: Outbox) -> None:
+    def __init__(
+        self, store: Store, now: Callable[[], datetime], outbox: Outbox, hooks: GameEndHooks
+    ) -> None:
         self._store = store
         self._now = now
         self._outbox = outbox
+        self._hooks = hooks
 
     async def plan(
         self,
@@ -181,7 +184,7 @@ class Planning:
                 if current is None or current.version != game.version:
                     raise GameChanged(game.id, game.version)
                 mover = current.player(current.position.turn)
-                await check_deadline(tx, current, mover, now, self._outbox)
+                await check_deadline(tx, current, mover, now, self._outbox, hooks=self._hooks)
                 stored = await tx.plans_of_game(game.id)
                 lines = [_line(current, s) for s in stored]
                 chain = plans.play(current.position, move, [*lines, *([new] if new else [])])
@@ -253,6 +256,7 @@ class Planning:
             Ending.by_rules(chain.position),
             now,
             claim,
+            hooks=self._hooks,
             position=chain.position,
             moves=[*records, *new_moves(last, state, state)],
             announce=lambda final, change: announcements.turn(

@@ -42,13 +42,17 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Final
 
-import glicko2  # type: ignore[import-untyped]  # the package ships no type hints
-
 import ai.puzzles
 import rules
 from ai.puzzles import Puzzle
 from bot.games.core.outbox import Outbox
-from bot.games.core.ratings import START_DEVIATION, START_RATING, START_VOLATILITY
+from bot.games.core.ratings import (
+    START_DEVIATION,
+    START_RATING,
+    START_VOLATILITY,
+    Glicko,
+    glicko_step,
+)
 from bot.games.puzzles.announcements import daily_puzzle, daily_puzzle_count
 from bot.games.puzzles.errors import (
     NoDailyPuzzle,
@@ -92,14 +96,18 @@ def start_rating(user_id: UserId) -> PuzzleRating:
 
 def rated(rating: PuzzleRating, puzzle_rating: float, *, solved: bool) -> PuzzleRating:
     """``rating`` after one rated puzzle of ``puzzle_rating``, solved or not."""
-    player = glicko2.Player(rating=rating.rating, rd=rating.deviation, vol=rating.volatility)
-    player.update_player([puzzle_rating], [PUZZLE_DEVIATION], [1.0 if solved else 0.0])
+    after = glicko_step(
+        Glicko(rating.rating, rating.deviation, rating.volatility),
+        puzzle_rating,
+        PUZZLE_DEVIATION,
+        1.0 if solved else 0.0,
+    )
     streak = rating.streak + 1 if solved else 0
     return dataclasses.replace(
         rating,
-        rating=float(player.getRating()),
-        deviation=float(player.getRd()),
-        volatility=float(player.vol),
+        rating=after.rating,
+        deviation=after.deviation,
+        volatility=after.volatility,
         solved=rating.solved + solved,
         failed=rating.failed + (not solved),
         streak=streak,

@@ -17,6 +17,7 @@ from datetime import datetime
 import rules
 from bot.games.core.checks import game_for_action
 from bot.games.core.clocks import acting, check_deadline, taken_back
+from bot.games.core.endings import GameEndHooks
 from bot.games.core.outbox import Outbox
 from bot.games.takebacks.announcements import takeback
 from bot.games.takebacks.errors import (
@@ -45,10 +46,13 @@ class TakebackAnswer:
 class Takebacks:
     """The takebacks' use cases, over the store."""
 
-    def __init__(self, store: Store, now: Callable[[], datetime], outbox: Outbox) -> None:
+    def __init__(
+        self, store: Store, now: Callable[[], datetime], outbox: Outbox, hooks: GameEndHooks
+    ) -> None:
         self._store = store
         self._now = now
         self._outbox = outbox
+        self._hooks = hooks
 
     async def request(self, game_id: int, user_id: UserId) -> Game | TakebackAnswer:
         """The player who made the last move asks to undo it (and any pass recorded after it).
@@ -59,7 +63,7 @@ class Takebacks:
         now = self._now()
         async with acting(self._store) as tx:
             game = await game_for_action(tx.game, game_id, user_id)
-            await check_deadline(tx, game, user_id, now, self._outbox)
+            await check_deadline(tx, game, user_id, now, self._outbox, hooks=self._hooks)
             if game.takeback_requested_by is not None:
                 raise TakebackPending(game_id)
             moves = await tx.moves(game_id)
@@ -85,7 +89,7 @@ class Takebacks:
         now = self._now()
         async with acting(self._store) as tx:
             game = await game_for_action(tx.game, game_id, user_id)
-            await check_deadline(tx, game, user_id, now, self._outbox)
+            await check_deadline(tx, game, user_id, now, self._outbox, hooks=self._hooks)
             requester = game.takeback_requested_by
             if requester is None or game.takeback_ply is None:
                 raise NoTakebackRequested(game_id)

@@ -10,7 +10,7 @@ Its games are ordinary games of the bot: each is made waiting for its thread
 (:attr:`~bot.storage.GameStatus.PENDING`) and announced; the Discord layer makes the thread
 and calls :meth:`Tournaments.begin_game`, which starts the clock and writes the game's first
 post. When one ends, :mod:`bot.games.tournaments.rounds` moves the tournament on in the same
-transaction.
+transaction (:meth:`Tournaments.game_ended`, the tournaments' hook at every game's end).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from datetime import datetime, timedelta
 from typing import Final
 
 from bot.games.core import announcements, clocks, timecontrol
-from bot.games.core.endings import Ending, ended, finish
+from bot.games.core.endings import AfterEnd, Ending, GameEnd, GameEndHooks, ended, finish
 from bot.games.core.outbox import Outbox
 from bot.games.core.results import GameStarted
 from bot.games.tournaments import rounds, standings, withdrawals
@@ -50,6 +50,7 @@ from bot.games.tournaments.errors import (
 from bot.games.tournaments.swiss import most_swiss_rounds
 from bot.storage import (
     ChannelId,
+    EndReason,
     Entrant,
     Game,
     GameStatus,
@@ -107,13 +108,49 @@ class Place:
     division: int | None = None
 
 
-class Tournaments:
-    """The use cases of tournaments and leagues."""
+@dataclass(frozen=True, slots=True)
+class Begun:
+    """What the housekeeping pass's tournament job did: the tournaments it began (their posts
+    are nobody's in particular: the outbox's deliverer takes them)."""
 
-    def __init__(self, store: Store, now: Callable[[], datetime], outbox: Outbox) -> None:
+    tournaments: tuple[Tournament, ...] = ()
+
+    @property
+    def announcements(self) -> tuple[int, ...]:
+        return ()
+
+
+class Tournaments:
+    """The use cases of tournaments and leagues; the games they end run the features'
+    ``hooks``, of which :meth:`game_ended` is the tournaments' own."""
+
+    def __init__(
+        self, store: Store, now: Callable[[], datetime], outbox: Outbox, hooks: GameEndHooks
+    ) -> None:
         self.store = store
         self._now = now
         self._outbox = outbox
+        self._hooks = hooks
+
+    async def game_ended(self, end: GameEnd) -> AfterEnd | None:
+        """The tournaments' part in every game's end (a hook of
+        :class:`~bot.games.core.endings.GameEndHooks`). Before the game is rated, a tournament's
+        game takes the locks its end goes on to need (:func:`rounds.lock_for_end`); once its
+        end is announced, the tournament records the result and goes on
+        (:func:`rounds.game_over`), and then, for a loss on time, a loser who never moved in the
+        game loses their other games (:func:`withdrawals.after_loss_on_time`)."""
+        paired = await rounds.lock_for_end(end.tx, end.game)
+        if paired is None:
+            return None
+
+        async def after() -> None:
+            await rounds.game_over(end.tx, end.game, paired, end.now)
+            if end.game.end_reason is EndReason.TIME:
+                await withdrawals.after_loss_on_time(
+                    end.tx, end.game, end.now, end.claim, self._hooks
+                )
+
+        return after
 
     # --- making and entering ---------------------------------------------------------------
 
@@ -245,7 +282,9 @@ class Tournaments:
             await tx.lock_games_first(tournament_id, user_id)  # as a game's end takes them
             tournament = await _open_tournament(tx, tournament_id)
             if tournament.is_running and tournament.is_league:
-                await withdrawals.withdraw(tx, tournament, user_id, now, self._outbox.claim())
+                await withdrawals.withdraw(
+                    tx, tournament, user_id, now, self._outbox.claim(), hooks=self._hooks
+                )
                 return tournament
             if not tournament.is_open:
                 raise TournamentStarted(tournament.id, tournament.name)
@@ -264,7 +303,9 @@ class Tournaments:
                 raise TournamentNotStarted(tournament.id, tournament.name)
             if tournament.is_over:
                 raise TournamentOver(tournament.id, tournament.name)
-            await withdrawals.withdraw(tx, tournament, user_id, now, self._outbox.claim())
+            await withdrawals.withdraw(
+                tx, tournament, user_id, now, self._outbox.claim(), hooks=self._hooks
+            )
         log.info("tournament %s: %s withdrew", tournament_id, user_id)
         return tournament
 
@@ -291,6 +332,10 @@ class Tournaments:
         started = await rounds.begin(tx, tournament, now)
         log.info("tournament %s began with %d players", tournament.id, len(playing))
         return started
+
+    async def begin_due(self) -> Begun:
+        """The housekeeping pass's job: :meth:`start_due`."""
+        return Begun(tuple(await self.start_due()))
 
     async def start_due(self) -> list[Tournament]:
         """Begin the open tournaments whose start time has come (housekeeping); one with too
@@ -338,7 +383,7 @@ class Tournaments:
                     continue
                 if game.status is GameStatus.ACTIVE:
                     claim = rounds.unclaimed(self._outbox.claim(), now)  # posted by the caller
-                    await finish(tx, game, Ending.abort(by), now, claim)
+                    await finish(tx, game, Ending.abort(by), now, claim, hooks=self._hooks)
                 elif game.status is GameStatus.PENDING:
                     await tx.save_game(ended(game, Ending.abort(by), now), game.version)
         await tx.enqueue(tournament_news(cancelled, cancelled=True), now)

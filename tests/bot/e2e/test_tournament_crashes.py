@@ -39,6 +39,7 @@ from typing import Any
 import psycopg
 import pytest
 
+from bot.games.core.endings import GameEndHooks
 from bot.games.core.errors import ServiceError
 from bot.games.service import GameService
 from bot.games.tournaments import rounds, withdrawals
@@ -287,11 +288,17 @@ async def test_a_withdrawal_or_a_cancellation_while_a_game_ends_waits_and_never_
         return await lock_for_end(tx, game)
 
     async def held_withdraw(
-        tx: Writer, tournament: Tournament, user_id: UserId, now: datetime, claim: Claim
+        tx: Writer,
+        tournament: Tournament,
+        user_id: UserId,
+        now: datetime,
+        claim: Claim,
+        *,
+        hooks: GameEndHooks,
     ) -> None:
         if meeting is not None:
             await meeting.reach("change")
-        await withdraw(tx, tournament, user_id, now, claim)
+        await withdraw(tx, tournament, user_id, now, claim, hooks=hooks)
 
     async def held_cancel(
         self: tournaments.Tournaments,
