@@ -29,19 +29,17 @@ from pathlib import Path
 from typing import Final
 
 import rules
+from bot.games.clocks.timekeeping import Clocks, LostOnTime, Reminded, Reminder
 from bot.games.core import announcements, turns
 from bot.games.core.checks import check_running, game_for_action
 from bot.games.core.clocks import (
     CLOCK_CHOICES,
-    Clocks,
     GameClock,
-    LostOnTime,
-    Reminded,
-    Reminder,
     acting,
     check_deadline,
     continued,
     is_past_deadline,
+    refuse_late,
     time_control_of,
 )
 from bot.games.core.endings import Ending, GameEndHooks, finish
@@ -749,7 +747,9 @@ class GameService:
         parsed = rules.parse_move(move) if isinstance(move, str) else move
         now = self.now()
         if is_past_deadline(game, now):  # the save below is of this version: at this moment
-            raise await self.clocks.refuse_late(game, user_id, now)
+            raise await refuse_late(
+                self.store, game, user_id, now, self.outbox, hooks=self.game_ends
+            )
         # A pass is never a choice: the turn records at once every pass it forces, so it goes
         # to the player who can move (possibly the mover again).
         turn = turns.turn(before, parsed)

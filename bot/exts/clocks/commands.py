@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from discord import app_commands
 from discord.app_commands import locale_str
 
-from bot.games.core.clocks import VACATION_DAYS_PER_YEAR
+from bot.games.clocks.timekeeping import VACATION_DAYS_PER_YEAR
 from bot.i18n import _, n_
 from bot.interactions.feature import Feature
 from bot.posting.texts import discord_time

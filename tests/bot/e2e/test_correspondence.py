@@ -12,7 +12,7 @@ from PIL import Image
 
 import rules
 from bot.games.clocks.errors import VacationNotAllowed
-from bot.games.core.clocks import VACATION_DAYS_PER_YEAR
+from bot.games.clocks.timekeeping import VACATION_DAYS_PER_YEAR
 from bot.games.takebacks.errors import NothingToTakeBack, OwnTakeback
 from bot.i18n import _, n_
 from tests.bot.clock import ManualClock

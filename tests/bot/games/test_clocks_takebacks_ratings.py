@@ -12,7 +12,7 @@ import pytest
 
 import rules
 from bot.games.clocks.errors import VacationNotAllowed
-from bot.games.core.clocks import VACATION_DAYS_PER_YEAR
+from bot.games.clocks.timekeeping import VACATION_DAYS_PER_YEAR
 from bot.games.core.errors import GameFinished
 from bot.games.core.ratings import LEADERBOARD_MIN_GAMES
 from bot.games.lobby.errors import ChannelNotAllowed

@@ -11,13 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rules
+from bot.games.clocks.timekeeping import REMIND_BEFORE, remind_before
 from bot.games.core.clocks import (
-    REMIND_BEFORE,
     GameClock,
     bank_left,
     bank_of,
     continued,
-    remind_before,
     taken_back,
     time_control_of,
 )
