@@ -31,7 +31,7 @@ from typing import Final
 import rules
 from bot.games.clocks.timekeeping import Clocks, LostOnTime, Reminded, Reminder
 from bot.games.core import announcements, turns
-from bot.games.core.checks import check_running, game_for_action
+from bot.games.core.checks import check_running, game_for_action, runs
 from bot.games.core.clocks import (
     CLOCK_CHOICES,
     GameClock,
@@ -98,7 +98,7 @@ from bot.games.plans.planning import Planning
 from bot.games.play.errors import AbortNeedsOrganiser, AbortTooLate, NotYourTurn
 from bot.games.puzzles.solving import DailyQueued, PuzzleBook, Puzzles
 from bot.games.takebacks.requests import Takebacks
-from bot.games.tournaments.running import Tournaments, runs
+from bot.games.tournaments.running import Tournaments
 from bot.storage import (
     BoardTheme,
     Challenge,

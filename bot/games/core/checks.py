@@ -1,11 +1,12 @@
-"""The checks a use case makes on a game before acting in it, in the order players expect."""
+"""The checks a use case makes on a game before acting in it, in the order players expect, and
+who runs a tournament (whose games its organisers may call off)."""
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
 from bot.games.core.errors import GameChanged, GameFinished, GameNotFound, NotAPlayer
-from bot.storage import Game, UserId
+from bot.storage import Game, Tournament, UserId
 
 
 def check_running(game: Game, expected_version: int | None = None) -> None:
@@ -32,3 +33,10 @@ async def game_for_action(
         raise NotAPlayer(game_id, user_id)
     check_running(game, expected_version)
     return game
+
+
+def runs(tournament: Tournament, by: UserId, *, organiser: bool) -> bool:
+    """Whether ``by`` runs ``tournament`` (``organiser``: they may run the server's): a
+    players' own tournament is run by whoever made it (and the server's organisers); a
+    server's by its organisers."""
+    return organiser or (tournament.players_own and tournament.organiser_id == by)

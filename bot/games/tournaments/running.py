@@ -23,6 +23,7 @@ from datetime import datetime, timedelta
 from typing import Final
 
 from bot.games.core import announcements, clocks, timecontrol
+from bot.games.core.checks import runs
 from bot.games.core.endings import AfterEnd, Ending, GameEnd, GameEndHooks, ended, finish
 from bot.games.core.outbox import Outbox
 from bot.games.core.results import GameStarted
@@ -501,13 +502,6 @@ class Tournaments:
                 dataclasses.replace(tournament, standings_message_id=message_id)
             )
             return tournament.standings_message_id
-
-
-def runs(tournament: Tournament, by: UserId, *, organiser: bool) -> bool:
-    """Whether ``by`` runs ``tournament`` (``organiser``: they may run the server's): a
-    players' own tournament is run by whoever made it (and the server's organisers); a
-    server's by its organisers."""
-    return organiser or (tournament.players_own and tournament.organiser_id == by)
 
 
 def _check_organiser(tournament: Tournament, by: UserId, organiser: bool) -> None:
