@@ -38,7 +38,8 @@ from pathlib import Path
 import ai.puzzles
 import render
 from ai.workers import process_pool
-from bot.games.puzzles.solving import PuzzleBook, PuzzleShown
+from bot.games.puzzles.book import PuzzleBook
+from bot.games.puzzles.solving import PuzzleShown
 from bot.games.service import GameService
 from bot.storage import NewAttempt, Store, open_database
 from tools.bench._stats import percentile

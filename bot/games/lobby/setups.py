@@ -18,9 +18,12 @@ from __future__ import annotations
 
 import random
 import secrets
+from datetime import datetime
 from typing import Final
 
 import rules
+from bot.games.core.turns import new_moves, played_move
+from bot.storage import Game, Setup, Writer
 
 SEED_BITS: Final = 63
 """A seed fits a signed 64-bit column on both backends."""
@@ -57,3 +60,20 @@ def random_setup(seed: int) -> list[rules.MoveResult]:
         played.append(rules.apply(position, rules.PASS))
         position = played[-1].after
     return played
+
+
+def new_opening(setup: Setup) -> tuple[int | None, list[rules.MoveResult]]:
+    """A new game's setup: its seed and what it places (nothing for a standard one)."""
+    if setup is Setup.STANDARD:
+        return None, []
+    seed = new_seed()
+    return seed, random_setup(seed)
+
+
+async def record_opening(
+    tx: Writer, game: Game, opening: list[rules.MoveResult], now: datetime
+) -> None:
+    """Record a random setup's placements as the game's first moves: automatic, for they are
+    not the players' own acts (a player who never moved after them is still absent)."""
+    played = [played_move(game, result, now, automatic=True) for result in opening]
+    await tx.append_moves(game.id, new_moves(played, game, game))

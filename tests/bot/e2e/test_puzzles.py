@@ -23,7 +23,8 @@ from bot.app import DvonnBot
 from bot.exts.puzzles.posts import DailyPosts
 from bot.exts.puzzles.texts import find_line, game_over_line
 from bot.games.puzzles.announcements import daily_puzzle_count
-from bot.games.puzzles.solving import PuzzleShown, start_rating
+from bot.games.puzzles.book import start_rating
+from bot.games.puzzles.solving import PuzzleShown
 from bot.storage.models import Notification
 from tests.bot.clock import ManualClock
 from tests.bot.e2e.conftest import BotRunner, Table

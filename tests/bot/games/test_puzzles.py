@@ -18,6 +18,7 @@ import ai.puzzles
 import rules
 from ai.puzzles import Puzzle
 from bot.games.puzzles.announcements import DAILY_PUZZLE, DAILY_PUZZLE_COUNT, read_daily_puzzle
+from bot.games.puzzles.book import WINDOWS, PuzzleBook, rated, start_rating
 from bot.games.puzzles.errors import (
     NoDailyPuzzle,
     NoPuzzleLeft,
@@ -27,7 +28,6 @@ from bot.games.puzzles.errors import (
     PuzzleOver,
     UnknownPuzzle,
 )
-from bot.games.puzzles.solving import WINDOWS, PuzzleBook, rated, start_rating
 from bot.games.service import GameService
 from bot.storage import Store, open_database
 from bot.storage.models import GuildSettings

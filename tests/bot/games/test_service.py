@@ -13,6 +13,7 @@ import pytest
 import rules
 from bot.games.core.errors import GameFinished, NoGameHere, NotAPlayer, PlyOutOfRange
 from bot.games.core.timecontrol import DaysPerMove, TimeControl
+from bot.games.lobby.challenges import SERVER_DEFAULT
 from bot.games.lobby.errors import (
     ChallengeAlreadyAccepted,
     ChallengeCancelled,
@@ -28,7 +29,7 @@ from bot.games.lobby.errors import (
     SelfChallenge,
 )
 from bot.games.play.errors import AbortTooLate
-from bot.games.service import SERVER_DEFAULT, GameService
+from bot.games.service import GameService
 from bot.storage.models import ChallengeStatus, EndReason, Game, GameStatus, GuildSettings, Result
 from rules import Colour
 from tests.bot.clock import ManualClock
