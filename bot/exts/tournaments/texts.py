@@ -17,7 +17,7 @@ from bot.games.core.models import (
 )
 from bot.games.tournaments import rounds, tables
 from bot.games.tournaments.pairing import Decider, MatchWon, match_winner
-from bot.games.tournaments.running import Place, Standing
+from bot.games.tournaments.reading import Place, Standing
 from bot.games.tournaments.standings import PROMOTED, RELEGATED, GameResult, league_moves
 from bot.games.tournaments.standings import Standing as Ranked
 from bot.i18n import Text, _

@@ -25,7 +25,7 @@ import rules
 from bot.app import DvonnBot
 from bot.exts.tournaments.texts import knockout_places, league_marks, standings_table
 from bot.games.service import GameService
-from bot.games.tournaments.running import Standing
+from bot.games.tournaments.reading import Standing
 from bot.i18n import Catalogues
 from bot.posting.publisher import Reader
 from bot.storage import Entrant
