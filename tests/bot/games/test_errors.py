@@ -171,3 +171,11 @@ def test_every_service_error_has_its_own_key_and_a_message_from_its_params() -> 
         assert not str(error)[0].islower()
         assert str(error).endswith("."), cls
         assert "{" not in str(error), cls
+
+
+def test_every_error_is_in_the_errors_module_of_its_room() -> None:
+    """The core's in bot.games.core.errors, each feature's in its own package's: a reader finds
+    a feature's refusals in one place, and the Discord layer imports them from there."""
+    for cls in [ServiceError, *_concrete_errors()]:
+        room, _, module = cls.__module__.removeprefix("bot.games.").rpartition(".")
+        assert module == "errors" and "." not in room and room, f"{cls.__name__}: {cls.__module__}"
