@@ -392,8 +392,8 @@ class DvonnBot(commands.AutoShardedBot):
 
     async def housekeeping(self) -> None:
         """One housekeeping pass: every feature's periodic job, in the order the service
-        composed them (:attr:`bot.games.GameService.housekeeping`), unless another process is
-        making one right now, and the posts they wrote; then the outbox's delivery of whatever
+        composed them (:attr:`bot.games.service.GameService.housekeeping`), unless another process
+        is making one right now, and the posts they wrote; then the outbox's delivery of whatever
         is left (what a crash or a refusal left unsent, what the jobs wrote for nobody in
         particular); first, what ended processes held is taken over."""
         await self.service.take_over()

@@ -3,9 +3,9 @@ clock and setup.
 
 A game's end post carries a Rematch button for either player (:func:`offers_rematch` says
 which ends do). Against a person it makes a challenge to the other player
-(:meth:`bot.games.service.GameService.offer_rematch`), which they accept or decline like any
+(:meth:`bot.games.lobby.challenges.Lobby.offer_rematch`), which they accept or decline like any
 other; against the bot the new game starts at once
-(:meth:`bot.games.service.GameService.start_computer_game` with ``rematch_of``). A game has
+(:meth:`bot.games.lobby.challenges.Lobby.start_computer_game` with ``rematch_of``). A game has
 one rematch: whoever asks second, or asks again, is told what became of the first
 (:func:`check_rematch`, under the old game's row lock, so two processes asking at once take
 turns and the second is told); only an offer its own player cancelled (or whose post could not

@@ -3,7 +3,7 @@ together with the lines of its game. What a line may be, and how lines answer mo
 :mod:`bot.games.plans.lines` (pure); they are kept by :mod:`bot.storage.plans`.
 
 How a planned reply is played once, on any number of processes: in the transaction of the move
-that it answers. :meth:`GameService.play <bot.games.service.GameService.play>` saves a move
+that it answers. :meth:`GameService.play <bot.games.play.moves.Play.play>` saves a move
 without looking at lines; the storage refuses the save if the game has any, looked for once
 the save's transaction holds the game's row (:class:`~bot.storage.plans.PlansWaiting`), and
 the move is played here instead: :meth:`Planning.play` holds the game's row, reads its lines,
