@@ -176,6 +176,7 @@ def test_every_service_error_has_its_own_key_and_a_message_from_its_params() -> 
 def test_every_error_is_in_the_errors_module_of_its_room() -> None:
     """The core's in bot.games.core.errors, each feature's in its own package's: a reader finds
     a feature's refusals in one place, and the Discord layer imports them from there."""
-    for cls in [ServiceError, *_concrete_errors()]:
+    classes: list[type[ServiceError]] = [ServiceError, *_concrete_errors()]
+    for cls in classes:
         room, _, module = cls.__module__.removeprefix("bot.games.").rpartition(".")
         assert module == "errors" and "." not in room and room, f"{cls.__name__}: {cls.__module__}"
