@@ -54,6 +54,11 @@ class Outbox:
     async def claimable(self, limit: int = 100) -> list[Notification]:
         """Announcements a deliverer may take now, oldest first: unsent, unclaimed or their
         claim run out, and each the oldest unsent one of its game."""
+        if self._marks:
+            # The posts this process made are recorded first: a game's next row is the oldest
+            # unsent only once the one before it is marked in the database, and a mark still
+            # waiting for its batch would hide it until the next look (the next poll).
+            await self._flush_marks()
         marked = set(self._marks)  # before the read: see claim_next
         found = await self._store.claimable_notifications(self._now(), limit)
         return [n for n in found if n.id not in marked]
