@@ -34,28 +34,16 @@ import rules
 from bot.games.clocks.timekeeping import Clocks, LostOnTime, Reminded, Reminder
 from bot.games.core import announcements
 from bot.games.core.endings import GameEndHooks
-from bot.games.core.errors import (
-    GameNotFound,
-    NoGameHere,
-    PlyOutOfRange,
-)
+from bot.games.core.errors import GameNotFound, NoGameHere, PlyOutOfRange
 from bot.games.core.housekeeping import JobDone, PeriodicJobs
 from bot.games.core.leases import Leases
 from bot.games.core.outbox import DEFAULT_LEASE, Outbox
 from bot.games.core.ratings import Ratings
-from bot.games.core.results import (
-    GameEnded,
-    GameRecord,
-)
-from bot.games.core.timecontrol import (
-    TimeControl,
-    from_columns,
-)
+from bot.games.core.results import GameEnded, GameRecord
+from bot.games.core.timecontrol import TimeControl, from_columns
 from bot.games.lobby.challenges import DEFAULT_CHALLENGE_TTL, Lobby
 from bot.games.lobby.checks import check_clock
-from bot.games.lobby.errors import (
-    InvalidTimeControl,
-)
+from bot.games.lobby.errors import InvalidTimeControl
 from bot.games.notices.digests import DigestQueued, Digests, DigestsQueued
 from bot.games.plans.planning import Planning
 from bot.games.play.moves import Play

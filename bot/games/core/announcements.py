@@ -19,13 +19,7 @@ from typing import Any, Final
 import rules
 from bot.games.core.ratings import RatingChange, is_provisional
 from bot.games.core.results import PlayedMove
-from bot.storage import (
-    Game,
-    GameStatus,
-    NewNotification,
-    Notification,
-    UserId,
-)
+from bot.storage import Game, GameStatus, NewNotification, Notification, UserId
 from bot.storage.models import optional_time
 from rules import CELL_NAMES, Colour, Position
 

@@ -32,14 +32,7 @@ from bot.games.core.errors import DeadlinePassed, GameChanged
 from bot.games.core.outbox import Outbox
 from bot.games.core.results import GameEnded
 from bot.games.core.timecontrol import DAYS_CHOICES, Bank, DaysPerMove, TimeControl, parse
-from bot.storage import (
-    EndReason,
-    Game,
-    RecordedMove,
-    Store,
-    UserId,
-    Writer,
-)
+from bot.storage import EndReason, Game, RecordedMove, Store, UserId, Writer
 from rules import Colour, Position
 
 log = logging.getLogger(__name__)

@@ -12,15 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 import rules
-from bot.storage.models import (
-    Challenge,
-    EndReason,
-    Game,
-    GameStatus,
-    RecordedMove,
-    Result,
-    UserId,
-)
+from bot.storage.models import Challenge, EndReason, Game, GameStatus, RecordedMove, Result, UserId
 from rules import CELL_NAMES, Cell, Colour, Move, Position, Stack
 
 

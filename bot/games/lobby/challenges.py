@@ -21,11 +21,7 @@ from bot.games.core import announcements
 from bot.games.core.clocks import GameClock, time_control_of
 from bot.games.core.outbox import Outbox
 from bot.games.core.results import GameStarted
-from bot.games.core.timecontrol import (
-    TimeControl,
-    from_columns,
-    to_columns,
-)
+from bot.games.core.timecontrol import TimeControl, from_columns, to_columns
 from bot.games.lobby.checks import channel_taken, check_clock, check_open, unexpired_challenge
 from bot.games.lobby.errors import (
     ChallengeExpired,

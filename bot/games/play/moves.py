@@ -17,13 +17,7 @@ from datetime import datetime
 import rules
 from bot.games.core import announcements, turns
 from bot.games.core.checks import check_running, game_for_action, runs
-from bot.games.core.clocks import (
-    acting,
-    check_deadline,
-    continued,
-    is_past_deadline,
-    refuse_late,
-)
+from bot.games.core.clocks import acting, check_deadline, continued, is_past_deadline, refuse_late
 from bot.games.core.endings import Ending, GameEndHooks, finish
 from bot.games.core.errors import GameChanged, GameFinished, GameNotFound, NotAPlayer
 from bot.games.core.outbox import Outbox

@@ -43,11 +43,7 @@ import rules
 from ai.puzzles import Puzzle
 from bot.games.core.outbox import Outbox
 from bot.games.puzzles.announcements import daily_puzzle, daily_puzzle_count
-from bot.games.puzzles.book import (
-    PuzzleBook,
-    rated,
-    start_rating,
-)
+from bot.games.puzzles.book import PuzzleBook, rated, start_rating
 from bot.games.puzzles.errors import (
     NoDailyPuzzle,
     NoPuzzleLeft,
