@@ -64,6 +64,9 @@ DEFAULT_PLACEMENT: Final = PlacementWeights()
 
 def final_value(pos: Position) -> int:
     """The exact value of a finished game for the side to act (its score minus the other's)."""
+    # The rules' count (rules.score), written out: the search calls this at every finished
+    # leaf, and the call and the tuple of rules.score cost about 15% more here. A test keeps
+    # the two counts the same.
     white = black = 0
     for stack in pos.stacks:
         if stack:

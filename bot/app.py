@@ -23,7 +23,8 @@ from discord.ext import commands
 
 from ai.engine import Engine
 from bot.config import Settings, invite_url, user_install_url
-from bot.games import HOUSEKEEPING, Clock, GameService, utc_now
+from bot.games.core.leases import HOUSEKEEPING
+from bot.games.service import Clock, GameService, utc_now
 from bot.i18n import Catalogues
 from bot.i18n.translator import CatalogueTranslator
 from bot.incidents import IncidentReporter, Send, webhook
@@ -63,7 +64,7 @@ as interactions whatever the intents, so the gateway need not send it every mess
 HOUSEKEEPING_INTERVAL: Final = 60.0
 """Seconds between two housekeeping passes (deadlines, reminders, the outbox)."""
 
-HousekeepingJob = Callable[[], Awaitable[object]]
+PollJob = Callable[[], Awaitable[object]]
 
 
 class DvonnTree(app_commands.CommandTree["DvonnBot"]):
@@ -174,8 +175,7 @@ class DvonnBot(commands.AutoShardedBot):
         self._shutdown_grace = shutdown_grace
         self._clock = clock
         self._housekeeping_interval = housekeeping_interval
-        self._housekeeping_jobs: list[HousekeepingJob] = []
-        self._poll_jobs: list[HousekeepingJob] = []
+        self._poll_jobs: list[PollJob] = []
         self._housekeeper: asyncio.Task[None] | None = None
         self._poller: asyncio.Task[None] | None = None
         self._locales: dict[int, str] = {}
@@ -316,12 +316,7 @@ class DvonnBot(commands.AutoShardedBot):
             self.tree.remove_command(command.name)
             self.dvonn.add_command(command)
 
-    def add_housekeeping(self, job: HousekeepingJob) -> None:
-        """Run ``job`` on every housekeeping pass (every minute), in the order added. A pass
-        runs in one process at a time (its lease, :data:`bot.games.HOUSEKEEPING`)."""
-        self._housekeeping_jobs.append(job)
-
-    def add_poll(self, job: HousekeepingJob) -> None:
+    def add_poll(self, job: PollJob) -> None:
         """Run ``job`` every ``DVONN_OUTBOX_POLL_SECONDS`` in every process, with the outbox's
         look for posts left unsent: for work a killed process left, taken over by lease."""
         self._poll_jobs.append(job)
@@ -396,14 +391,16 @@ class DvonnBot(commands.AutoShardedBot):
         self.remember_guild_locale(after.id, str(after.preferred_locale))
 
     async def housekeeping(self) -> None:
-        """One pass of every feature's housekeeping job (unless another process is making one
-        right now), then the outbox's delivery of whatever is left (what a crash or a refusal
-        left unsent); first, what ended processes held is taken over."""
+        """One housekeeping pass: every feature's periodic job, in the order the service
+        composed them (:attr:`bot.games.service.GameService.housekeeping`), unless another process
+        is making one right now, and the posts they wrote; then the outbox's delivery of whatever
+        is left (what a crash or a refusal left unsent, what the jobs wrote for nobody in
+        particular); first, what ended processes held is taken over."""
         await self.service.take_over()
         async with self.service.leases.holding(HOUSEKEEPING) as ours:
             if ours:
-                for job in self._housekeeping_jobs:
-                    await job()
+                done = await self.service.sweep()
+                await self.deliverer.deliver(done.announcements)
         await self.deliverer.deliver_pending()
 
     async def _housekeep_forever(self) -> None:

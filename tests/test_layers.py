@@ -5,8 +5,11 @@ imports bot, and nothing of the bot imports tools (the benchmarks, the engine's 
 gallery), which is not installed with it either. Inside bot (the rooms of docs/architecture.md):
 storage knows nothing of the rest, the game service only storage, i18n nothing of the bot; the
 shared rooms (interactions, posting) import no feature and not the composition root; no feature
-imports another; nothing imports a feature (the root loads them by name); and no module imports
-back into a cycle.
+imports another; nothing imports a feature (the root loads them by name); the game service is a
+core, one package per feature and a composition root (service.py): the core (its outbox,
+leases, endings, ratings, clocks…) imports none of its features, which register what they do at
+a game's end and in the housekeeping pass instead, and no feature imports another (only the
+root composes them); and no module imports back into a cycle.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ ALLOWED = {
 @dataclass(frozen=True)
 class Import:
     module: str
-    """The module imported, as written (``bot.games.errors``)."""
+    """The module imported, as written (``bot.games.core.errors``)."""
     typing_only: bool
     """Inside ``if TYPE_CHECKING:``: for the type checker only, never run."""
 
@@ -169,11 +172,13 @@ BOT_ROOMS = {
     "bot.interactions": {"bot.games", "bot.i18n", "bot.posting"},
 }
 """The Discord layer (posting, interactions, features, the root) reaches data only through the
-game service: it never imports storage, not even its values (bot.games exports those)."""
+game service: it never imports storage, not even its values (bot.games.core.models names
+those)."""
 FEATURE_MAY_IMPORT = {*BOT_ROOMS, "bot.app"} - {"bot.storage"}
 EXCEPTIONS = {
     # The catalogue tool extracts the service's error templates as messages too.
-    ("bot.i18n.tools", "bot.games.errors"),
+    ("bot.i18n.tools", "bot.games.core.errors"),
+    ("bot.i18n.tools", "bot.games.service"),
     # The operator's commands `python -m bot backup`, `migrate`, `copy-database` and `forget`
     # work on the database itself.
     ("bot.__main__", "bot.storage"),
@@ -204,6 +209,79 @@ def test_no_feature_imports_another_and_nothing_imports_a_feature() -> None:
         for target in imported:
             if room(target).startswith("bot.exts.") and room(target) != room(module):
                 pytest.fail(f"{module} imports the feature {target}")
+
+
+GAME_SERVICE = "bot.games"
+GAME_SERVICE_CORE = "bot.games.core"
+"""The game service's core: what every game goes through, or every feature uses."""
+GAME_SERVICE_ROOT = {"bot.games", "bot.games.service"}
+"""The game service's composition root (and its package's docstring): it may import all."""
+
+
+def game_room(module: str) -> str:
+    """The room of the game service a module of it lives in: ``bot.games.tournaments`` for
+    ``bot.games.tournaments.rounds``, ``bot.games.core`` for ``bot.games.core.clocks``, and the
+    composition root (``bot.games.service``, ``bot.games``) for itself."""
+    return ".".join(module.split(".")[:3])
+
+
+def game_features() -> set[str]:
+    """The game service's features: its packages but the core."""
+    return {
+        f"{GAME_SERVICE}.{p.name}"
+        for p in (REPO_ROOT / "bot" / "games").iterdir()
+        if (p / "__init__.py").is_file() and p.name != "core"
+    }
+
+
+def test_the_game_service_is_a_core_features_and_a_composition_root() -> None:
+    """Every module of bot/games is in the core, in a feature's package or the root itself; the
+    features are named as bot/exts/ names the Discord layer's."""
+    features = game_features()
+    for module in bot_modules():
+        if module == GAME_SERVICE or module.startswith(f"{GAME_SERVICE}."):
+            home = game_room(module)
+            assert home in {GAME_SERVICE_CORE, *features} or module in GAME_SERVICE_ROOT, module
+    exts = {p.name for p in (REPO_ROOT / "bot" / "exts").iterdir() if p.is_dir()}
+    assert features and {f.rsplit(".", 1)[1] for f in features} <= exts, sorted(features)
+
+
+def test_the_game_service_s_core_imports_no_feature() -> None:
+    """Neither directly nor through another module (a package's ``__init__`` aside, imported
+    with its modules): a feature registers its part in a game's end and its periodic jobs
+    where the service is composed, and the core calls them without knowing them."""
+    graph = bot_imports(typing_too=True)
+    features = game_features()
+    core = [m for m in graph if game_room(m) == GAME_SERVICE_CORE]
+    assert len(core) > 5, core
+    for start in core:
+        seen, todo = {start}, [start]
+        while todo:
+            module = todo.pop()
+            for target in graph[module]:
+                if module.startswith(f"{target}.") or target in seen:
+                    continue
+                assert game_room(target) not in features and target not in GAME_SERVICE_ROOT, (
+                    f"{start} imports {target} (via {module})"
+                )
+                seen.add(target)
+                todo.append(target)
+
+
+def test_no_feature_of_the_game_service_imports_another() -> None:
+    """A feature imports the core (and the storage, the rules, the shipped puzzles), never
+    another feature nor the composition root: what two features share goes to the core, and
+    what one needs of another the root hands it (as the plans' way of playing a move is
+    handed to the play)."""
+    features = game_features()
+    for module, imported in bot_imports(typing_too=True).items():
+        home = game_room(module)
+        if home not in features:
+            continue
+        for target in imported:
+            there = game_room(target)
+            if target.startswith(f"{GAME_SERVICE}.") or target == GAME_SERVICE:
+                assert there in {home, GAME_SERVICE_CORE}, f"{module} imports {target}"
 
 
 def test_features_name_the_composition_root_for_types_only() -> None:

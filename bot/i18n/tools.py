@@ -14,7 +14,7 @@ a new language; ``extract`` only writes the template.
 The messages are everything the bot shows: the ``_()``, ``n_()`` and ``p_()`` texts and the
 ``locale_str`` command texts in ``bot/`` (found by Babel's extractor), plus the error templates
 of the rules (:class:`rules.IllegalReason`, :class:`rules.InvalidReason`) and of the game service
-(each :class:`bot.games.errors.ServiceError`'s ``template``), which the bot uses as msgids but
+(each :class:`bot.games.core.errors.ServiceError`'s ``template``), which the bot uses as msgids but
 which are not calls the extractor could see.
 """
 
@@ -36,7 +36,8 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po, write_po
 
-from bot.games.errors import ServiceError
+import bot.games.service  # noqa: F401  # the composition root imports every feature: every error
+from bot.games.core.errors import ServiceError
 from bot.i18n import DEFAULT_LANGUAGE, DOMAIN, LANGUAGE_NAMES, LOCALE_DIR
 from rules import IllegalReason, InvalidReason, TranscriptReason
 

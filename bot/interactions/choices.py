@@ -8,7 +8,9 @@ from typing import Final
 from discord.app_commands import Choice, locale_str
 
 import rules
-from bot.games import BoardTheme, InvalidTimeControl, timecontrol
+from bot.games.core import timecontrol
+from bot.games.core.models import BoardTheme
+from bot.games.lobby.errors import InvalidTimeControl
 from bot.i18n import _, excerpt
 from bot.interactions.errors import UserError
 
@@ -42,7 +44,7 @@ if list(_CLOCK_NAMES) != [timecontrol.NO_CLOCK, *(c.to_text() for c in timecontr
 
 CLOCKS: Final = [Choice(name=name, value=value) for value, name in _CLOCK_NAMES.items()]
 """The clocks a challenge or a server may choose, by their spelling: no clock, days per move,
-or a time bank (:mod:`bot.games.timecontrol`)."""
+or a time bank (:mod:`bot.games.core.timecontrol`)."""
 
 
 def clock(value: str) -> timecontrol.TimeControl | None:

@@ -12,7 +12,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.games import DeadlinePassed, InvalidClock, ServiceError
+from bot.games.core.errors import DeadlinePassed, ServiceError
+from bot.games.lobby.errors import InvalidClock
 from bot.i18n import Catalogues, Text, _, n_, rules_error_text
 from bot.posting.answers import ORIGINAL
 from bot.posting.commands import CommandMentions
@@ -84,7 +85,7 @@ class ErrorHandler:
     ) -> None:
         """``on_incident(incident, where, error)``: told of every bug (to tell the owner).
         ``deliver(announcements)``: posts now what a refused action wrote nonetheless (the
-        loss on time of :class:`~bot.games.DeadlinePassed`)."""
+        loss on time of :class:`~bot.games.core.errors.DeadlinePassed`)."""
         self._catalogues = catalogues
         self._mentions = mentions
         self._on_incident = on_incident

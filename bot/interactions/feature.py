@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from discord.ext import commands
 
-from bot.games import GameService
+from bot.games.service import GameService
 from bot.interactions.inflight import InFlight
 from bot.posting.outbox import Deliverer
 from bot.posting.publisher import Publisher

@@ -6,7 +6,9 @@ from typing import Any
 
 import discord
 
-from bot.games import Game, GameService, NoGameHere
+from bot.games.core.errors import NoGameHere
+from bot.games.core.models import Game
+from bot.games.service import GameService
 from bot.i18n import _
 from bot.interactions.errors import UserError
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import discord
 
-from bot.games import GameService
+from bot.games.service import GameService
 
 
 async def is_organiser(service: GameService, interaction: discord.Interaction[Any]) -> bool:

@@ -4,7 +4,7 @@ In a server that added the bot, and in the bot's own DMs, the bot posts as it li
 installed the app to their own account can also use it in a DM or group DM with friends, or in
 a server without the bot: there the bot may only answer interactions (an answer, and followups
 through the interaction's webhook while its token lasts, 15 minutes). Games started there are
-*private* (:attr:`bot.games.Game.private`).
+*private* (:attr:`bot.games.core.models.Game.private`).
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from typing import Any, Final
 import discord
 from discord import app_commands
 
-from bot.games import Game, GameService
+from bot.games.core.models import Game
+from bot.games.service import GameService
 from bot.i18n import _
 from bot.interactions.errors import UserError
 from bot.posting.answers import ROUTE_LASTS
@@ -42,7 +43,7 @@ async def remember_reply_route(
     service: GameService, interaction: discord.Interaction[Any], game: Game | int
 ) -> None:
     """Before a change to a private game, keep this interaction as the way to post it (see
-    :meth:`bot.games.GameService.remember_reply_route`): its answer must not be an ephemeral
+    :meth:`bot.games.service.GameService.remember_reply_route`): its answer must not be an ephemeral
     "thinking…" then, or the first post would resolve it, privately. ``game``: the game, or
     its id (then it is read only where the bot may only answer)."""
     if not answers_only(interaction):

@@ -22,7 +22,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Final
 
 import rules
-from bot.games import Game, GameOver
+from bot.games.core.models import Game
+from bot.games.core.results import GameOver
 from bot.i18n import COLOUR_NAMES, Text, _, n_
 from bot.posting.texts import GamePost, LastTurn, Players, ending_line, game_title
 from rules import CELL_NAMES, CELLS, HEXES, Cell, Colour, Jump, Pass, Place, Position, Stack

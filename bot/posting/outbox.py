@@ -1,6 +1,6 @@
 """Delivering the outbox: every post and ping the bot owes because a game's state changed.
 
-The game service writes each announcement (:mod:`bot.games.announcements`) in the transaction
+The game service writes each announcement (:mod:`bot.games.core.announcements`) in the transaction
 of the change, claimed by this process. Right after the commit the caller asks for it
 (:meth:`Deliverer.announce`), and this posts it, so the mover sees the board at once; the
 housekeeping pass (:meth:`Deliverer.deliver_pending`) posts whatever a crash, a restart or a
@@ -30,8 +30,11 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 
 import discord
 
-from bot.games import Game, GameOver, GameService, Notification, TurnNotices
-from bot.games import announcements as kinds
+from bot.games.core import announcements as kinds
+from bot.games.core.models import Game, Notification, TurnNotices
+from bot.games.core.results import GameOver
+from bot.games.service import GameService
+from bot.games.takebacks.announcements import TAKEBACK, read_takeback
 from bot.posting.answers import Answer, is_answer
 from bot.posting.publisher import ChannelLost, Publisher
 from bot.posting.texts import (
@@ -75,7 +78,7 @@ class Deliverer:
         self._kicking: set[asyncio.Task[None]] = set()
         self.handle(kinds.TURN, self._turn)
         self.handle(kinds.GAME_STARTED, self._game_started)
-        self.handle(kinds.TAKEBACK, self._takeback)
+        self.handle(TAKEBACK, self._takeback)
         self.handle(kinds.GAME_ENDED, self._game_ended)
         self.handle(kinds.CHANNEL_LOST, self._channel_lost)
 
@@ -389,7 +392,7 @@ class Deliverer:
         return await self._post(game, notification, lambda players: start_post(game, players))
 
     async def _takeback(self, notification: Notification) -> discord.Message:
-        game, undone = kinds.read_takeback(notification, await self._game_now(notification))
+        game, undone = read_takeback(notification, await self._game_now(notification))
         return await self._post(
             game, notification, lambda players: takeback_post(game, players, undone)
         )

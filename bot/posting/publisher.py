@@ -18,7 +18,9 @@ from typing import Any, Final
 import discord
 
 import rules
-from bot.games import BoardTheme, Game, GameRecord, GameService
+from bot.games.core.models import BoardTheme, Game
+from bot.games.core.results import GameRecord
+from bot.games.service import GameService
 from bot.i18n import Catalogues, Locale
 from bot.monitoring import Metrics
 from bot.posting.answers import (

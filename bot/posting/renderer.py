@@ -5,9 +5,9 @@ slows every other thread of the bot (the database's included) while it runs: und
 that take a millisecond waited hundreds. A small pool of worker processes draws instead; the
 event loop only ships a position text out and PNG bytes back.
 
-Every image is drawn in a :class:`~bot.games.BoardTheme` (``None``: the default, dark), which
-the caller chooses: a server's for its public posts, a player's own for what only they see
-(:class:`~bot.posting.publisher.Reader`'s ``theme``).
+Every image is drawn in a :class:`~bot.games.core.models.BoardTheme` (``None``: the default,
+dark), which the caller chooses: a server's for its public posts, a player's own for what only
+they see (:class:`~bot.posting.publisher.Reader`'s ``theme``).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from ai.workers import process_pool
 from render.standings import StandingsTable, standings_png
 
 if TYPE_CHECKING:  # not at run time: the workers import this module, and need no storage
-    from bot.games import BoardTheme
+    from bot.games.core.models import BoardTheme
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +35,7 @@ THEMES: Final[dict[str, render.Theme]] = {
     "light": render.LIGHT_THEME,
 }
 """The colours of each theme a server or a player may choose, by its value
-(:class:`~bot.games.BoardTheme`)."""
+(:class:`~bot.games.core.models.BoardTheme`)."""
 
 
 def colours(theme: BoardTheme | None) -> render.Theme:

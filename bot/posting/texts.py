@@ -15,10 +15,11 @@ from typing import Final
 
 import render
 import rules
-from bot.games import EndReason, Game, GameOver, PlayedMove
-from bot.games.announcements import RatingShift
-from bot.games.clocks import bank_of, banks
-from bot.games.timecontrol import Bank, DaysPerMove, TimeControl
+from bot.games.core.announcements import RatingShift
+from bot.games.core.clocks import bank_of, banks
+from bot.games.core.models import EndReason, Game
+from bot.games.core.results import GameOver, PlayedMove
+from bot.games.core.timecontrol import Bank, DaysPerMove, TimeControl
 from bot.i18n import COLOUR_NAMES, Catalogues, Locale, Text, _, n_, p_
 from rules import CELL_NAMES, Cell, Colour, Jump, Pass, Place, Stack
 

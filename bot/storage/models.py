@@ -131,7 +131,7 @@ class Challenge:
     game_id: int | None = None
     """The game it started, once accepted."""
     bank: str | None = None
-    """The time bank chosen instead of days per move, as :mod:`bot.games.timecontrol` spells
+    """The time bank chosen instead of days per move, as :mod:`bot.games.core.timecontrol` spells
     it (``bank:10d+36h/10d``); ``None``: none."""
     setup: Setup = Setup.STANDARD
     rematch_of: int | None = None
@@ -195,7 +195,7 @@ class Game:
     """When its thread or channel refused the bot's posts (lost permissions, or deleted):
     posts there are given up until a player's command shows the bot may post again."""
     bank: str | None = None
-    """Its time bank's terms, as :mod:`bot.games.timecontrol` spells them
+    """Its time bank's terms, as :mod:`bot.games.core.timecontrol` spells them
     (``bank:10d+36h/10d``); ``None``: days per move (:attr:`clock_days`) or no clock."""
     white_bank: timedelta | None = None
     """What is in White's time bank: now, when Black is to move; when White's turn began,
@@ -203,7 +203,7 @@ class Game:
     black_bank: timedelta | None = None
     """What is in Black's time bank, as :attr:`white_bank` is White's."""
     setup_seed: int | None = None
-    """A random setup's seed (:mod:`bot.games.setups`); ``None``: the players placed."""
+    """A random setup's seed (:mod:`bot.games.lobby.setups`); ``None``: the players placed."""
     rematch_of: int | None = None
     """The game this one plays again with colours swapped, if it is a rematch."""
 
@@ -519,7 +519,7 @@ class Tournament:
     players_own: bool = False
     """Made by a player among friends (a small round robin), not by the server's organisers."""
     clock: str | None = None
-    """The games' time control, as :mod:`bot.games.clocks` names it (``None``: no clock)."""
+    """The games' time control, as :mod:`bot.games.core.clocks` names it (``None``: no clock)."""
     rated: bool = True
     rounds: int | None = None
     """A Swiss tournament's number of rounds."""

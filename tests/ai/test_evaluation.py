@@ -77,6 +77,16 @@ def test_final_value_is_the_score_difference_for_the_side_to_act() -> None:
     assert final_value(board({"A1": "D", "E3": "D", "F4": "D"})) == 0  # nobody holds anything
 
 
+@settings(max_examples=150, deadline=None)
+@given(movement_positions())
+def test_final_value_counts_the_score_as_the_rules_do(pos: rules.Position) -> None:
+    """The engine counts the score itself, for speed: it must count what the rules count."""
+    white, black = rules.score(pos)
+    diff = white - black if pos.turn is rules.Colour.WHITE else black - white
+    bonus = WIN_BONUS if diff > 0 else -WIN_BONUS if diff < 0 else 0
+    assert final_value(pos) == bonus + diff * PIECE_VALUE
+
+
 def reference_placement(pos: rules.Position, w: PlacementWeights) -> int:
     """The placement features piece by piece, for the side to act."""
     dvonns = [c for c in rules.CELLS if pos.stacks[c] == "D"]

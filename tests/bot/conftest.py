@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.games import GameService
+from bot.games.service import GameService
 from bot.storage import Store, open_database
 from tests.bot.clock import ManualClock
 

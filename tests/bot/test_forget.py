@@ -17,19 +17,23 @@ import pytest
 import rules
 from bot.__main__ import main
 from bot.exts.tournaments.texts import standings_table
-from bot.games import BoardTheme, GameService, GameStatus, Result, TournamentFormat
-from bot.games.rounds import table
+from bot.games.service import GameService
+from bot.games.tournaments.tables import table
 from bot.i18n import Catalogues
 from bot.posting.names import Names
 from bot.posting.publisher import Reader
 from bot.posting.texts import Players, board_post, mention
 from bot.single import only_process
 from bot.storage import (
+    BoardTheme,
     ChallengeStatus,
+    GameStatus,
     NotAPlayerId,
+    Result,
     SQLiteDatabase,
     StillPlaying,
     Store,
+    TournamentFormat,
     is_placeholder,
 )
 from render.standings import standings_png

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import rules
-from bot.games import GameService
+from bot.games.service import GameService
 from bot.single import only_process
 from bot.storage import SCHEMA_VERSION, SQLiteDatabase, Store
 from tests.bot.clock import ManualClock

@@ -30,7 +30,7 @@ from bot.exts.play.plan_picker import (
     Planned,
     PlanStackMenu,
 )
-from bot.games import Line
+from bot.games.plans.lines import Line
 from bot.i18n import ENGLISH, _
 from bot.posting.publisher import Reader
 from rules import Colour

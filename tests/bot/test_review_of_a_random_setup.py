@@ -6,7 +6,7 @@ from __future__ import annotations
 import rules
 from ai.review import PlyReview, Review
 from bot.exts.review.commands import _placed_at_random
-from bot.games.setups import random_setup
+from bot.games.lobby.setups import random_setup
 
 
 def test_no_placement_of_a_random_setup_is_a_mistake() -> None:

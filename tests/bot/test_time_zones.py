@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from bot.exts.notices import zones
-from bot.games import time_zone
+from bot.games.notices.digests import time_zone
 
 NOON = datetime(2025, 7, 1, 12, 0, tzinfo=UTC)
 

@@ -26,6 +26,7 @@ from ai.choose import think
 from ai.levels import Level, LevelSpec
 from rules import Position, legal_moves, play
 from rules.position import PLACEMENT_PLIES
+from tools.bench._stats import percentile
 
 
 def sample_positions(count: int, seed: int) -> list[Position]:
@@ -75,11 +76,6 @@ def time_levels(
             elapsed = time.perf_counter() - wall
             timings[name].append(Timing(elapsed, time.process_time() - cpu, result.nodes))
     return timings
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -4,10 +4,10 @@
 
 Plays a Swiss of ``--players`` players over ``--rounds`` rounds with random results (the better
 seed wins more often; a draw now and then; piece scores as DVONN's), timing
-:func:`~bot.games.pairing.swiss_round` at every round, and prints the times of the first, the
-middle and the last round (the best of ``--repeat`` runs each), and how many rematches and
+:func:`~bot.games.tournaments.swiss.swiss_round` at every round, and prints the times of the first,
+the middle and the last round (the best of ``--repeat`` runs each), and how many rematches and
 colour differences beyond 2 they made (0 expected). Then times a whole round robin schedule
-of the same players (:func:`~bot.games.pairing.berger_rounds`).
+of the same players (:func:`~bot.games.tournaments.pairing.berger_rounds`).
 """
 
 from __future__ import annotations
@@ -19,8 +19,9 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from bot.games.pairing import History, Pairing, Round, berger_rounds, histories, swiss_round
-from bot.games.standings import Bye, GameResult, Outcome, Result
+from bot.games.tournaments.pairing import History, Pairing, Round, berger_rounds, histories
+from bot.games.tournaments.standings import Bye, GameResult, Outcome, Result
+from bot.games.tournaments.swiss import swiss_round
 
 T = TypeVar("T")
 

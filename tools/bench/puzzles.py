@@ -6,8 +6,8 @@
 
 Each request is what ``/puzzle`` does before it answers: the service chooses a puzzle near the
 player's rating among those they never tried and begins their try (one transaction:
-:meth:`bot.games.puzzles.Puzzles.start`), then the board is drawn as the answer shows it (the
-same :func:`render.board_png` call, in worker processes as the bot's renderer makes it).
+:meth:`bot.games.puzzles.solving.Puzzles.start`), then the board is drawn as the answer shows it
+(the same :func:`render.board_png` call, in worker processes as the bot's renderer makes it).
 Before the timed requests, ``--players`` players have each tried ``--tried`` puzzles of a
 book of ``--puzzles`` (the shipped ones, given new names and ratings spread over 600-2600), so
 every choice leaves a history out. After each request the try is given up (not timed), so the
@@ -38,9 +38,11 @@ from pathlib import Path
 import ai.puzzles
 import render
 from ai.workers import process_pool
-from bot.games.puzzles import PuzzleBook, PuzzleShown
+from bot.games.puzzles.book import PuzzleBook
+from bot.games.puzzles.solving import PuzzleShown
 from bot.games.service import GameService
 from bot.storage import NewAttempt, Store, open_database
+from tools.bench._stats import percentile
 
 _START = datetime(2025, 1, 1, tzinfo=UTC)
 GOAL_MS = 100.0
@@ -91,14 +93,10 @@ def _ms(seconds: float) -> float:
 
 
 def _percentiles(values: Sequence[float]) -> str:
-    ordered = sorted(values)
-
-    def at(p: float) -> float:
-        return ordered[min(len(ordered) - 1, int(p * len(ordered)))]
-
     return (
-        f"p50 {at(0.50):6.1f}  p90 {at(0.90):6.1f}  p99 {at(0.99):6.1f}  "
-        f"max {ordered[-1]:6.1f}  mean {statistics.fmean(ordered):6.1f}"
+        f"p50 {percentile(values, 0.50):6.1f}  p90 {percentile(values, 0.90):6.1f}  "
+        f"p99 {percentile(values, 0.99):6.1f}  max {max(values):6.1f}  "
+        f"mean {statistics.fmean(values):6.1f}"
     )
 
 
@@ -180,7 +178,7 @@ async def main(args: argparse.Namespace) -> int:
                 print(f"  choose + begin the try  {_percentiles(chosen)}")
                 print(f"  draw the board          {_percentiles(drawn)}")
                 print(f"  in all                  {_percentiles(whole)}")
-                p99 = sorted(whole)[min(len(whole) - 1, int(0.99 * len(whole)))]
+                p99 = percentile(whole, 0.99)
                 verdict = "within" if p99 <= GOAL_MS else "OVER"
                 print(f"  p99 {p99:.1f} ms: {verdict} the goal of {GOAL_MS:.0f} ms")
                 failed |= p99 > GOAL_MS

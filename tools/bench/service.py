@@ -52,9 +52,9 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import rules
-from bot.games.digests import next_digest, time_zone
+from bot.games.core.timecontrol import PRESETS, Bank
+from bot.games.notices.digests import next_digest, time_zone
 from bot.games.service import GameService
-from bot.games.timecontrol import PRESETS, Bank
 from bot.storage import (
     Database,
     EndReason,
@@ -69,6 +69,7 @@ from bot.storage import (
     open_database,
 )
 from bot.storage.models import time_to_text
+from tools.bench._stats import percentile
 
 _PLAYERS = 2000
 _START = datetime(2025, 1, 1, tzinfo=UTC)
@@ -203,11 +204,6 @@ async def play_concurrently(
     return latencies
 
 
-def _percentile(sorted_values: list[float], fraction: float) -> float:
-    index = min(len(sorted_values) - 1, round(fraction * (len(sorted_values) - 1)))
-    return sorted_values[index]
-
-
 @dataclass(frozen=True)
 class Figures:
     """One scenario's timed moves: latencies in seconds (sorted) over ``elapsed`` seconds."""
@@ -217,7 +213,7 @@ class Figures:
     elapsed: float
 
     def percentile(self, fraction: float) -> float:
-        return _percentile(self.latencies, fraction)
+        return percentile(self.latencies, fraction)
 
     @property
     def mean(self) -> float:
@@ -333,7 +329,7 @@ async def housekeeping(
             digested += len(done.digests)
         times.sort()
         lines.append(
-            f"  every minute:       p50 {_percentile(times, 0.5):5.1f} ms   max {times[-1]:5.1f} ms"
+            f"  every minute:       p50 {percentile(times, 0.5):5.1f} ms   max {times[-1]:5.1f} ms"
             f"  ({passes} passes: {ended} games lost on time, {reminded} reminders, "
             f"{digested} digests)"
         )

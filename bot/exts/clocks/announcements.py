@@ -8,7 +8,8 @@ from datetime import datetime
 
 import discord
 
-from bot.games import GameService, Notification
+from bot.games.core.models import Notification
+from bot.games.service import GameService
 from bot.i18n import Text, _, n_
 from bot.posting.publisher import Publisher
 from bot.posting.texts import discord_time, mention

@@ -1,17 +1,15 @@
-"""``/dvonn vacation``, and the clocks' housekeeping job."""
+"""``/dvonn vacation``."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from discord import app_commands
 from discord.app_commands import locale_str
 
-from bot.games import VACATION_DAYS_PER_YEAR, GameService
+from bot.games.clocks.timekeeping import VACATION_DAYS_PER_YEAR
 from bot.i18n import _, n_
 from bot.interactions.feature import Feature
-from bot.posting.outbox import Deliverer
 from bot.posting.texts import discord_time
 
 if TYPE_CHECKING:
@@ -19,16 +17,6 @@ if TYPE_CHECKING:
 
 
 class Clocks(Feature):
-    @staticmethod
-    def sweep_job(service: GameService, deliverer: Deliverer) -> Callable[[], Awaitable[None]]:
-        """Expire challenges, end games on time, queue reminders; then post what it wrote."""
-
-        async def sweep() -> None:
-            done = await service.sweep()
-            await deliverer.deliver(done.announcements)
-
-        return sweep
-
     @app_commands.command(
         name="vacation", description=locale_str("Pause your clocks in all your games for some days")
     )

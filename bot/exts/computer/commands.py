@@ -9,7 +9,8 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.exts.computer.player import ComputerPlayer
-from bot.games import Game, GameService
+from bot.games.core.models import Game
+from bot.games.service import GameService
 from bot.i18n import _
 from bot.interactions import events
 from bot.interactions.errors import UserError

@@ -17,7 +17,10 @@ import discord
 
 import ai
 from ai.engine import Engine
-from bot.games import COMPUTER_TURNS, Game, GameChanged, GameFinished, GameService, computer_turn
+from bot.games.core.errors import GameChanged, GameFinished
+from bot.games.core.leases import COMPUTER_TURNS, computer_turn
+from bot.games.core.models import Game
+from bot.games.service import GameService
 from bot.i18n import _
 from bot.interactions.inflight import InFlight
 from bot.posting.outbox import REPLY_WAIT, Deliverer

@@ -12,7 +12,7 @@ from discord.app_commands import locale_str
 
 import rules
 from bot.config import user_install_url
-from bot.games.timecontrol import PRESETS
+from bot.games.core.timecontrol import PRESETS
 from bot.i18n import Text, _
 from bot.interactions.feature import Feature
 from bot.interactions.replies import finish

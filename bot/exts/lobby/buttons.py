@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Any, Final
 import discord
 
 from bot.exts.lobby.threads import game_thread
-from bot.games import Challenge, ChallengeNotForYou, ChallengeStatus, OwnChallenge
+from bot.games.core.models import Challenge, ChallengeStatus
+from bot.games.lobby.errors import ChallengeNotForYou, OwnChallenge
 from bot.i18n import _
 from bot.interactions import events
 from bot.interactions.buttons import BotButton, label

@@ -13,7 +13,8 @@ from bot.exts.lobby.buttons import challenge_view
 from bot.exts.lobby.starts import start_computer_game
 from bot.exts.lobby.texts import challenge_text
 from bot.exts.lobby.threads import check_room_for_a_game
-from bot.games import SERVER_DEFAULT, Setup
+from bot.games.core.models import Setup
+from bot.games.lobby.challenges import SERVER_DEFAULT
 from bot.i18n import _
 from bot.interactions import choices
 from bot.interactions.errors import UserError

@@ -17,8 +17,8 @@ from bot.exts.lobby.buttons import challenge_view
 from bot.exts.lobby.starts import start_computer_game
 from bot.exts.lobby.texts import REMATCH, challenge_text
 from bot.exts.lobby.threads import check_room_for_a_game
-from bot.games import Game
-from bot.games.rematches import offers_rematch, rematch_colour
+from bot.games.core.models import Game
+from bot.games.lobby.rematches import offers_rematch, rematch_colour
 from bot.interactions.buttons import BotButton, label
 from bot.posting.publisher import Reader
 
@@ -85,7 +85,7 @@ class RematchButton(BotButton, template=r"dvonn:rematch:(?P<id>\d+)"):
 
 def rematch_view(game: Game, reader: Reader) -> discord.ui.View | None:
     """The Rematch button under a finished game's last post, when it offers one
-    (:func:`bot.games.rematches.offers_rematch`)."""
+    (:func:`bot.games.lobby.rematches.offers_rematch`)."""
     if game.is_active or not offers_rematch(game):
         return None
     view = discord.ui.View(timeout=None)

@@ -11,7 +11,7 @@ import ai
 import rules
 from bot.exts.lobby.texts import computer_game_text
 from bot.exts.lobby.threads import check_room_for_a_game, game_thread
-from bot.games import Setup
+from bot.games.core.models import Setup
 from bot.i18n import _
 from bot.interactions import events
 from bot.interactions.places import answers_only, remember_reply_route

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Final
 
 import ai
-from bot.games import Challenge, Setup
-from bot.games.timecontrol import from_columns
+from bot.games.core.models import Challenge, Setup
+from bot.games.core.timecontrol import from_columns
 from bot.i18n import COLOUR_NAMES, Text, _
 from bot.posting.texts import clock_text, mention
 

@@ -7,7 +7,8 @@ from typing import Any
 
 import discord
 
-from bot.games import ChannelBusy, GameService
+from bot.games.lobby.errors import ChannelBusy
+from bot.games.service import GameService
 from bot.interactions.places import answers_only
 from bot.posting.threads import thread_from
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from bot.exts.notices.commands import Notices
 from bot.exts.notices.digest import DigestPoster
-from bot.games.announcements import DIGEST
+from bot.games.notices.announcements import DIGEST
 
 if TYPE_CHECKING:
     from bot.app import DvonnBot

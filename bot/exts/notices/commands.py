@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.app_commands import Choice, locale_str
 
 from bot.exts.notices import zones
-from bot.games import PlayerPrefs, TurnNotices
+from bot.games.core.models import PlayerPrefs, TurnNotices
 from bot.i18n import Text, _
 from bot.interactions.errors import UserError
 from bot.interactions.feature import Feature

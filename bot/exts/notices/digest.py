@@ -10,7 +10,8 @@ import logging
 import discord
 
 from bot.exts.notices.commands import hour_text
-from bot.games import Game, GameService, Notification, PlayerPrefs
+from bot.games.core.models import Game, Notification, PlayerPrefs
+from bot.games.service import GameService
 from bot.i18n import Text, _, n_
 from bot.interactions.replies import MAX_CONTENT, fit_lines
 from bot.posting.publisher import Publisher, Reader

@@ -13,7 +13,8 @@ import contextlib
 from datetime import datetime, timedelta
 from typing import Final
 
-from bot.games import UnknownTimeZone, time_zone, zone_names
+from bot.games.notices.digests import time_zone, zone_names
+from bot.games.notices.errors import UnknownTimeZone
 
 MAX_CHOICES: Final = 25
 """Discord's limit for autocomplete answers."""

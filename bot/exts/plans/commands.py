@@ -21,7 +21,12 @@ from discord import app_commands
 from discord.app_commands import Choice, locale_str
 
 import rules
-from bot.games import Game, Line, PlanError, Planned, PlansAgainstTheBot, plans
+from bot.games.core import turns
+from bot.games.core.models import Game
+from bot.games.plans import lines as plans
+from bot.games.plans.errors import PlanError, PlansAgainstTheBot
+from bot.games.plans.lines import Line
+from bot.games.plans.planning import Planned
 from bot.i18n import Text, _, n_
 from bot.interactions import events
 from bot.interactions.feature import Feature
@@ -57,7 +62,7 @@ def line_text(position: rules.Position, line: Line) -> str:
         else:
             parts.append(f"{', ' if parts else ''}{move}")
             replying = False
-        at = plans.turn(at, move).after
+        at = turns.turn(at, move).after
     return "".join(parts)
 
 
@@ -208,7 +213,7 @@ class Plans(Feature):
             if rules.is_over(position):
                 return []
             try:
-                position = plans.turn(position, move).after
+                position = turns.turn(position, move).after
             except rules.RulesError:
                 return []
         prefix = rules.normalise(typed).replace("-", "")

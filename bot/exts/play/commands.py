@@ -20,7 +20,8 @@ import rules
 from bot.exts.play.buttons import AbortAgreeButton, ResignButton
 from bot.exts.play.moves import play_and_report
 from bot.exts.play.text_board import send_text_board
-from bot.games import BoardTheme, NoGameHere
+from bot.games.core.errors import NoGameHere
+from bot.games.core.models import BoardTheme
 from bot.i18n import COLOUR_NAMES, _, excerpt, n_
 from bot.interactions import choices
 from bot.interactions.errors import UserError

@@ -8,7 +8,9 @@ from typing import Any, Protocol
 import discord
 
 import rules
-from bot.games import Game, GameService, MoveOutcome
+from bot.games.core.models import Game
+from bot.games.core.results import MoveOutcome
+from bot.games.service import GameService
 from bot.i18n import Text
 from bot.interactions import events
 from bot.interactions.places import may_post, remember_reply_route

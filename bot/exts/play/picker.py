@@ -34,7 +34,7 @@ import discord
 import rules
 from bot.exts.play.moves import play_and_report
 from bot.exts.play.text_board import TextBoardButton
-from bot.games import Game
+from bot.games.core.models import Game
 from bot.i18n import Text, _
 from bot.interactions import move_picker
 from bot.interactions.buttons import BotButton, label, run_like_a_command
@@ -182,7 +182,7 @@ def _in_picker(interaction: Interaction) -> bool:
 
 def waits(game: Game, user_id: int) -> bool:
     """Whether ``user_id`` plays in ``game`` and waits for their opponent, a person: they may
-    plan their replies (:mod:`bot.games.plans`)."""
+    plan their replies (:mod:`bot.games.plans.lines`)."""
     return (
         game.is_active
         and game.is_player(user_id)

@@ -6,8 +6,8 @@ reply" (:func:`~bot.exts.play.picker.plan_button`). Its steps, in that same priv
 1. the move they expect of their opponent, as the picker shows a player to move: the empty
    cells while placing; while moving, the opponent's stacks, then where the chosen one lands;
 2. their own reply, in the position the expected move would leave;
-3. "Plan it": the line is kept (:class:`bot.games.planning.Planning`), checked as every line is,
-   and played for them as soon as the opponent plays the move they expected.
+3. "Plan it": the line is kept (:class:`bot.games.plans.planning.Planning`), checked as every
+   line is, and played for them as soon as the opponent plays the move they expected.
 
 The steps are the shared picker's (:mod:`bot.interactions.move_picker`); :class:`PlanPicker`
 says what is planning's own. Every id carries the game's version
@@ -26,7 +26,8 @@ import discord
 
 import rules
 from bot.exts.play.picker import OUT_OF_DATE, PLAN, SHOWN, Shown, game_for, plan_button
-from bot.games import Game, plans
+from bot.games.core import turns
+from bot.games.core.models import Game
 from bot.i18n import Text, _, n_
 from bot.interactions import move_picker
 from bot.interactions.buttons import BotButton
@@ -87,7 +88,7 @@ async def _step(
         position = game.position
         question = _("Plan a reply. Which move do you expect from {player}?", player=opponent)
     else:
-        position = plans.turn(game.position, expected).after
+        position = turns.turn(game.position, expected).after
         if rules.is_over(position) or position.turn is game.position.turn:
             # The game would end, or the player would have to pass: nothing to reply.
             view.add_item(plan_button(game, reader, AGAIN))
@@ -110,7 +111,7 @@ async def _step(
 
 def _after(game: Game, expected: rules.Move) -> rules.Position:
     try:
-        return plans.turn(game.position, expected).after
+        return turns.turn(game.position, expected).after
     except rules.RulesError:
         raise UserError(OUT_OF_DATE) from None
 
@@ -149,7 +150,7 @@ class PlanPicker(move_picker.Picker[Planned, Planning]):
         """A move was picked: the expected one (then ask for the reply), or the reply (then ask
         to plan the line)."""
         try:
-            plans.turn(opened.position, move)
+            turns.turn(opened.position, move)
         except rules.RulesError:
             raise UserError(_("Pick a move from the menu.")) from None
         game, expected = opened.game, opened.expected

@@ -6,8 +6,9 @@ not, with the solution drawn and the puzzle rating's change. A server's daily pu
 in the channel it chose (``/dvonn settings puzzle_channel``) through the outbox, with **Solve
 it** for anyone to try it privately, and its count of solvers the next day.
 
-The service's part is :mod:`bot.games.puzzles`; the housekeeping pass (the clocks feature's
-``service.sweep``) queues the daily posts and counts, posted here."""
+The service's part is :mod:`bot.games.puzzles.solving`; its periodic job
+(:mod:`bot.games.core.housekeeping`, run by the bot's housekeeping pass) queues the daily posts and
+counts, posted here."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING
 from bot.exts.puzzles.commands import PuzzleCommands
 from bot.exts.puzzles.picker import BUTTONS
 from bot.exts.puzzles.posts import DailyPosts
-from bot.games.announcements import DAILY_PUZZLE, DAILY_PUZZLE_COUNT
+from bot.games.puzzles.announcements import DAILY_PUZZLE, DAILY_PUZZLE_COUNT
 
 if TYPE_CHECKING:
     from bot.app import DvonnBot

@@ -16,7 +16,7 @@ import discord
 import render
 import rules
 from bot.exts.puzzles.texts import details, game_over_line, headline, moved_lines, shown_lines
-from bot.games import PuzzleMoved, PuzzleShown
+from bot.games.puzzles.solving import PuzzleMoved, PuzzleShown
 from bot.i18n import Text, _
 from bot.interactions.replies import MAX_CONTENT
 from bot.posting.descriptions import board_alt_text, board_summary

@@ -10,7 +10,7 @@ from discord.app_commands import Choice, locale_str
 
 import rules
 from bot.exts.puzzles.picker import answer_anew
-from bot.games import NoPuzzleRunning
+from bot.games.puzzles.errors import NoPuzzleRunning
 from bot.i18n import _
 from bot.interactions.errors import UserError
 from bot.interactions.feature import Feature

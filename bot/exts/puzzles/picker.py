@@ -21,7 +21,8 @@ import discord
 
 import rules
 from bot.exts.puzzles.board import message
-from bot.games import PuzzleMoved, PuzzleMovedOn, PuzzleShown
+from bot.games.puzzles.errors import PuzzleMovedOn
+from bot.games.puzzles.solving import PuzzleMoved, PuzzleShown
 from bot.i18n import Text, _
 from bot.interactions import move_picker
 from bot.interactions.buttons import BotButton, label

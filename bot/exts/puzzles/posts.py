@@ -19,8 +19,9 @@ import discord
 import render
 from bot.exts.puzzles.picker import daily_view
 from bot.exts.puzzles.texts import daily_count_line, daily_lines, details, to_play_and_win
-from bot.games import DailyPuzzlePost, GameService, Notification
-from bot.games.announcements import read_daily_puzzle
+from bot.games.core.models import DailyPuzzlePost, Notification
+from bot.games.puzzles.announcements import read_daily_puzzle
+from bot.games.service import GameService
 from bot.posting.descriptions import board_alt_text, board_summary
 from bot.posting.publisher import BOARD_FILENAME, Publisher, Reader
 from bot.posting.texts import image_labels

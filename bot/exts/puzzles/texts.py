@@ -7,8 +7,9 @@ from collections.abc import Mapping
 from typing import Final
 
 import rules
-from bot.games import PuzzleMoved, PuzzleRating, PuzzleShown
-from bot.games.ratings import is_provisional
+from bot.games.core.models import PuzzleRating
+from bot.games.core.ratings import is_provisional
+from bot.games.puzzles.solving import PuzzleMoved, PuzzleShown
 from bot.i18n import COLOUR_NAMES, Text, _, n_
 from bot.posting.texts import rating_text
 from rules import CELL_NAMES, Cell, Colour, Move, Position, Stack

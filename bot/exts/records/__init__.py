@@ -12,8 +12,9 @@ from discord import app_commands
 from discord.app_commands import locale_str
 
 import rules
-from bot.games import Game, GameOver, PuzzleRating
-from bot.games.ratings import LEADERBOARD_MIN_GAMES, is_provisional
+from bot.games.core.models import Game, PuzzleRating
+from bot.games.core.ratings import LEADERBOARD_MIN_GAMES, is_provisional
+from bot.games.core.results import GameOver
 from bot.i18n import COLOUR_NAMES, Text, _, n_
 from bot.interactions.feature import Feature
 from bot.interactions.lookup import game_for_record

@@ -28,7 +28,9 @@ from bot.exts.review.texts import (
     review_title,
     transcript_ending,
 )
-from bot.games import Game, GameOver, GameService, GameStatus
+from bot.games.core.models import Game, GameStatus
+from bot.games.core.results import GameOver
+from bot.games.service import GameService
 from bot.i18n import Text, _
 from bot.interactions.buttons import BotButton, label
 from bot.interactions.errors import UserError

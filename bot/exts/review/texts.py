@@ -13,7 +13,7 @@ from babel.numbers import format_decimal
 
 import rules
 from ai.review import Review
-from bot.games import EndReason
+from bot.games.core.models import EndReason
 from bot.i18n import COLOUR_NAMES, Text, _, n_
 from bot.posting.descriptions import listed
 from bot.posting.texts import Players, result_line

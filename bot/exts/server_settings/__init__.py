@@ -12,8 +12,8 @@ import discord
 from discord import app_commands
 from discord.app_commands import Choice, locale_str
 
-from bot.games import BoardTheme, GuildSettings
-from bot.games.timecontrol import from_columns, to_columns
+from bot.games.core.models import BoardTheme, GuildSettings
+from bot.games.core.timecontrol import from_columns, to_columns
 from bot.i18n import LANGUAGE_NAMES, Text, _
 from bot.interactions import choices
 from bot.interactions.errors import UserError

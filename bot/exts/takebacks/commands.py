@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str
 
-from bot.games.takebacks import TakebackAnswer
+from bot.games.takebacks.requests import TakebackAnswer
 from bot.i18n import _
 from bot.interactions.buttons import BotButton, label
 from bot.interactions.feature import Feature

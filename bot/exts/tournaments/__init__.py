@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from bot.exts.tournaments.buttons import JoinButton
 from bot.exts.tournaments.commands import TournamentCommands
 from bot.exts.tournaments.posts import TournamentPosts
-from bot.games.announcements import TOURNAMENT_GAME, TOURNAMENT_NEWS, TOURNAMENT_OPENED
+from bot.games.tournaments.announcements import TOURNAMENT_GAME, TOURNAMENT_NEWS, TOURNAMENT_OPENED
 
 if TYPE_CHECKING:
     from bot.app import DvonnBot
@@ -25,4 +25,3 @@ async def setup(bot: DvonnBot) -> None:
     await bot.add_feature(
         TournamentCommands(bot.service, bot.publisher, bot.deliverer, bot.inflight, posts)
     )
-    bot.add_housekeeping(TournamentCommands.start_due_job(bot.service, bot.deliverer))

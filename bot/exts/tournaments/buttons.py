@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.exts.tournaments.texts import tournament_line
-from bot.games import GameService, TournamentStatus
+from bot.games.core.models import TournamentStatus
+from bot.games.service import GameService
 from bot.i18n import _, n_
 from bot.interactions.buttons import BotButton, label
 from bot.interactions.errors import UserError

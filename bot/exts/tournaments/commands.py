@@ -4,7 +4,6 @@ post."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import TYPE_CHECKING, Final
 
@@ -15,7 +14,9 @@ from discord.app_commands import Choice, locale_str
 from bot.exts.tournaments.buttons import guild_of, join_tournament
 from bot.exts.tournaments.posts import TournamentPosts
 from bot.exts.tournaments.texts import FORMAT_NAMES, pairings_text, tournament_line
-from bot.games import GameService, GameStatus, TournamentFormat, TournamentStatus, timecontrol
+from bot.games.core import timecontrol
+from bot.games.core.models import GameStatus, TournamentFormat, TournamentStatus
+from bot.games.service import GameService
 from bot.i18n import Text, _
 from bot.interactions import choices
 from bot.interactions.errors import UserError
@@ -64,16 +65,6 @@ class TournamentCommands(Feature):
     ) -> None:
         super().__init__(service, publisher, deliverer, inflight)
         self.posts = posts
-
-    @staticmethod
-    def start_due_job(service: GameService, deliverer: Deliverer) -> Callable[[], Awaitable[None]]:
-        """Begin the tournaments whose start time has come; then post what that wrote."""
-
-        async def start_due() -> None:
-            if await service.tournaments.start_due():
-                await deliverer.deliver_pending()
-
-        return start_due
 
     async def _tell(self, interaction: Interaction, text: Text) -> None:
         """A private answer, in the user's language."""

@@ -30,9 +30,10 @@ from bot.exts.tournaments.texts import (
     tournament_line,
     tournament_winners,
 )
-from bot.games import GameService, Notification, Tournament, TournamentStatus
-from bot.games.announcements import TournamentNews, read_tournament_news
-from bot.games.tournaments import Standing
+from bot.games.core.models import Notification, Tournament, TournamentStatus
+from bot.games.service import GameService
+from bot.games.tournaments.announcements import TournamentNews, read_tournament_news
+from bot.games.tournaments.reading import Standing
 from bot.i18n import Text, _
 from bot.interactions.replies import MAX_CONTENT
 from bot.posting.descriptions import MAX_ALT_TEXT

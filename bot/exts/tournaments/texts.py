@@ -6,20 +6,20 @@ import dataclasses
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Final
 
-from bot.games import (
+from bot.games.core import timecontrol
+from bot.games.core.models import (
     Game,
     Result,
     Tournament,
     TournamentFormat,
     TournamentGame,
     TournamentStatus,
-    rounds,
-    timecontrol,
 )
-from bot.games.pairing import Decider, MatchWon, match_winner
-from bot.games.standings import PROMOTED, RELEGATED, GameResult, league_moves
-from bot.games.standings import Standing as Ranked
-from bot.games.tournaments import Place, Standing
+from bot.games.tournaments import rounds, tables
+from bot.games.tournaments.pairing import Decider, MatchWon, match_winner
+from bot.games.tournaments.reading import Place, Standing
+from bot.games.tournaments.standings import PROMOTED, RELEGATED, GameResult, league_moves
+from bot.games.tournaments.standings import Standing as Ranked
 from bot.i18n import Text, _
 from bot.posting.publisher import Reader
 from bot.posting.texts import clock_text, mention
@@ -153,7 +153,7 @@ async def standings_table(
     a league division's players marked as ``marks`` say (:func:`league_marks`); the
     ``viewer``'s row outlined."""
     tournament = standing.tournament
-    ranked = rounds.table(tournament, standing.entrants, standing.pairings)
+    ranked = tables.table(tournament, standing.entrants, standing.pairings)
     if tournament.format is TournamentFormat.KNOCKOUT:
         ranked = _by_stage(ranked, knockout_places(standing)[0])
     withdrawn = {e.user_id for e in standing.entrants if e.withdrawn}
@@ -227,8 +227,8 @@ def league_marks(league: Standing, following: Sequence[Standing] = ()) -> dict[i
     """Who of the season ``league`` holds (its divisions) moves up and who down: where they
     play the next season (``following``'s divisions, once it is made). Before that, in a
     division that has finished while others play on, where the league's rule sends them: its
-    first :data:`~bot.games.standings.PROMOTED` up, but in the top division, and its last
-    ``moves_down`` down, but in the lowest. A league that has ended moves nobody."""
+    first :data:`~bot.games.tournaments.standings.PROMOTED` up, but in the top division, and its
+    last ``moves_down`` down, but in the lowest. A league that has ended moves nobody."""
     marks: dict[int, Mark] = {}
     if following:
         later = {e.user_id: d.tournament.division for d in following for e in d.entrants}
@@ -248,7 +248,7 @@ def league_marks(league: Standing, following: Sequence[Standing] = ()) -> dict[i
         if part.tournament.status is not TournamentStatus.FINISHED:
             continue
         moves = league_moves(
-            rounds.table(part.tournament, part.entrants, part.pairings),
+            tables.table(part.tournament, part.entrants, part.pairings),
             up=PROMOTED,
             down=down,
             top_division=part.tournament.division == 1,
@@ -310,7 +310,7 @@ def tournament_winners(standing: Standing) -> list[int]:
         champion = knockout_places(standing)[1]
         return [] if champion is None else [champion]
     withdrawn = {e.user_id for e in standing.entrants if e.withdrawn}
-    ranked = rounds.table(tournament, standing.entrants, standing.pairings)
+    ranked = tables.table(tournament, standing.entrants, standing.pairings)
     return [row.player for row in ranked if row.rank == 1 and row.player not in withdrawn]
 
 
@@ -326,7 +326,7 @@ def match_lines(standing: Standing, game_id: int) -> list[Text]:
         for p in standing.pairings
         if (p.round, p.board) == (ended.round, ended.board) and p.leg <= ended.leg and not p.void
     ]
-    games = [r for r in rounds.results_of(legs) if isinstance(r, GameResult)]
+    games = [r for r in tables.results_of(legs) if isinstance(r, GameResult)]
     if not games or len(games) != len(legs) or len(games) > MATCH_GAMES:
         return []
     seeds = [e.user_id for e in sorted(standing.entrants, key=lambda e: e.seed)]

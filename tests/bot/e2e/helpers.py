@@ -10,7 +10,7 @@ import pytest
 from PIL import Image
 
 import rules
-from bot.games.errors import ServiceError
+from bot.games.core.errors import ServiceError
 from bot.i18n import Catalogues, Locale, Text
 from bot.posting import answers
 from tests.fakediscord import (

@@ -11,8 +11,9 @@ import pytest
 from PIL import Image
 
 import rules
-from bot.games import VACATION_DAYS_PER_YEAR
-from bot.games.errors import NothingToTakeBack, OwnTakeback, VacationNotAllowed
+from bot.games.clocks.errors import VacationNotAllowed
+from bot.games.clocks.timekeeping import VACATION_DAYS_PER_YEAR
+from bot.games.takebacks.errors import NothingToTakeBack, OwnTakeback
 from bot.i18n import _, n_
 from tests.bot.clock import ManualClock
 from tests.bot.e2e.conftest import BotRunner, Table

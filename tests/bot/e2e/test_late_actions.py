@@ -13,8 +13,8 @@ import pytest
 
 import rules
 from bot.app import DvonnBot
-from bot.games import GameRecord
-from bot.games.errors import LostOnTime, WonOnTime
+from bot.games.core.errors import LostOnTime, WonOnTime
+from bot.games.core.results import GameRecord
 from bot.i18n import _, n_
 from tests.bot.clock import ManualClock
 from tests.bot.e2e.conftest import BotRunner, Table

@@ -22,9 +22,10 @@ import rules
 from bot.app import DvonnBot
 from bot.exts.puzzles.posts import DailyPosts
 from bot.exts.puzzles.texts import find_line, game_over_line
-from bot.games import Notification, PuzzleShown
-from bot.games.announcements import daily_puzzle_count
-from bot.games.puzzles import start_rating
+from bot.games.puzzles.announcements import daily_puzzle_count
+from bot.games.puzzles.book import start_rating
+from bot.games.puzzles.solving import PuzzleShown
+from bot.storage.models import Notification
 from tests.bot.clock import ManualClock
 from tests.bot.e2e.conftest import BotRunner, Table
 from tests.bot.e2e.test_private import dm_between, global_runner

@@ -19,8 +19,8 @@ from ai.review import settle
 from bot.app import DvonnBot
 from bot.exts.review.commands import COG_NAME
 from bot.exts.review.reviewer import Reviewer
-from bot.games import EndReason
 from bot.i18n import Catalogues, _
+from bot.storage.models import EndReason
 from render.graph import DEFAULT_GRAPH_WIDTH, HEIGHT, MARK_LANE
 from tests.bot.e2e.conftest import BotRunner, Table
 from tests.bot.e2e.test_game import start_game

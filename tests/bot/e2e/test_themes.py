@@ -14,7 +14,7 @@ import pytest
 from PIL import Image
 
 import rules
-from bot.games import BoardTheme
+from bot.storage.models import BoardTheme
 from render import DEFAULT_THEME, LIGHT_THEME
 from tests.bot.e2e.conftest import BotRunner, Table
 from tests.bot.e2e.helpers import board_image, play_turn, send_move

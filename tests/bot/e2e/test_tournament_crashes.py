@@ -39,17 +39,12 @@ from typing import Any
 import psycopg
 import pytest
 
-from bot.games import (
-    GameService,
-    GameStatus,
-    ServiceError,
-    TournamentFormat,
-    TournamentStatus,
-    rounds,
-    tournaments,
-    withdrawals,
-)
-from bot.games.announcements import TOURNAMENT_GAME, TOURNAMENT_NEWS
+from bot.games.core.endings import GameEndHooks
+from bot.games.core.errors import ServiceError
+from bot.games.service import GameService
+from bot.games.tournaments import rounds, withdrawals
+from bot.games.tournaments import running as tournaments
+from bot.games.tournaments.announcements import TOURNAMENT_GAME, TOURNAMENT_NEWS
 from bot.storage import (
     Claim,
     Game,
@@ -60,7 +55,13 @@ from bot.storage import (
     Writer,
     open_database,
 )
-from bot.storage.models import text_to_time, time_to_text
+from bot.storage.models import (
+    GameStatus,
+    TournamentFormat,
+    TournamentStatus,
+    text_to_time,
+    time_to_text,
+)
 from tests.bot.e2e.conftest import Table
 from tests.bot.e2e.test_crashes import bot_process
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser, Permission, RecordedMessage
@@ -287,11 +288,17 @@ async def test_a_withdrawal_or_a_cancellation_while_a_game_ends_waits_and_never_
         return await lock_for_end(tx, game)
 
     async def held_withdraw(
-        tx: Writer, tournament: Tournament, user_id: UserId, now: datetime, claim: Claim
+        tx: Writer,
+        tournament: Tournament,
+        user_id: UserId,
+        now: datetime,
+        claim: Claim,
+        *,
+        hooks: GameEndHooks,
     ) -> None:
         if meeting is not None:
             await meeting.reach("change")
-        await withdraw(tx, tournament, user_id, now, claim)
+        await withdraw(tx, tournament, user_id, now, claim, hooks=hooks)
 
     async def held_cancel(
         self: tournaments.Tournaments,

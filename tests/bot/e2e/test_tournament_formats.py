@@ -24,18 +24,18 @@ from PIL import Image
 import rules
 from bot.app import DvonnBot
 from bot.exts.tournaments.texts import knockout_places, league_marks, standings_table
-from bot.games import (
-    GameService,
+from bot.games.service import GameService
+from bot.games.tournaments.reading import Standing
+from bot.i18n import Catalogues
+from bot.posting.publisher import Reader
+from bot.storage import Entrant
+from bot.storage.models import (
     Result,
     Tournament,
     TournamentFormat,
     TournamentGame,
     TournamentStatus,
 )
-from bot.games.tournaments import Standing
-from bot.i18n import Catalogues
-from bot.posting.publisher import Reader
-from bot.storage import Entrant
 from render.standings import BAND, Mark, StandingsTable, standings_layout
 from render.theme import DEFAULT_THEME, rgb
 from tests.bot.e2e.conftest import BotRunner, Table

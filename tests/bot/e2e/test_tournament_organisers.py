@@ -5,12 +5,13 @@ a rated one is refused); a tournament always has a clock; who may abort a tourna
 from __future__ import annotations
 
 from bot.app import DvonnBot
-from bot.games import TournamentStatus
-from bot.games.timecontrol import LITTLE_GOLEM
-from bot.games.tournament_errors import AbortNeedsOrganiser, OrganisersOnly, TournamentNeedsClock
-from bot.games.tournaments import PLAYERS_OWN_MOST
+from bot.games.core.timecontrol import LITTLE_GOLEM
+from bot.games.play.errors import AbortNeedsOrganiser
+from bot.games.tournaments.errors import OrganisersOnly, TournamentNeedsClock
+from bot.games.tournaments.running import PLAYERS_OWN_MOST
 from bot.i18n import _
 from bot.posting.texts import clock_text
+from bot.storage.models import TournamentStatus
 from tests.bot.e2e.conftest import BotRunner, Table
 from tests.bot.e2e.helpers import said
 from tests.fakediscord import FakeChannel, FakeUser, Permission

@@ -11,19 +11,21 @@ from pathlib import Path
 import pytest
 
 import rules
-from bot.games import EndReason, GameFinished, GameService, GuildSettings, Result
-from bot.games.clocks import VACATION_DAYS_PER_YEAR
-from bot.games.errors import (
-    ChannelNotAllowed,
+from bot.games.clocks.errors import VacationNotAllowed
+from bot.games.clocks.timekeeping import VACATION_DAYS_PER_YEAR
+from bot.games.core.errors import GameFinished
+from bot.games.core.ratings import LEADERBOARD_MIN_GAMES
+from bot.games.lobby.errors import ChannelNotAllowed
+from bot.games.service import GameService
+from bot.games.takebacks.errors import (
     NoTakebackRequested,
     NothingToTakeBack,
     OwnTakeback,
     TakebackPending,
-    VacationNotAllowed,
 )
-from bot.games.ratings import LEADERBOARD_MIN_GAMES
-from bot.games.takebacks import TakebackAnswer
+from bot.games.takebacks.requests import TakebackAnswer
 from bot.storage import Store, open_database
+from bot.storage.models import EndReason, GuildSettings, Result
 from tests.bot.clock import ManualClock
 from tests.bot.games.test_service import ALICE, BOB, CAROL, CHANNEL, GUILD, start_game
 

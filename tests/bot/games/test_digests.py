@@ -12,17 +12,16 @@ from zoneinfo import ZoneInfo
 import pytest
 
 import rules
-from bot.games import (
+from bot.games.notices.digests import next_digest, time_zone
+from bot.games.notices.errors import (
     DigestNeedsHour,
     DigestNeedsTimeZone,
-    GameService,
     InvalidDigestHour,
-    TurnNotices,
     UnknownTimeZone,
-    next_digest,
-    time_zone,
 )
+from bot.games.service import GameService
 from bot.storage import Store, open_database
+from bot.storage.models import TurnNotices
 from tests.bot.clock import ManualClock
 from tests.bot.games.test_clocks_takebacks_ratings import pending
 from tests.bot.games.test_service import ALICE, BOB, CAROL, start_game

@@ -1,4 +1,5 @@
-"""Every way a game ends leaves the same traces: one code path (bot.games.endings) ends them all.
+"""Every way a game ends leaves the same traces: one code path (bot.games.core.endings) ends them
+all.
 
 Each game below is ended a different way with a takeback request and an abort request pending
 and a clock running, then its stored row and its announcement are compared: nothing may be
@@ -15,8 +16,10 @@ from datetime import timedelta
 from typing import Any
 
 import rules
-from bot.games import EndReason, Game, GameService, GameStatus, Result
-from bot.games.announcements import GAME_ENDED, GAME_STARTED, TURN
+from bot.games.core.announcements import GAME_ENDED, GAME_STARTED, TURN
+from bot.games.core.endings import AfterEnd, GameEnd
+from bot.games.service import GameService
+from bot.storage.models import EndReason, Game, GameStatus, Result
 from tests.bot.clock import ManualClock
 from tests.bot.games.test_service import ALICE, BOB, CAROL, GUILD, start_game
 
@@ -182,3 +185,34 @@ async def test_an_announcement_is_left_to_its_writer_until_the_claim_runs_out(
     assert left.id == ended.announcement and left.kind == GAME_ENDED
     service.outbox.sent(left.id)
     assert await service.outbox.claimable() == [] and await service.outbox.get(left.id) is None
+
+
+async def test_a_feature_s_hook_runs_around_the_ratings_and_the_announcement(
+    service: GameService,
+) -> None:
+    """A feature registered for games' ends takes its part in the ending's transaction: first
+    before the game is rated (to take its locks there), then once its end is announced."""
+    game = await start_game(service)
+    seen: list[tuple[str, bool, int]] = []
+
+    async def hook(end: GameEnd) -> AfterEnd | None:
+        async def after() -> None:
+            seen.append(("after", await _rated(end), await _announced(end)))
+
+        seen.append(("before", await _rated(end), await _announced(end)))
+        return after if end.game.id == game.id else None
+
+    async def _rated(end: GameEnd) -> bool:
+        return await end.tx.rating(GUILD, end.game.white_id) is not None
+
+    async def _announced(end: GameEnd) -> int:
+        rows = await end.tx._conn.fetch_all(  # the transaction's own view
+            "SELECT id FROM notifications WHERE game_id = ? AND kind = ?",
+            (end.game.id, GAME_ENDED),
+        )
+        return len(rows)
+
+    service.game_ends.register(hook)
+    ended = await service.resign(game.id, BOB)
+    assert ended.game.end_reason is EndReason.RESIGNATION
+    assert seen == [("before", False, 0), ("after", True, 1)]

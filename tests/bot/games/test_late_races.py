@@ -13,17 +13,12 @@ from datetime import timedelta
 
 import pytest
 
-from bot.games import (
-    GameFinished,
-    GameService,
-    LostOnTime,
-    Sweep,
-    TournamentFormat,
-    WonOnTime,
-)
-from bot.games import announcements as kinds
-from bot.games.timecontrol import DaysPerMove
+from bot.games.core import announcements as kinds
+from bot.games.core.errors import GameFinished, LostOnTime, WonOnTime
+from bot.games.core.timecontrol import DaysPerMove
+from bot.games.service import GameService, Sweep
 from bot.storage import EndReason, Game, Store, open_database
+from bot.storage.models import TournamentFormat
 from rules import Colour
 from tests.bot.clock import ManualClock
 from tests.bot.games.test_tournaments import _begin_pending, _made

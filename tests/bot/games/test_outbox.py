@@ -10,8 +10,8 @@ from collections.abc import AsyncIterator
 import pytest
 
 import rules
-from bot.games import GameService
-from bot.games.outbox import Outbox
+from bot.games.core.outbox import Outbox
+from bot.games.service import GameService
 from bot.storage import Notification, Store, open_database
 from tests.bot.clock import ManualClock
 from tests.bot.games.test_service import start_game

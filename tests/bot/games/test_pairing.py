@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.games.pairing import (
+from bot.games.tournaments.pairing import (
     Board,
     Decider,
     History,
@@ -26,16 +26,13 @@ from bot.games.pairing import (
     TooManyRounds,
     berger_rounds,
     bracket_order,
-    check_swiss,
     histories,
     knockout_first_round,
     knockout_next_round,
     knockout_rounds,
     match_winner,
-    most_swiss_rounds,
-    swiss_round,
 )
-from bot.games.standings import (
+from bot.games.tournaments.standings import (
     Bye,
     DuplicatePlayer,
     GameResult,
@@ -43,6 +40,7 @@ from bot.games.standings import (
     Result,
     TooFewPlayers,
 )
+from bot.games.tournaments.swiss import check_swiss, most_swiss_rounds, swiss_round
 from rules import Colour
 
 W, B, D = Outcome.WHITE_WINS, Outcome.BLACK_WINS, Outcome.DRAW

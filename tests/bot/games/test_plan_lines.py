@@ -1,15 +1,14 @@
-"""The rules of planned lines (``bot.games.plans``), pure: reading, checking, matching, chains."""
+"""The rules of planned lines (``bot.games.plans.lines``), pure: reading, checking, matching,
+chains."""
 
 from __future__ import annotations
 
 import pytest
 
 import rules
-from bot.games.plans import (
-    MOST_LINE_MOVES,
-    MOST_LINES,
+from bot.games.core.turns import turn
+from bot.games.plans.errors import (
     EmptyLine,
-    Line,
     PlanConflict,
     PlanEndsOnTheirMove,
     PlanIllegalMove,
@@ -17,12 +16,8 @@ from bot.games.plans import (
     PlanPastTheEnd,
     PlanTooLong,
     TooManyLines,
-    advance,
-    check,
-    play,
-    read,
-    turn,
 )
+from bot.games.plans.lines import MOST_LINE_MOVES, MOST_LINES, Line, advance, check, play, read
 from rules import Colour
 
 W, B = Colour.WHITE, Colour.BLACK

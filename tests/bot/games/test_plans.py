@@ -13,14 +13,10 @@ from typing import Any
 import pytest
 
 import rules
-from bot.games import (
-    GameChanged,
-    GameFinished,
-    GameService,
-    GameStatus,
-    Line,
-    NotAPlayer,
-    NotYourTurn,
+from bot.games.core import announcements as kinds
+from bot.games.core.errors import GameChanged, GameFinished, NotAPlayer
+from bot.games.core.timecontrol import Bank
+from bot.games.plans.errors import (
     PlanConflict,
     PlanEndsOnTheirMove,
     PlanIllegalMove,
@@ -29,10 +25,11 @@ from bot.games import (
     PlansAgainstTheBot,
     TooManyLines,
 )
-from bot.games import announcements as kinds
-from bot.games.plans import MOST_LINES
-from bot.games.timecontrol import Bank
+from bot.games.plans.lines import MOST_LINES, Line
+from bot.games.play.errors import NotYourTurn
+from bot.games.service import GameService
 from bot.storage import Game, Store, open_database
+from bot.storage.models import GameStatus
 from bot.storage.plans import PlanWrites
 from rules import Colour
 from tests.bot.clock import ManualClock

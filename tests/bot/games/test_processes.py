@@ -14,7 +14,8 @@ from datetime import timedelta
 import pytest
 
 import rules
-from bot.games import ChallengeError, ChannelBusy, GameService
+from bot.games.lobby.errors import ChallengeError, ChannelBusy
+from bot.games.service import GameService
 from bot.storage import Store, open_database
 from tests.bot.clock import ManualClock
 from tests.bot.games.test_service import ALICE, BOB, CAROL, GUILD, start_game

@@ -17,9 +17,9 @@ import pytest
 import ai.puzzles
 import rules
 from ai.puzzles import Puzzle
-from bot.games import (
-    GameService,
-    GuildSettings,
+from bot.games.puzzles.announcements import DAILY_PUZZLE, DAILY_PUZZLE_COUNT, read_daily_puzzle
+from bot.games.puzzles.book import WINDOWS, PuzzleBook, rated, start_rating
+from bot.games.puzzles.errors import (
     NoDailyPuzzle,
     NoPuzzleLeft,
     NoPuzzleRunning,
@@ -28,9 +28,9 @@ from bot.games import (
     PuzzleOver,
     UnknownPuzzle,
 )
-from bot.games.announcements import DAILY_PUZZLE, DAILY_PUZZLE_COUNT, read_daily_puzzle
-from bot.games.puzzles import WINDOWS, PuzzleBook, rated, start_rating
+from bot.games.service import GameService
 from bot.storage import Store, open_database
+from bot.storage.models import GuildSettings
 from bot.storage.puzzles import DailyCount, PuzzleWrites
 from tests.bot.clock import ManualClock
 

@@ -21,15 +21,11 @@ from pathlib import Path
 import pytest
 
 import rules
-from bot.games import (
-    GameChanged,
-    GameFinished,
-    GameService,
-    GameStatus,
-    NotYourTurn,
-    ServiceError,
-)
+from bot.games.core.errors import GameChanged, GameFinished, ServiceError
+from bot.games.play.errors import NotYourTurn
+from bot.games.service import GameService
 from bot.storage import Game, Store, open_database
+from bot.storage.models import GameStatus
 from rules import Colour
 from tests.conftest import REPO_ROOT
 

@@ -11,13 +11,15 @@ from datetime import timedelta
 import pytest
 
 import rules
-from bot.games import EndReason, Game, GameService, NothingToTakeBack, Setup
-from bot.games import announcements as kinds
-from bot.games.rematches import offers_rematch
-from bot.games.rounds import absent_loser
-from bot.games.setups import SEED_BITS, new_seed, random_placements, random_setup
-from bot.games.timecontrol import DaysPerMove, TimeControl
+from bot.games.core import announcements as kinds
+from bot.games.core.timecontrol import DaysPerMove, TimeControl
+from bot.games.lobby.rematches import offers_rematch
+from bot.games.lobby.setups import SEED_BITS, new_seed, random_placements, random_setup
+from bot.games.service import GameService
+from bot.games.takebacks.errors import NothingToTakeBack
+from bot.games.tournaments.rounds import absent_loser
 from bot.storage import Notification
+from bot.storage.models import EndReason, Game, Setup
 from rules import Colour
 from rules.position import DVONN_PIECES
 from tests.bot.clock import ManualClock

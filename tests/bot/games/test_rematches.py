@@ -9,16 +9,11 @@ import dataclasses
 
 import pytest
 
-from bot.games import (
-    Challenge,
-    ChallengeStatus,
+from bot.games.core.errors import NotAPlayer
+from bot.games.core.results import GameStarted
+from bot.games.core.timecontrol import LITTLE_GOLEM
+from bot.games.lobby.errors import (
     ChannelNotAllowed,
-    Game,
-    GameService,
-    GameStarted,
-    GameStatus,
-    GuildSettings,
-    NotAPlayer,
     RematchAlreadyOffered,
     RematchOfAbortedGame,
     RematchOfferedToYou,
@@ -26,11 +21,18 @@ from bot.games import (
     RematchPlayed,
     RematchRefused,
     RematchTooEarly,
+)
+from bot.games.lobby.rematches import offers_rematch
+from bot.games.service import GameService
+from bot.storage.models import (
+    Challenge,
+    ChallengeStatus,
+    Game,
+    GameStatus,
+    GuildSettings,
     Setup,
     TournamentFormat,
 )
-from bot.games.rematches import offers_rematch
-from bot.games.timecontrol import LITTLE_GOLEM
 from rules import Colour
 from tests.bot.clock import ManualClock
 from tests.bot.games.test_random_setups import COMPUTER, random_game

@@ -11,34 +11,26 @@ from typing import Any
 import pytest
 
 import rules
-from bot.games import (
-    SERVER_DEFAULT,
-    AbortTooLate,
+from bot.games.core.errors import GameFinished, NoGameHere, NotAPlayer, PlyOutOfRange
+from bot.games.core.timecontrol import DaysPerMove, TimeControl
+from bot.games.lobby.challenges import SERVER_DEFAULT
+from bot.games.lobby.errors import (
     ChallengeAlreadyAccepted,
     ChallengeCancelled,
     ChallengeDeclined,
     ChallengeExpired,
     ChallengeNotForYou,
     ChallengeNotFound,
-    ChallengeStatus,
     ChannelBusy,
-    EndReason,
-    Game,
-    GameFinished,
-    GameService,
-    GameStatus,
-    GuildSettings,
     InvalidClock,
-    NoGameHere,
-    NotAPlayer,
     NotYourChallenge,
     OpenChallengeNotDeclinable,
     OwnChallenge,
-    PlyOutOfRange,
-    Result,
     SelfChallenge,
 )
-from bot.games.timecontrol import DaysPerMove, TimeControl
+from bot.games.play.errors import AbortTooLate
+from bot.games.service import GameService
+from bot.storage.models import ChallengeStatus, EndReason, Game, GameStatus, GuildSettings, Result
 from rules import Colour
 from tests.bot.clock import ManualClock
 from tests.conftest import SHARED

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.games.standings import (
+from bot.games.tournaments.standings import (
     BadLeagueSetting,
     Bye,
     DuplicatePlayer,

@@ -10,17 +10,11 @@ from datetime import timedelta
 import pytest
 
 import rules
-from bot.games import (
-    EndReason,
-    GameService,
-    GuildSettings,
-    InvalidClock,
-    InvalidTimeControl,
-    Result,
-)
-from bot.games.timecontrol import LITTLE_GOLEM, Bank, DaysPerMove
+from bot.games.core.timecontrol import LITTLE_GOLEM, Bank, DaysPerMove
+from bot.games.lobby.errors import InvalidClock, InvalidTimeControl
+from bot.games.service import GameService
 from bot.storage import Store, open_database
-from bot.storage.models import time_to_text
+from bot.storage.models import EndReason, GuildSettings, Result, time_to_text
 from tests.bot.clock import ManualClock
 from tests.bot.games.test_clocks_takebacks_ratings import pending
 from tests.bot.games.test_service import ALICE, BOB, CAROL, CHANNEL, GUILD, start_game

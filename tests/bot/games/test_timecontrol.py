@@ -11,17 +11,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rules
-from bot.games.clocks import (
-    REMIND_BEFORE,
+from bot.games.clocks.timekeeping import REMIND_BEFORE, remind_before
+from bot.games.core.clocks import (
     GameClock,
     bank_left,
     bank_of,
     continued,
-    remind_before,
     taken_back,
     time_control_of,
 )
-from bot.games.timecontrol import (
+from bot.games.core.timecontrol import (
     CHOICES,
     LITTLE_GOLEM,
     PRESETS,

@@ -7,9 +7,10 @@ from __future__ import annotations
 import random
 
 import rules
-from bot.games import GameService, TournamentFormat, TournamentStatus
-from bot.games.rounds import table
+from bot.games.service import GameService
+from bot.games.tournaments.tables import table
 from bot.storage import Store, open_database
+from bot.storage.models import TournamentFormat, TournamentStatus
 from tests.bot.clock import ManualClock
 from tests.bot.random_games import ahead, lead, won_by
 

@@ -8,10 +8,9 @@ from datetime import timedelta
 
 import pytest
 
-from bot.games import GameService, GameStatus, TournamentFormat, TournamentStatus
-from bot.games.rounds import table
-from bot.games.tournament_errors import (
-    AbortNeedsOrganiser,
+from bot.games.play.errors import AbortNeedsOrganiser
+from bot.games.service import GameService
+from bot.games.tournaments.errors import (
     AlreadyJoined,
     NotOrganiser,
     OrganisersOnly,
@@ -21,7 +20,9 @@ from bot.games.tournament_errors import (
     TournamentNeedsClock,
     TournamentStarted,
 )
+from bot.games.tournaments.tables import table
 from bot.storage import Tournament
+from bot.storage.models import GameStatus, TournamentFormat, TournamentStatus
 from tests.bot.clock import ManualClock
 
 GUILD, CHANNEL, ORGANISER = 1, 2, 100

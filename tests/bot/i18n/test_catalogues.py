@@ -19,7 +19,8 @@ from discord.app_commands import TranslationContext, TranslationContextLocation,
 
 import rules
 from bot.exts.help import HELP_GROUPS, RULES_TEXT, help_paragraphs, in_messages
-from bot.games.errors import InvalidClock, ServiceError
+from bot.games.core.errors import ServiceError
+from bot.games.lobby.errors import InvalidClock
 from bot.i18n import ENGLISH, LOCALE_DIR, PLURAL_VARIANTS, Catalogues, Text, n_
 from bot.i18n.tools import (
     COMMAND_COMMENT,

@@ -10,12 +10,13 @@ from typing import Any, cast
 import pytest
 
 import rules
-from bot.games import Game, GameService
+from bot.games.service import GameService
 from bot.posting import outbox as posting
 from bot.posting.outbox import Deliverer
 from bot.posting.publisher import Publisher
 from bot.posting.texts import GamePost, Players
 from bot.storage import Store, open_database
+from bot.storage.models import Game
 from bot.storage.outbox import OutboxWrites
 from tests.bot.games.test_service import ALICE, BOB, start_game
 

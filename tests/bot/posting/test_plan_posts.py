@@ -8,10 +8,11 @@ import dataclasses
 from datetime import UTC, datetime
 
 import rules
-from bot.games import Notification, announcements
+from bot.games.core import announcements
 from bot.i18n import ENGLISH
 from bot.posting.texts import Players, turn_post
 from bot.storage import NewNotification
+from bot.storage.models import Notification
 from tests.bot.posting.test_texts import ALICE, BOB, new_game, play
 
 PLAYERS = Players("Alice", "Bob")

@@ -8,8 +8,8 @@ import pytest
 
 import render
 import rules
-from bot.games import BoardTheme
 from bot.posting.renderer import THEMES, Renderer, colours
+from bot.storage.models import BoardTheme
 
 
 def _position(plies: int) -> tuple[rules.Position, rules.MoveResult]:

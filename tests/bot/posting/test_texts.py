@@ -11,9 +11,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 import rules
-from bot.games import EndReason, Game, GameOver, GameStatus, PlayedMove, Result
-from bot.games.clocks import GameClock
-from bot.games.timecontrol import LITTLE_GOLEM, Bank, DaysPerMove
+from bot.games.core.clocks import GameClock
+from bot.games.core.results import GameOver, PlayedMove
+from bot.games.core.timecontrol import LITTLE_GOLEM, Bank, DaysPerMove
 from bot.i18n import ENGLISH
 from bot.posting.texts import (
     GamePost,
@@ -26,6 +26,7 @@ from bot.posting.texts import (
     takeback_post,
     turn_post,
 )
+from bot.storage.models import EndReason, Game, GameStatus, Result
 
 ALICE, BOB, BOT = 101, 202, 999
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)

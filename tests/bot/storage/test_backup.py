@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import rules
-from bot.games import GameService
+from bot.games.service import GameService
 from bot.storage import SQLiteDatabase, Store
 from bot.storage.backup import backup
 from bot.storage.errors import StorageError

@@ -23,11 +23,12 @@ import pytest
 from psycopg import sql
 
 import rules
-from bot.games import BoardTheme, GameService, GuildSettings, Setup, TurnNotices
-from bot.games.setups import random_placements
-from bot.games.timecontrol import LITTLE_GOLEM
+from bot.games.core.timecontrol import LITTLE_GOLEM
+from bot.games.lobby.setups import random_placements
+from bot.games.service import GameService
 from bot.storage import PostgresDatabase, SQLiteDatabase, StorageError, Store
 from bot.storage.copy import CopyReport, Table, copy_database, plan_tables, read_tables
+from bot.storage.models import BoardTheme, GuildSettings, Setup, TurnNotices
 from rules import Colour
 from tests.bot.clock import ManualClock
 from tests.bot.games.test_random_setups import random_game

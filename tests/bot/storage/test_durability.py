@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 import rules
-from bot.games import GameService
+from bot.games.service import GameService
 from bot.storage import SQLiteDatabase, Store
 from rules import Colour
 from tests.conftest import REPO_ROOT

@@ -1,0 +1,169 @@
+"""Errors that players read, raised by the game service: their base, and those of any game.
+
+Each feature's own refusals are in its package's ``errors`` module (the lobby's in
+:mod:`bot.games.lobby.errors`, and so on); they all derive from :class:`ServiceError`.
+
+The pattern is the rules' (:mod:`rules.errors`): each error carries data (``NotYourTurn`` knows
+the game, the user and whose turn it is), a stable message-catalogue ``key`` and the ``params``
+that fill its message, and ``str(error)`` is the English default. The Discord layer looks the
+key up in the player's language with the same params (the bot's one error handler does that
+for the service's errors and the rules' alike).
+
+Rules errors (:class:`rules.InvalidMoveError`, :class:`rules.IllegalMoveError`) are not wrapped:
+the service lets them through unchanged.
+
+A few English defaults mention a channel as ``<#id>``, Discord's channel link: these messages
+are shown on Discord, and the catalogues may spell them as they like from the same params.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from types import MappingProxyType
+from typing import Any, ClassVar
+
+
+class ServiceError(Exception):
+    """Base of the service's errors; ``str()`` is the English message for the player."""
+
+    key: ClassVar[str]
+    """The message-catalogue key, e.g. ``"game.not_your_turn"``."""
+    template: ClassVar[str]
+    """The English message, filled from :attr:`params` with :meth:`str.format`."""
+    params: Mapping[str, Any]
+
+    def __init__(self, **params: Any) -> None:
+        self.params = MappingProxyType(dict(params))
+        super().__init__(self.template.format(**{k: str(v) for k, v in params.items()}))
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
+        return f"{type(self).__name__}({args})"
+
+
+class GameError(ServiceError):
+    """An error about one game."""
+
+    game_id: int
+
+
+class GameNotFound(GameError):
+    key = "game.not_found"
+    template = "There is no game number {game_id}."
+
+    def __init__(self, game_id: int) -> None:
+        self.game_id = game_id
+        super().__init__(game_id=game_id)
+
+
+class NotAPlayer(GameError):
+    """Someone who does not play in the game tried to act in it."""
+
+    key = "game.not_a_player"
+    template = "You are not playing in this game: only its two players can do that."
+
+    def __init__(self, game_id: int, user_id: int) -> None:
+        self.game_id = game_id
+        self.user_id = user_id
+        super().__init__(game_id=game_id, user_id=user_id)
+
+
+class GameFinished(GameError):
+    """The game has ended (finished or aborted): nothing more can be played in it."""
+
+    key = "game.finished"
+    template = "This game is over: no more moves can be made in it."
+
+    def __init__(self, game_id: int) -> None:
+        self.game_id = game_id
+        super().__init__(game_id=game_id)
+
+
+class GameChanged(GameError):
+    """The game moved on between reading it and writing to it (a stale version)."""
+
+    key = "game.changed"
+    template = (
+        "The game changed while your action was on its way (a move was played or the game "
+        "ended): look at the board again, and try again if it still makes sense."
+    )
+
+    def __init__(self, game_id: int, expected_version: int) -> None:
+        self.game_id = game_id
+        self.expected_version = expected_version
+        super().__init__(game_id=game_id, expected_version=expected_version)
+
+
+class PlyOutOfRange(GameError):
+    key = "game.ply_out_of_range"
+    template = "This game has positions 0 to {last_ply}; there is no position {ply}."
+
+    def __init__(self, game_id: int, ply: int, last_ply: int) -> None:
+        self.game_id = game_id
+        self.ply = ply
+        self.last_ply = last_ply
+        super().__init__(game_id=game_id, ply=ply, last_ply=last_ply)
+
+
+class DeadlinePassed(GameError):
+    """A player acted in a game whose player to move had let the deadline pass: the game was
+    lost on time (by the action's own transaction, or by the housekeeping pass just before),
+    and the action was not done. Its subclass says it to the loser or to the winner."""
+
+    announcements: tuple[int, ...]
+    """What ending the game wrote in the outbox, for the caller to post now (empty when the
+    housekeeping pass ended it, and posts it)."""
+
+    def __init__(
+        self, game_id: int, user_id: int, deadline: datetime, announcements: tuple[int, ...] = ()
+    ) -> None:
+        self.game_id = game_id
+        self.user_id = user_id
+        self.deadline = deadline
+        self.announcements = announcements
+        # Discord's timestamp: each reader sees the moment in their own time zone.
+        super().__init__(
+            game_id=game_id, user_id=user_id, deadline=f"<t:{int(deadline.timestamp())}:f>"
+        )
+
+    @staticmethod
+    def told_to(
+        user_id: int,
+        loser_id: int | None,
+        game_id: int,
+        deadline: datetime,
+        announcements: tuple[int, ...] = (),
+    ) -> DeadlinePassed:
+        """The refusal for ``user_id`` of a game that ``loser_id`` lost on time."""
+        kind = LostOnTime if user_id == loser_id else WonOnTime
+        return kind(game_id, user_id, deadline, announcements)
+
+
+class LostOnTime(DeadlinePassed):
+    """The player whose deadline passed acted after it."""
+
+    key = "game.lost_on_time"
+    template = (
+        "Your time to move ran out at {deadline}, so you lost this game on time: "
+        "this came too late to count."
+    )
+
+
+class WonOnTime(DeadlinePassed):
+    """The opponent of the player whose deadline passed acted after it."""
+
+    key = "game.won_on_time"
+    template = (
+        "Your opponent's time to move ran out at {deadline}, so you won this game on time: "
+        "this came too late to count."
+    )
+
+
+class NoGameHere(ServiceError):
+    key = "channel.no_game"
+    template = "No game is being played here."
+
+    def __init__(self, channel_id: int) -> None:
+        self.channel_id = channel_id
+        super().__init__(channel_id=channel_id)
