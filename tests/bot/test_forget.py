@@ -17,6 +17,7 @@ import pytest
 import rules
 from bot.__main__ import main
 from bot.exts.tournaments.texts import standings_table
+from bot.games.lobby.errors import RematchOfFormerPlayer
 from bot.games.service import GameService
 from bot.games.tournaments.tables import table
 from bot.i18n import Catalogues
@@ -340,3 +341,13 @@ class _Client:
 class _User:
     display_name: str
     id: int
+
+
+async def test_no_rematch_is_offered_to_a_forgotten_player(service: GameService) -> None:
+    """The Rematch button under an old game stays, but nobody is left to accept: the player
+    who asks is told so, privately, and no challenge is made."""
+    await history(service)
+    await service.store.forget_player(ALICE, service.now())
+    with pytest.raises(RematchOfFormerPlayer):
+        await service.offer_rematch(1, BOB, channel_id=CHANNEL)
+    assert await service.open_challenges(CHANNEL) == []

@@ -199,6 +199,21 @@ class RematchOfTournamentGame(RematchError):
         super().__init__(game_id=game_id)
 
 
+class RematchOfFormerPlayer(RematchError):
+    """The opponent has since had their data deleted by the operator (``python -m bot forget``):
+    nobody is left to accept."""
+
+    key = "rematch.former_player"
+    template = (
+        "Your opponent in game #{game_id} has left the bot, so it has no rematch: challenge "
+        "someone with /dvonn challenge."
+    )
+
+    def __init__(self, game_id: int) -> None:
+        self.game_id = game_id
+        super().__init__(game_id=game_id)
+
+
 class RematchAlreadyOffered(RematchError):
     """The player who offered the rematch asks again while it waits for an answer."""
 

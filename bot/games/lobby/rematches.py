@@ -21,12 +21,21 @@ from bot.games.lobby.errors import (
     RematchAlreadyOffered,
     RematchOfAbortedGame,
     RematchOfferedToYou,
+    RematchOfFormerPlayer,
     RematchOfTournamentGame,
     RematchPlayed,
     RematchRefused,
     RematchTooEarly,
 )
-from bot.storage import ChallengeStatus, EndReason, Game, GameStatus, UserId, Writer
+from bot.storage import (
+    ChallengeStatus,
+    EndReason,
+    Game,
+    GameStatus,
+    UserId,
+    Writer,
+    is_placeholder,
+)
 from rules import PLACEMENT_PLIES, Colour
 
 
@@ -64,7 +73,8 @@ async def check_rematch(tx: Writer, game_id: int, user_id: UserId, now: datetime
     """The game ``user_id`` may have a rematch of now, read (and its row locked) in ``tx``.
 
     Raises :class:`GameNotFound`, :class:`NotAPlayer`, :class:`RematchTooEarly`,
-    :class:`RematchOfAbortedGame`, :class:`RematchOfTournamentGame`, and, when the game had its
+    :class:`RematchOfAbortedGame`, :class:`RematchOfTournamentGame`,
+    :class:`RematchOfFormerPlayer`, and, when the game had its
     rematch: :class:`RematchAlreadyOffered`, :class:`RematchOfferedToYou`,
     :class:`RematchPlayed` or :class:`RematchRefused`."""
     game = await tx.game(game_id)
@@ -78,6 +88,8 @@ async def check_rematch(tx: Writer, game_id: int, user_id: UserId, now: datetime
         raise RematchTooEarly(game_id)
     if await tx.pairing_of_game(game_id) is not None:
         raise RematchOfTournamentGame(game_id)
+    if is_placeholder(game.opponent_of(user_id)):
+        raise RematchOfFormerPlayer(game_id)
     played = await tx.rematch_game(game_id)
     if played is not None:
         raise RematchPlayed(game_id, played.id, played.channel_id)
