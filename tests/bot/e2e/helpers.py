@@ -7,11 +7,13 @@ import io
 from dataclasses import dataclass, replace
 
 import pytest
+from babel.messages.pofile import read_po
 from PIL import Image
 
 import rules
 from bot.games.errors import ServiceError
 from bot.i18n import Catalogues, Locale, Text
+from bot.i18n.tools import TEMPLATE, ids, messages
 from bot.posting import answers
 from tests.fakediscord import (
     FakeChannel,
@@ -131,5 +133,32 @@ def said(entry: Text | type[ServiceError], /, *, locale: Locale = None, **params
     class (its template is its message), with ``params`` added to its own; a parameter may be a
     message too (``who=_("everyone")``). E.g. ``assert said(_("Game #{game} was called off."),
     game=7) in reply.content``."""
-    text = Text(entry.template) if isinstance(entry, type) else entry
-    return catalogues().render(replace(text, params={**text.params, **params}), locale)
+    named = Text(entry.template) if isinstance(entry, type) else entry
+    text = replace(named, params={**named.params, **params})
+    unknown = [t for t in _texts(text) if _key(t) not in entries()]
+    assert not unknown, f"not a catalogue entry of the bot (reworded? then here too): {unknown}"
+    return catalogues().render(text, locale)
+
+
+EntryKey = tuple[str | None, tuple[str, ...]]
+"""A catalogue entry: its context, and its msgid (and plural msgid if it has one)."""
+
+
+@functools.cache
+def entries() -> frozenset[EntryKey]:
+    """Every catalogue entry of the bot, from the template its catalogues are checked against
+    (kept current by ``python -m bot.i18n.tools update``; the catalogue tests fail if not). A test
+    that names a text the bot no longer has (one reworded in the code and not in the test) then
+    fails, even where it asserts the text is *not* said."""
+    with TEMPLATE.open("rb") as source:
+        return frozenset((m.context, ids(m)) for m in messages(read_po(source)))
+
+
+def _key(text: Text) -> EntryKey:
+    return (text.context, (text.msgid,) if text.plural is None else (text.msgid, text.plural))
+
+
+def _texts(text: Text) -> list[Text]:
+    """``text`` and the messages among its parameters (and theirs)."""
+    nested = [t for value in text.params.values() if isinstance(value, Text) for t in _texts(value)]
+    return [text, *nested]
