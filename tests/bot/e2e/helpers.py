@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import functools
 import io
+import re
+import string
 from dataclasses import dataclass, replace
 
 import pytest
@@ -15,6 +17,7 @@ from bot.games.errors import ServiceError
 from bot.i18n import Catalogues, Locale, Text
 from bot.i18n.tools import TEMPLATE, ids, messages
 from bot.posting import answers
+from bot.posting.commands import CommandMentions
 from tests.fakediscord import (
     FakeChannel,
     FakeDiscord,
@@ -127,17 +130,51 @@ def catalogues() -> Catalogues:
     return Catalogues()
 
 
-def said(entry: Text | type[ServiceError], /, *, locale: Locale = None, **params: object) -> str:
+def said(
+    entry: Text | type[ServiceError],
+    /,
+    *,
+    locale: Locale = None,
+    mentions: CommandMentions | None = None,
+    **params: object,
+) -> str:
     """A catalogue entry as the bot says it to a reader of ``locale`` (English by default):
     ``entry`` is a message (``_("Settings saved.")``, or ``n_``/``p_``) or a service error's
     class (its template is its message), with ``params`` added to its own; a parameter may be a
     message too (``who=_("everyone")``). E.g. ``assert said(_("Game #{game} was called off."),
-    game=7) in reply.content``."""
+    game=7) in reply.content``. With ``mentions`` (the running bot's ``bot.mentions``), the
+    commands it names are tappable mentions (``</puzzle:123>``), as in the bot's answers."""
     named = Text(entry.template) if isinstance(entry, type) else entry
     text = replace(named, params={**named.params, **params})
     unknown = [t for t in _texts(text) if _key(t) not in entries()]
     assert not unknown, f"not a catalogue entry of the bot (reworded? then here too): {unknown}"
-    return catalogues().render(text, locale)
+    rendered = catalogues().render(text, locale)
+    return rendered if mentions is None else mentions.link(rendered)
+
+
+def said_pattern(
+    entry: Text | type[ServiceError],
+    /,
+    *,
+    locale: Locale = None,
+    mentions: CommandMentions | None = None,
+    **params: object,
+) -> re.Pattern[str]:
+    """:func:`said` where some parameters cannot be known to the test: a pattern that matches the
+    entry as said with ``params`` and any text for each of its parameters not given (a plural's
+    ``count`` must be given: it chooses the words). E.g. ``assert said_pattern(_("Board at move
+    {number}, movement: {side} to move."), side="White").search(description)``."""
+    named = Text(entry.template) if isinstance(entry, type) else entry
+    given = {**named.params, **params}
+    names = {
+        name
+        for template in (named.msgid, named.plural or "")
+        for _literal, name, _spec, _conversion in string.Formatter().parse(template)
+        if name
+    }
+    markers = {name: f"\x00{name}\x00" for name in names - set(given)}
+    rendered = said(named, locale=locale, mentions=mentions, **given, **markers)
+    return re.compile(".+?".join(map(re.escape, re.split("\x00[^\x00]*\x00", rendered))))
 
 
 EntryKey = tuple[str | None, tuple[str, ...]]
