@@ -161,9 +161,10 @@ def said_pattern(
     **params: object,
 ) -> re.Pattern[str]:
     """:func:`said` where some parameters cannot be known to the test: a pattern that matches the
-    entry as said with ``params`` and any text for each of its parameters not given (a plural's
-    ``count`` must be given: it chooses the words). E.g. ``assert said_pattern(_("Board at move
-    {number}, movement: {side} to move."), side="White").search(description)``."""
+    entry as said with ``params`` and any text on the line for each of its parameters not given,
+    each caught as a group of its name (a plural's ``count`` must be given: it chooses the
+    words). A parameter at the very end takes the rest of the line. E.g. ``assert said_pattern(
+    _("Board at move {number}, movement: {side} to move."), side="White").search(text)``."""
     named = Text(entry.template) if isinstance(entry, type) else entry
     given = {**named.params, **params}
     names = {
@@ -174,7 +175,14 @@ def said_pattern(
     }
     markers = {name: f"\x00{name}\x00" for name in names - set(given)}
     rendered = said(named, locale=locale, mentions=mentions, **given, **markers)
-    return re.compile(".+?".join(map(re.escape, re.split("\x00[^\x00]*\x00", rendered))))
+    pieces = re.split("\x00([^\x00]*)\x00", rendered)  # text, name, text, name, …, text
+    pattern, seen = re.escape(pieces[0]), set()
+    for name, text in zip(pieces[1::2], pieces[2::2], strict=True):
+        last = not text
+        pattern += f"(?P={name})" if name in seen else f"(?P<{name}>.+{'' if last else '?'})"
+        pattern += re.escape(text)
+        seen.add(name)
+    return re.compile(pattern)
 
 
 EntryKey = tuple[str | None, tuple[str, ...]]
