@@ -162,9 +162,9 @@ def said_pattern(
 ) -> re.Pattern[str]:
     """:func:`said` where some parameters cannot be known to the test: a pattern that matches the
     entry as said with ``params`` and any text on the line for each of its parameters not given,
-    each caught as a group of its name (a plural's ``count`` must be given: it chooses the
-    words). A parameter at the very end takes the rest of the line. E.g. ``assert said_pattern(
-    _("Board at move {number}, movement: {side} to move."), side="White").search(text)``."""
+    each caught as a group of its name (a plural's ``count`` must be given: it chooses the words,
+    and is said as given). A parameter at the very end takes the rest of the line. E.g.
+    ``said_pattern(_("Board at move {number}, movement: {side} to move."), side="White")``."""
     named = Text(entry.template) if isinstance(entry, type) else entry
     given = {**named.params, **params}
     names = {

@@ -170,8 +170,9 @@ def tried(count: int, *, still_trying: bool) -> Text:
 
 
 def counted(content: str) -> bool:
-    """Whether a daily post says how many tried it (in any of its words)."""
-    counts = [tried(n, still_trying=s) for n in (1, 2) for s in (False, True)]
+    """Whether a daily post says how many tried it (in any of its words; fewer than ten players
+    here)."""
+    counts = [tried(n, still_trying=s) for n in range(1, 10) for s in (False, True)]
     return said(NOBODY_TRIED) in content or any(said_pattern(c).search(content) for c in counts)
 
 
