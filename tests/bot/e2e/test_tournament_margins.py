@@ -53,11 +53,12 @@ async def test_a_resignation_by_a_player_ahead_on_the_board_adds_no_margin(
     win counts 0 (not minus Carol's lead), and Carol's lead counts for nothing."""
     fake = table.fake
     alice, bob, carol = players = [table.alice, table.bob, table.carol]
-    async with bot_runner.run():
+    async with bot_runner.run() as bot:
         post, home = await create(
             table,
             organiser(table),
             {"name": "Winter Cup", "format": "round_robin", "max_players": 3, "clock": "days:3"},
+            bot.mentions,
         )
         await join_all(table, post, players)
         games = await games_posted(table, players, 3)

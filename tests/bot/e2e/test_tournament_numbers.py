@@ -66,7 +66,10 @@ async def test_a_leagues_games_have_numbers_no_other_game_of_the_server_has(
     ada, ben, cy, dee, eve, fay = players = [fake.add_user(n, table.guild) for n in names]
     async with bot_runner.run() as bot:
         post, home = await create(
-            table, boss, {"name": "Club League", "format": "league", "division_size": 3}
+            table,
+            boss,
+            {"name": "Club League", "format": "league", "division_size": 3},
+            bot.mentions,
         )
         await join_all(table, post, players)
         started = await fake.run_command(boss, table.games, "dvonn tournament start")

@@ -23,6 +23,7 @@ from bot.posting.commands import CommandMentions
 from tests.bot.clock import ManualClock
 from tests.bot.e2e.conftest import BotRunner, Table
 from tests.bot.e2e.helpers import is_board_post, play_turn, said, said_pattern
+from tests.bot.e2e.test_tournament_formats import announced
 from tests.fakediscord import (
     FakeChannel,
     FakeDiscord,
@@ -42,7 +43,6 @@ ORGANISERS_ONLY = _(
     "Only the tournament's organiser, or someone with Manage Server (or the server's organiser "
     "role), may do that."
 )
-STARTER = re.compile(r"game #(\d+): <@(\d+)> \(White\) vs <@(\d+)> \(Black\)")
 
 
 @pytest.fixture
@@ -119,13 +119,13 @@ def paired_games(the: Club) -> dict[int, Paired]:
     fake = the.fake
     found = {}
     for message in fake.messages_in(the.table.games):
-        match = STARTER.search(message.content)
+        match = announced(message.content)
         if match is None or message.thread_id is None:
             continue
         thread = fake.world.channel(message.thread_id)
         if not fake.messages_in(thread):
             continue
-        number, white, black = (int(g) for g in match.groups())
+        number, white, black = match
         found[number] = Paired(number, the.user(white), the.user(black), thread)
     return found
 
