@@ -14,7 +14,7 @@ from PIL import Image
 
 import rules
 from bot.games.errors import ServiceError
-from bot.i18n import Catalogues, Locale, Text
+from bot.i18n import Catalogues, Locale, Text, _
 from bot.i18n.tools import TEMPLATE, ids, messages
 from bot.posting import answers
 from bot.posting.commands import CommandMentions
@@ -56,7 +56,7 @@ async def play_turn(
     reply = await send_move(fake, user, channel, move, typed=typed)
     if is_board_post(reply.message):
         return Turn(reply, reply.message)
-    if "You played" not in reply.content:
+    if not played_privately(reply, str(move)):
         return Turn(reply, None)
     post = await fake.wait_for_message(
         channel, lambda m: m.embed_image() is not None and not m.ephemeral, after=before
@@ -75,7 +75,19 @@ def says_played(reply: InteractionResult, move: str) -> bool:
     if is_board_post(reply.message):
         assert reply.message is not None
         return move in reply.message.content or move in str(reply.message.embeds)
-    return f"You played {move}" in reply.content
+    return played_privately(reply, move)
+
+
+def played_privately(reply: InteractionResult, move: str) -> bool:
+    """Whether a private answer says ``move`` was played, its board posted apart (a link to it,
+    or where it is on its way to)."""
+    return any(
+        said_pattern(entry, move=move).search(reply.content)
+        for entry in (
+            _("You played {move}. [See the board]({link})"),
+            _("You played {move}. The board is on its way to <#{channel}>."),
+        )
+    )
 
 
 def boards_miss_their_answer(monkeypatch: pytest.MonkeyPatch) -> None:
