@@ -103,7 +103,7 @@ async def game_in(
     challenge = await fake.run_command(white, place, "dvonn challenge", options)
     assert challenge.message is not None and not challenge.ephemeral, challenge.content
     if place.guild_id is None:  # a DM: played right there
-        await fake.click(black, challenge.message, label="Accept")
+        await fake.click(black, challenge.message, label=said(_("Accept")))
         return place, await next_board(table, place, challenge.message)
     where = await accept(table, challenge.message, black)
     first = fake.messages_in(where)[-1]

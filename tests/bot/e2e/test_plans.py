@@ -199,7 +199,7 @@ async def test_lines_are_cleared_and_a_takeback_drops_them(table: Table, bot: Dv
     assert said(dropped, game=1) in cleared.content and "D2 → **D3**" in cleared.content
     asked = await fake.run_command(table.bob, place, "dvonn takeback")
     assert asked.message is not None
-    await fake.click(table.alice, asked.message, label="Accept the takeback")
+    await fake.click(table.alice, asked.message, label=said(_("Accept the takeback")))
     accepted = said(_("Takeback accepted: {moves} undone."), moves="F4")
     await fake.wait_for_message(place, lambda m: accepted in str(m.embeds))
     assert said(NO_LINES, game=1) in (await plan(table, table.bob, place)).content

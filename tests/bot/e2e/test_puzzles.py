@@ -217,8 +217,9 @@ async def tap(
     source, target = rules.cell_name(move.source), rules.cell_name(move.target)
     await fake.select(user, message, menu_id(message, "from"), [source])
     await fake.select(user, message, menu_id(message, "to"), [target])
-    played = await fake.click(user, message, label=f"Play {move}")
-    await fake.wait_until(lambda: "Play " not in str(message.components), what="the answer")
+    played = await fake.click(user, message, label=said(_("Play {move}"), move=str(move)))
+    play_any = said_pattern(_("Play {move}"))
+    await fake.wait_until(lambda: not play_any.search(str(message.components)), what="the answer")
     return played
 
 

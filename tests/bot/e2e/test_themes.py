@@ -173,7 +173,7 @@ async def test_a_private_standings_table_is_in_the_readers_theme(
         assert said(made_it, tournament="#1 **Cup**", mentions=bot.mentions) in made.content
         post = await fake.wait_for_message(table.games, lambda m: bool(m.buttons()))
         for player in (table.alice, table.bob):
-            await fake.click(player, post, label="Join")
+            await fake.click(player, post, label=said(_("Join")))
         game = await fake.wait_until(
             lambda: next((t for t in fake.threads_in(table.games) if boards(table, t)), None),
             what="the tournament's game",
@@ -251,7 +251,7 @@ async def test_a_dm_game_is_drawn_in_the_theme_its_players_share(
             table.alice, place, "dvonn challenge", {"opponent": table.bob, "colour": "W"}
         )
         assert challenge.message is not None
-        await fake.click(table.bob, challenge.message, label="Accept")
+        await fake.click(table.bob, challenge.message, label=said(_("Accept")))
         first = await fake.wait_for_message(place, lambda m: m.embed_image() is not None)
         assert board_theme(first) is DARK  # they differ: the default
 

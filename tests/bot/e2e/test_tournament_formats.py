@@ -143,7 +143,7 @@ async def join_all(table: Table, post: RecordedMessage, users: Sequence[FakeUser
     """Each of ``users`` presses Join, in order (their seeds); returns the answers."""
     answers = []
     for user in users:
-        joined = await table.fake.click(user, post, label="Join")
+        joined = await table.fake.click(user, post, label=said(_("Join")))
         assert joined.ephemeral, joined.content
         answers.append(joined.content)
     return answers
@@ -438,7 +438,7 @@ async def test_a_league_season_ends_moves_players_and_the_next_begins_by_itself(
         assert sum(g.players <= top for g in season_one) == 6
         assert sum(g.players <= bottom for g in season_one) == 6
         # A newcomer joins while it runs: they play from the next season.
-        joined = await fake.click(ivy, post, label="Join")
+        joined = await fake.click(ivy, post, label=said(_("Join")))
         next_season = _(
             "You are in {tournament}: you play from its next season, in the lowest division."
         )
@@ -513,7 +513,7 @@ async def test_a_league_standings_show_its_divisions_and_the_readers_own(
         await join_all(table, post, players)
         await fake.run_command(boss, table.games, "dvonn tournament start")
         await games_posted(table, players, 6)
-        await fake.click(ivy, post, label="Join")
+        await fake.click(ivy, post, label=said(_("Join")))
 
         # A player sees every division, their own row outlined, and is told which is theirs.
         asked = await fake.run_command(players[4], table.games, "dvonn tournament standings")

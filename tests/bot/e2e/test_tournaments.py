@@ -307,7 +307,7 @@ async def test_a_round_robin_of_six_played_to_its_end_through_discord(
         assert tournament_thread(the).id == post.thread_id
 
         for count, player in enumerate(the.players[:5], start=1):
-            joined = await fake.click(player, post, label="Join")
+            joined = await fake.click(player, post, label=said(_("Join")))
             assert joined.ephemeral and in_now(count) in joined.content, joined.content
         assert paired_games(the) == {}
         joined = await fake.run_command(frank, table.games, "dvonn tournament join")
@@ -495,7 +495,7 @@ async def test_a_swiss_of_nine_over_four_rounds_with_a_withdrawal(
         assert answer.ephemeral and made(bot.mentions, 1) in answer.content, answer.content
         post = await fake.wait_for_message(table.games, lambda m: bool(m.buttons()))
         for count, player in enumerate(the.players, start=1):
-            joined = await fake.click(player, post, label="Join")
+            joined = await fake.click(player, post, label=said(_("Join")))
             assert in_now(count) in joined.content  # no most: the organiser starts it
         started = await fake.run_command(the.organiser, table.games, "dvonn tournament start")
         assert started.ephemeral and said(BEGUN, tournament=named()) in started.content
@@ -600,9 +600,9 @@ async def test_what_makes_no_sense_is_answered_privately(
         answer = await create(the, format="knockout")
         assert answer.ephemeral and made(bot.mentions, 1) in answer.content, answer.content
         post = await fake.wait_for_message(games, lambda m: bool(m.buttons()))
-        joined = await fake.click(alice, post, label="Join")
+        joined = await fake.click(alice, post, label=said(_("Join")))
         assert in_now(1) in joined.content
-        twice = await fake.click(alice, post, label="Join")
+        twice = await fake.click(alice, post, label=said(_("Join")))
         await refused(twice, said(_("You are already in {name}."), name=NAME))
         not_theirs = await fake.run_command(bob, games, "dvonn tournament start")
         await refused(not_theirs, said(ORGANISERS_ONLY))
@@ -635,7 +635,7 @@ async def test_what_makes_no_sense_is_answered_privately(
             games, lambda m: third in m.content and bool(m.buttons())
         )
         for player in (carol, dave):
-            await fake.click(player, post, label="Join")
+            await fake.click(player, post, label=said(_("Join")))
         await fake.wait_until(lambda: not post.buttons(), what="the Join button gone")
         late = await fake.run_command(bob, games, "dvonn tournament join", {"tournament": 3})
         await refused(late, said(_("{name} has already begun: entries are closed."), name=NAME))
