@@ -16,7 +16,7 @@ import pytest
 
 import rules
 from bot.app import DvonnBot
-from bot.i18n import COLOUR_NAMES, ENGLISH, Catalogues, _
+from bot.i18n import COLOUR_NAMES, ENGLISH, Catalogues, Text, _, n_, p_
 from bot.posting.descriptions import (
     MAX_ALT_TEXT,
     board_alt_text,
@@ -25,7 +25,7 @@ from bot.posting.descriptions import (
 )
 from bot.posting.texts import LastTurn, Players
 from tests.bot.e2e.conftest import BotRunner, Table
-from tests.bot.e2e.helpers import play_turn, send_move
+from tests.bot.e2e.helpers import play_turn, said, said_pattern, send_move
 from tests.bot.e2e.test_game import accept, start_game
 from tests.bot.e2e.test_review import QUICK, finished_game, oracle_game
 from tests.bot.e2e.test_tapping import open_picker
@@ -33,6 +33,33 @@ from tests.fakediscord import FakeChannel, RecordedMessage, UserAttachment
 from tests.fakediscord.messages import RecordedFile
 
 PLAYERS = Players("alice", "bob")
+WHITE, BLACK = p_("colour", "White"), p_("colour", "Black")
+ALICE = _("{player} ({colour})", player="alice", colour=WHITE)
+BOB = _("{player} ({colour})", player="bob", colour=BLACK)
+TO_PLACE_DVONN = _("Board at move {number}, placement: {side} to place a DVONN piece.")
+TO_PLACE = _("Board at move {number}, placement: {side} to place a piece.")
+TO_MOVE = _("Board at move {number}, movement: {side} to move.")
+SCORE = _("Score: White {white_score}, Black {black_score}.")
+ROW = _("Row {row}: {cells}.")
+TITLE = _("DVONN #{game}: {white} (White) vs {black} (Black)")
+MOVED = _("Last move: {colour} moved {source} to {target}.")
+
+
+def colour_of(colour: rules.Colour) -> Text:
+    return WHITE if colour is rules.Colour.WHITE else BLACK
+
+
+def cut_off(count: int) -> Text:
+    return n_(
+        "Cut off and removed: {count} piece, from {cells}.",
+        "Cut off and removed: {count} pieces, from {cells}.",
+        count,
+    )
+
+
+def says_a_cut(words: str) -> bool:
+    """Whether ``words`` say some pieces were cut off (of fewer than fifty)."""
+    return any(said_pattern(cut_off(count)).search(words) for count in range(1, 50))
 
 
 def described(attached: RecordedFile | None) -> str:
@@ -62,9 +89,9 @@ async def test_every_board_of_a_game_says_its_position_in_words(
     thread = await start_game(table)
     first = fake.messages_in(thread)[-1]
     assert board_words(first).splitlines() == [
-        "Board at move 1, placement: alice (White) to place a DVONN piece.",
-        "Score: White 0, Black 0.",
-        "The board is empty.",
+        said(TO_PLACE_DVONN, number=1, side=ALICE),
+        said(SCORE, white_score=0, black_score=0),
+        said(_("The board is empty.")),
     ]
     users = {rules.Colour.WHITE: table.alice, rules.Colour.BLACK: table.bob}
     moves: list[rules.Move] = []
@@ -73,17 +100,20 @@ async def test_every_board_of_a_game_says_its_position_in_words(
         turn = await play_turn(fake, users[rules.replay(moves)[-1].turn], thread, move)
         moves.append(move)
         assert board_words(turn.post) == expected(moves)
-    assert "Last move: Black placed a piece on A1." in board_words(turn.post)
-    assert "Row 1: A1 black, C1 DVONN." in board_words(turn.post)
+    placed = _("Last move: {colour} placed a piece on {cell}.")
+    assert said(placed, colour=BLACK, cell="A1") in board_words(turn.post)
+    row_1 = [said(_("{cell} black"), cell="A1"), said(_("{cell} DVONN"), cell="C1")]
+    assert said(ROW, row=1, cells=", ".join(row_1)) in board_words(turn.post)
     # /dvonn board: the same position and last move, as the turn's post; spectators may look.
     shown = await fake.run_command(table.carol, thread, "dvonn board")
     assert board_words(shown.message) == board_words(turn.post) == expected(moves)
     # The end, by resignation: the rules still see a game going on, the words do not.
     resigned = await fake.run_command(table.alice, thread, "dvonn resign")
     assert resigned.message is not None
-    await fake.click(table.alice, resigned.message, label="Resign game #1")
-    post = await fake.wait_for_message(thread, lambda m: "alice resigned" in str(m.embeds))
-    assert board_words(post).splitlines()[:2] == ["Final board.", "alice resigned: bob wins."]
+    await fake.click(table.alice, resigned.message, label=said(_("Resign game #{game}"), game=1))
+    resigns = said(_("{loser} resigned: {winner} wins."), loser="alice", winner="bob")
+    post = await fake.wait_for_message(thread, lambda m: resigns in str(m.embeds))
+    assert board_words(post).splitlines()[:2] == [said(_("Final board.")), resigns]
 
 
 async def test_the_moves_boards_say_what_was_cut_off(table: Table, bot: DvonnBot) -> None:
@@ -104,22 +134,27 @@ async def test_the_moves_boards_say_what_was_cut_off(table: Table, bot: DvonnBot
     assert first == board_alt_text(
         position, ENGLISH.render, summary=board_summary(position, PLAYERS)
     )
-    assert first.startswith("Board at move 50, movement: alice (White) to move.")
+    assert first.startswith(said(TO_MOVE, number=50, side=ALICE))
     users = {rules.Colour.WHITE: table.alice, rules.Colour.BLACK: table.bob}
     cut = False
     while not cut:  # moves by command, each answered with its board, until one cuts off
         legal = [m for m in rules.legal_moves(position) if m != rules.PASS]
         cutting = [m for m in legal if rules.apply(position, m).removed]
         move = (cutting or legal)[0]
+        mover, removed = position.turn, rules.apply(position, move).removed
         turn = await play_turn(fake, users[position.turn], thread, move)
         moves.append(move)
         words = board_words(turn.post)
         assert words == expected(moves), words
         assert isinstance(move, rules.Jump)
         source, target = rules.CELL_NAMES[move.source], rules.CELL_NAMES[move.target]
-        assert f"moved {source} to {target}." in words
+        assert said(MOVED, colour=colour_of(mover), source=source, target=target) in words
         cut = bool(cutting)
-        assert ("Cut off and removed: " in words) == cut
+        assert says_a_cut(words) == cut
+        if cut:
+            cells = ", ".join(rules.CELL_NAMES[cell] for cell in sorted(removed))
+            pieces = sum(map(len, removed.values()))
+            assert said(cut_off(pieces), cells=cells) in words
         position = rules.replay(moves)[-1]
         assert rules.legal_moves(position) != (rules.PASS,), "a pass: choose another game"
 
@@ -178,17 +213,21 @@ async def test_after_a_forced_pass_the_words_name_the_move_that_cut_off(
     cut = rules.apply(before, move).removed
     pieces = sum(map(len, cut.values()))
     told = [
-        f"Last move: {mover.name.title()} moved {rules.CELL_NAMES[move.source]} to "
-        f"{rules.CELL_NAMES[move.target]}.",
-        f"Cut off and removed: {pieces} piece{'s' if pieces > 1 else ''}, from "
-        f"{', '.join(rules.CELL_NAMES[cell] for cell in sorted(cut))}.",
-        f"Then {mover.opponent.name.title()} had no legal move and passed.",
+        said(
+            MOVED,
+            colour=colour_of(mover),
+            source=rules.CELL_NAMES[move.source],
+            target=rules.CELL_NAMES[move.target],
+        ),
+        said(cut_off(pieces), cells=", ".join(rules.CELL_NAMES[cell] for cell in sorted(cut))),
+        said(_("Then {colour} had no legal move and passed."), colour=colour_of(mover.opponent)),
     ]
     assert turn.post is not None
     words = board_words(turn.post)
     assert words.splitlines()[1:4] == told, words
     assert words == expected(moves)
-    assert "no legal move and passes" in str(turn.post.embeds)  # as the embed tells it
+    passes = said_pattern(_("{player} has no legal move and passes."))
+    assert passes.search(str(turn.post.embeds))  # as the embed tells it
     shown = await fake.run_command(table.carol, thread, "dvonn board")
     assert board_words(shown.message) == words
     text = await fake.run_command(table.carol, thread, "dvonn board", {"text": True})
@@ -208,7 +247,7 @@ async def test_a_servers_boards_are_described_in_its_language(table: Table, bot:
     first = await fake.wait_for_message(thread, lambda m: m.embed_image() is not None)
     words = board_words(first)
     white = Catalogues().render(COLOUR_NAMES[rules.Colour.WHITE], "fr")
-    assert white == "Blanc" and "alice (Blanc)" in words, words
+    assert white == "Blanc" and said(ALICE, locale="fr") in words, words
 
 
 @pytest.fixture
@@ -234,7 +273,7 @@ async def dm_game(table: Table) -> tuple[FakeChannel, RecordedMessage]:
         table.alice, place, "dvonn challenge", {"opponent": table.bob, "colour": "W"}
     )
     assert challenge.message is not None, challenge.content
-    await fake.click(table.bob, challenge.message, label="Accept")
+    await fake.click(table.bob, challenge.message, label=said(_("Accept")))
     first = await fake.wait_for_message(
         place, lambda m: m.embed_image() is not None, after=challenge.message
     )
@@ -245,7 +284,7 @@ async def test_boards_answered_in_a_dm_say_their_position_too(
     table: Table, global_bot: DvonnBot
 ) -> None:
     place, first = await dm_game(table)
-    assert board_words(first).startswith("Board at move 1, placement: alice (White)")
+    assert board_words(first).startswith(said(TO_PLACE_DVONN, number=1, side=ALICE))
     await send_move(table.fake, table.alice, place, rules.parse_move("E3"))
     board = await table.fake.wait_for_message(
         place, lambda m: m.embed_image() is not None and not m.ephemeral, after=first
@@ -262,11 +301,17 @@ async def test_replay_import_and_help_pictures_say_what_they_show(
         await play_turn(fake, user, thread, rules.parse_move(cell))
     replay = await fake.run_command(table.carol, thread, "dvonn replay")
     (gif,) = replay.files
+    animated = n_(
+        "Animated replay of game #{game}, {white} (White) against {black} (Black): one frame, "
+        "for its only action.",
+        "Animated replay of game #{game}, {white} (White) against {black} (Black): one frame for "
+        "each of its {count} actions.",
+        3,
+    )
     assert described(gif).splitlines() == [
-        "Animated replay of game #1, alice (White) against bob (Black): one frame for each of "
-        "its 3 actions.",
-        "bob (Black) is to play.",
-        "The record: E3 C1 G5",
+        said(animated, game=1, white="alice", black="bob"),
+        said(_("{player} ({colour}) is to play."), player="bob", colour=BLACK),
+        said(_("The record: {record}"), record="E3 C1 G5"),
     ]
     # An analysis board of a transcript: its names, its last move, what it cut off.
     moves = oracle_game(shared_dir)
@@ -305,31 +350,76 @@ async def test_a_reviews_graph_and_mistake_boards_say_what_they_show(
         reply = await fake.run_command(table.alice, thread, "dvonn review", timeout=60)
         (graph,) = reply.files
         words = described(graph).splitlines()
-        assert words[0].startswith("Graph of the lead in pieces after each move")
-        # Who led when, as the review itself says it.
-        assert [line for line in words if "was ahead" in line or "was level" in line]
-        assert all(line in reply.content for line in words if "was ahead" in line)
-        assert any(line.startswith("Biggest swings: ") for line in words), words
-        buttons = reply.message.buttons() if reply.message else []
-        assert buttons and words[-1] == (
-            f"The {len(buttons)} numbered marks are the mistakes listed in the message."
-            if len(buttons) > 1
-            else "The numbered mark is the mistake listed in the message."
+        graph_of = _(
+            "Graph of the lead in pieces after each move, as the engine sees it: White's lead "
+            "above the middle line, Black's below it."
         )
+        assert words[0] == said(graph_of)
+        # Who led when, as the review itself says it.
+        leads = [line for line in words if led(line)]
+        assert leads
+        assert all(line in reply.content for line in leads if line != said(LEVEL))
+        swings = said_pattern(_("Biggest swings: {swings}."))
+        assert any(swings.fullmatch(line) for line in words), words
+        buttons = reply.message.buttons() if reply.message else []
+        marks = n_(
+            "The numbered mark is the mistake listed in the message.",
+            "The {count} numbered marks are the mistakes listed in the message.",
+            len(buttons),
+        )
+        assert buttons and words[-1] == said(marks)
         assert reply.message is not None
         shown = await fake.click(table.carol, reply.message, custom_id=buttons[0]["custom_id"])
         (board,) = shown.files
-        said = described(board).splitlines()
-        assert said[0] == shown.content.split(" Cost:")[0]  # the move, the better one
-        assert "(the arrow)" in said[0] and said[1].startswith("Board at move ")
-        assert any(line.startswith("Row 3: ") for line in said)
+        lines = described(board).splitlines()
+        assert lines[0] == shown.content.split(" Cost:")[0]  # the move, the better one
+        shown_move = _(
+            "Move {number}: {player} played {move}; the engine prefers {best} (the arrow)."
+        )
+        assert said_pattern(shown_move).fullmatch(lines[0])
+        turns = (TO_PLACE_DVONN, TO_PLACE, TO_MOVE)
+        assert any(said_pattern(turn).fullmatch(lines[1]) for turn in turns), lines
+        rows = (said_pattern(ROW, row=3), said_pattern(_("Row {row}: empty."), row=3))
+        assert any(row.fullmatch(line) for row in rows for line in lines), lines
 
 
 # --- the text board -----------------------------------------------------------------------------
 
 
+LEVEL = _("After the placement the game was level.")
+
+
+def led(line: str) -> bool:
+    """Whether ``line`` says who led a reviewed game when (of leads under fifty pieces)."""
+    patterns = [
+        said_pattern(_("{player} was ahead from the end of the placement to the end.")),
+        said_pattern(_("{player} was ahead for good from move {number}.")),
+    ]
+    for count in range(1, 50):
+        patterns.append(
+            said_pattern(
+                n_(
+                    "After the placement {player} was ahead by about {count} piece.",
+                    "After the placement {player} was ahead by about {count} pieces.",
+                    count,
+                )
+            )
+        )
+        patterns.append(
+            said_pattern(
+                n_(
+                    "{player} was ahead by up to {count} piece (move {number}).",
+                    "{player} was ahead by up to {count} pieces (move {number}).",
+                    count,
+                )
+            )
+        )
+    return line == said(LEVEL) or any(p.fullmatch(line) for p in patterns)
+
+
 def text_board_rows(content: str) -> list[str]:
-    return [line for line in content.splitlines() if line.startswith("Row ")]
+    rows = (said_pattern(ROW), said_pattern(_("Row {row}: empty.")))
+    return [line for line in content.splitlines() if any(r.fullmatch(line) for r in rows)]
 
 
 def cells_in_order(rows: list[str]) -> list[str]:
@@ -349,28 +439,36 @@ async def test_the_text_board_by_command_privately_cell_by_cell(
         assert reply.ephemeral and not reply.files
         lines = reply.content.splitlines()
         assert lines[:4] == [
-            "DVONN #1: alice (White) vs bob (Black)",
-            "Board at move 4, placement: bob (Black) to place a piece.",
-            "Last move: White placed a DVONN piece on G5.",
-            "Score: White 0, Black 0.",
+            said(TITLE, game=1, white="alice", black="bob"),
+            said(TO_PLACE, number=4, side=BOB),
+            said(_("Last move: {colour} placed a DVONN piece on {cell}."), colour=WHITE, cell="G5"),
+            said(SCORE, white_score=0, black_score=0),
         ]
         rows = text_board_rows(reply.content)
         assert cells_in_order(rows) == list(rules.CELL_NAMES)
-        assert rows[0] == (
-            "Row 1: A1 empty, B1 empty, C1 DVONN, D1 empty, E1 empty, F1 empty, G1 empty, "
-            "H1 empty, I1 empty."
-        )
+        row_1 = [
+            said(_("{cell} DVONN"), cell=cell)
+            if cell == "C1"
+            else said(_("{cell} empty"), cell=cell)
+            for cell in ("A1", "B1", "C1", "D1", "E1", "F1", "G1", "H1", "I1")
+        ]
+        assert rows[0] == said(ROW, row=1, cells=", ".join(row_1))
     # By number, from elsewhere; and what cannot be.
     elsewhere = await fake.run_command(
         table.carol, table.games, "dvonn board", {"text": True, "game": 1}
     )
-    assert elsewhere.ephemeral and elsewhere.content.startswith("DVONN #1: ")
+    title = said(TITLE, game=1, white="alice", black="bob")
+    assert elsewhere.ephemeral and elsewhere.content.startswith(title)
     both = await fake.run_command(
         table.alice, thread, "dvonn board", {"text": True, "theme": "light"}
     )
-    assert both.ephemeral and "not both" in both.content
+    not_both = _(
+        "A text board has no colours: ask /dvonn board for the text, or for a theme, not both."
+    )
+    assert both.ephemeral and said(not_both, mentions=bot.mentions) in both.content
     nowhere = await fake.run_command(table.carol, table.games, "dvonn board", {"text": True})
-    assert nowhere.ephemeral and not nowhere.files and "DVONN #" not in nowhere.content
+    assert nowhere.ephemeral and not nowhere.files
+    assert not said_pattern(TITLE).search(nowhere.content)
     missing = await fake.run_command(
         table.carol, table.games, "dvonn board", {"text": True, "game": 99}
     )
@@ -385,13 +483,14 @@ async def test_the_text_board_from_the_picker(table: Table, bot: DvonnBot) -> No
     # Bob, to move: his picker offers the text board beside its menus.
     picker = await open_picker(table, table.bob, turn.post)
     assert picker.message is not None
-    shown = await fake.click(table.bob, picker.message, label="Text board")
+    text_board = said(_("Text board"))
+    shown = await fake.click(table.bob, picker.message, label=text_board)
     assert shown.ephemeral and not shown.files
-    assert "Board at move 2, placement: bob (Black) to place a DVONN piece." in shown.content
+    assert said(TO_PLACE_DVONN, number=2, side=BOB) in shown.content
     assert cells_in_order(text_board_rows(shown.content)) == list(rules.CELL_NAMES)
-    assert "E3 DVONN" in shown.content
+    assert said(_("{cell} DVONN"), cell="E3") in shown.content
     # Alice, who waits: "Your move" offers to plan a reply, and the text board too.
-    waiting = await fake.click(table.alice, turn.post, label="Your move")
+    waiting = await fake.click(table.alice, turn.post, label=said(_("Your move")))
     assert waiting.ephemeral and waiting.message is not None
-    again = await fake.click(table.alice, waiting.message, label="Text board")
+    again = await fake.click(table.alice, waiting.message, label=text_board)
     assert again.ephemeral and again.content == shown.content

@@ -12,8 +12,9 @@ from PIL import Image
 
 import rules
 from bot.app import DvonnBot
+from bot.i18n import _, n_
 from tests.bot.e2e.conftest import Table
-from tests.bot.e2e.helpers import board_image, play_turn
+from tests.bot.e2e.helpers import board_image, play_turn, said, said_pattern
 from tests.bot.e2e.test_game import accept, start_game
 from tests.fakediscord import FakeChannel
 
@@ -25,7 +26,7 @@ async def play_random(
     users = {rules.Colour.WHITE: table.alice, rules.Colour.BLACK: table.bob}
     rng = random.Random(seed)
     pos = rules.new_game()
-    for _ in range(plies):
+    for _ply in range(plies):
         move = rng.choice(rules.legal_moves(pos))
         turn = await play_turn(table.fake, users[pos.turn], thread, move)
         assert turn.post is not None, turn.reply.content
@@ -44,10 +45,18 @@ async def test_an_open_challenge_is_accepted_by_anyone_but_the_challenger(
     fake = table.fake
     challenge = await fake.run_command(table.alice, table.games, "dvonn challenge")
     assert challenge.message is not None and challenge.message.pinged_user_ids == frozenset()
-    assert "anyone here may accept" in challenge.content
-    assert {b.get("label") for b in challenge.message.buttons()} == {"Accept", "Cancel"}
-    own = await fake.click(table.alice, challenge.message, label="Accept")
-    assert own.ephemeral and "your own challenge" in own.content.lower()
+    looking = _(
+        "{player} is looking for a DVONN opponent ({clock}, {colour}): anyone here may accept."
+    )
+    assert said_pattern(looking, player="alice").search(challenge.content)
+    labels = {b.get("label") for b in challenge.message.buttons()}
+    assert labels == {said(_("Accept")), said(_("Cancel"))}
+    own = await fake.click(table.alice, challenge.message, label=said(_("Accept")))
+    own_challenge = _(
+        "This is your own challenge: wait for someone to accept it, or cancel it if you changed "
+        "your mind."
+    )
+    assert own.ephemeral and said(own_challenge) in own.content
     thread = await accept(table, challenge.message, table.carol)
     game = await bot.service.game_in_channel(thread.id)
     assert game is not None and {game.white_id, game.black_id} == {table.alice.id, table.carol.id}
@@ -59,11 +68,13 @@ async def test_a_challenge_to_someone_else_cannot_be_taken(table: Table, bot: Dv
         table.alice, table.games, "dvonn challenge", {"opponent": table.bob}
     )
     assert challenge.message is not None
-    stranger = await fake.click(table.carol, challenge.message, label="Accept")
-    assert stranger.ephemeral and "made to another player" in stranger.content
+    stranger = await fake.click(table.carol, challenge.message, label=said(_("Accept")))
+    not_for_you = _("This challenge was made to another player, not to you.")
+    assert stranger.ephemeral and said(not_for_you) in stranger.content
     assert fake.threads_in(table.games) == []  # no thread made for nothing
-    declined = await fake.click(table.bob, challenge.message, label="Decline")
-    assert "bob declined" in declined.content and challenge.message.buttons() == []
+    declined = await fake.click(table.bob, challenge.message, label=said(_("Decline")))
+    assert said(_("{player} declined the challenge."), player="bob") in declined.content
+    assert challenge.message.buttons() == []
 
 
 async def test_the_challenger_cancels(table: Table, bot: DvonnBot) -> None:
@@ -71,11 +82,17 @@ async def test_the_challenger_cancels(table: Table, bot: DvonnBot) -> None:
     challenge = await fake.run_command(
         table.alice, table.games, "dvonn challenge", {"opponent": table.bob, "clock": "days:3"}
     )
-    assert challenge.message is not None and "3 days per move" in challenge.content
-    not_yours = await fake.click(table.bob, challenge.message, label="Cancel")
+    three_days = n_("{count} day per move", "{count} days per move", 3)
+    challenges = _("{opponent}, {player} challenges you to a game of DVONN ({clock}, {colour}).")
+    assert challenge.message is not None
+    assert said_pattern(
+        challenges, opponent=table.bob.mention, player="alice", clock=three_days
+    ).search(challenge.content)
+    not_yours = await fake.click(table.bob, challenge.message, label=said(_("Cancel")))
     assert not_yours.ephemeral
-    cancelled = await fake.click(table.alice, challenge.message, label="Cancel")
-    assert "cancelled" in cancelled.content and challenge.message.buttons() == []
+    cancelled = await fake.click(table.alice, challenge.message, label=said(_("Cancel")))
+    assert said(_("{player} cancelled the challenge."), player="alice") in cancelled.content
+    assert challenge.message.buttons() == []
 
 
 async def test_challenging_yourself_or_a_bot_is_refused(table: Table, bot: DvonnBot) -> None:
@@ -83,13 +100,18 @@ async def test_challenging_yourself_or_a_bot_is_refused(table: Table, bot: Dvonn
     me = await fake.run_command(
         table.alice, table.games, "dvonn challenge", {"opponent": table.alice}
     )
-    assert me.ephemeral and "yourself" in me.content.lower()
+    yourself = _(
+        "You cannot challenge yourself: name another player, or leave the opponent out to "
+        "challenge anyone here."
+    )
+    assert me.ephemeral and said(yourself) in me.content
     # Another bot cannot play (challenging this bot itself starts a game against it).
     other_bot = dataclasses.replace(fake.add_user("otherbot", table.guild), bot=True)
     robot = await fake.run_command(
         table.alice, table.games, "dvonn challenge", {"opponent": other_bot}
     )
-    assert robot.ephemeral and "bots cannot" in robot.content.lower()
+    assert robot.ephemeral
+    assert said(_("Bots cannot accept challenges: challenge a person.")) in robot.content
 
 
 # --- autocomplete --------------------------------------------------------------------------------
@@ -147,7 +169,8 @@ async def test_autocomplete_says_how_many_pieces_a_move_cuts_off(
         mover, thread, "dvonn move", {"from": rules.CELL_NAMES[source]}, focused="to"
     )
     label = next(c.name for c in choices if c.value == rules.CELL_NAMES[target])
-    assert f"cuts off {cut} piece" in label
+    cuts = n_("{cell}: cuts off {count} piece", "{cell}: cuts off {count} pieces", cut)
+    assert label == said(cuts, cell=rules.CELL_NAMES[target])
 
 
 def _first_cutting_choice() -> tuple[int, int, int, int, int]:
@@ -185,7 +208,8 @@ async def test_board_games_and_history(table: Table, bot: DvonnBot) -> None:
     games = await fake.run_command(table.alice, table.games, "dvonn games")
     assert games.ephemeral and f"<#{thread.id}>" in games.content and "bob" in games.content
     none = await fake.run_command(table.carol, table.games, "dvonn games")
-    assert "no running games" in none.content
+    no_games = _("You have no running games. Start one with /dvonn challenge.")
+    assert said(no_games, mentions=bot.mentions) in none.content
     history = await fake.run_command(table.bob, thread, "dvonn history")
     assert history.ephemeral
     record = await bot.service.record(1)
@@ -214,25 +238,39 @@ async def test_resign_asks_first_and_strangers_cannot(table: Table, bot: DvonnBo
     fake = table.fake
     thread = await start_game(table)
     stranger = await fake.run_command(table.carol, thread, "dvonn resign")
-    assert stranger.ephemeral and "not your game" in stranger.content
+    not_yours = _("This is not your game: only its two players can resign it.")
+    assert stranger.ephemeral and said(not_yours) in stranger.content
     asked = await fake.run_command(table.alice, thread, "dvonn resign")
-    assert asked.ephemeral and "Really resign" in asked.content
+    really = _("Really resign game #{game}? Your opponent will win.")
+    assert asked.ephemeral and said(really, game=1) in asked.content
     assert (await bot.service.get_game(1)).is_active  # nothing happens before the click
     assert asked.message is not None
-    await fake.click(table.alice, asked.message, label="Resign game #1")
-    post = await fake.wait_for_message(thread, lambda m: "alice resigned" in str(m.embeds))
-    assert "bob wins" in str(post.embeds)
+    await fake.click(table.alice, asked.message, label=said(_("Resign game #{game}"), game=1))
+    resigned = said(_("{loser} resigned: {winner} wins."), loser="alice", winner="bob")
+    post = await fake.wait_for_message(thread, lambda m: resigned in str(m.embeds))
     assert board_image(post).width > 0
     assert post.pinged_user_ids == {table.alice.id, table.bob.id}
     # The end says what it did to the ratings (new players: provisional), and how to look back.
     ending = post.embeds[0]["description"]
-    assert "alice: rating 1500 → " in ending and "bob: rating 1500 → " in ending
-    assert "?" in ending and "(−" in ending and "(+" in ending
-    assert "</dvonn replay:" in ending and "</dvonn export:" in ending and "game: 1" in ending
+    rating = _("{player}: rating {before} → {after} ({change})")
+    alices = said_pattern(rating, player="alice", before="1500").search(ending)
+    bobs = said_pattern(rating, player="bob", before="1500").search(ending)
+    assert alices is not None and bobs is not None, ending
+    assert alices["after"].endswith("?") and bobs["after"].endswith("?")
+    assert alices["change"].startswith("−") and bobs["change"].startswith("+")
+    look_back = _(
+        "See it again with /dvonn replay, or take its transcript with /dvonn export (game: {game})."
+    )
+    assert said(look_back, game=1, mentions=bot.mentions) in ending
+    assert "</dvonn replay:" in ending and "</dvonn export:" in ending
     again = await fake.run_command(table.alice, thread, "dvonn place", {"cell": "E3"})
     assert again.ephemeral
     profile = await fake.run_command(table.bob, thread, "dvonn profile")
-    assert "?" in profile.content and "provisional" in profile.content, profile.content
+    provisional = _(
+        "A “?” after a rating means it is provisional: too few rated games yet to be sure of it. "
+        "It settles as more games are played."
+    )
+    assert "?" in profile.content and said(provisional) in profile.content, profile.content
 
 
 async def test_abort_by_agreement(table: Table, bot: DvonnBot) -> None:
@@ -241,10 +279,12 @@ async def test_abort_by_agreement(table: Table, bot: DvonnBot) -> None:
     asked = await fake.run_command(table.alice, thread, "dvonn abort")
     assert not asked.ephemeral and asked.message is not None
     assert asked.message.pinged_user_ids == {table.bob.id}
-    mine = await fake.click(table.alice, asked.message, label="Agree to call it off")
-    assert mine.ephemeral and "Waiting" in mine.content
-    await fake.click(table.bob, asked.message, label="Agree to call it off")
-    await fake.wait_for_message(thread, lambda m: "called off" in str(m.embeds))
+    agree = said(_("Agree to call it off"))
+    mine = await fake.click(table.alice, asked.message, label=agree)
+    assert mine.ephemeral and said(_("Waiting for your opponent to agree.")) in mine.content
+    await fake.click(table.bob, asked.message, label=agree)
+    called_off = said(_("The game was called off: no result."))
+    await fake.wait_for_message(thread, lambda m: called_off in str(m.embeds))
     game = await bot.service.get_game(1)
     assert game.status.value == "aborted"
 

@@ -9,9 +9,10 @@ import pytest
 
 import rules
 from bot.app import DvonnBot
+from bot.i18n import _, n_
 from bot.storage.models import Game
 from tests.bot.e2e.conftest import BotRunner, Table, computer_player
-from tests.bot.e2e.helpers import play_turn
+from tests.bot.e2e.helpers import play_turn, said, said_pattern
 from tests.fakediscord import FakeChannel
 
 # Whole games against the engine through the fake Discord (0.2-1.2 s each).
@@ -48,6 +49,10 @@ async def start(table: Table, bot: DvonnBot, options: dict[str, object]) -> Fake
     return thread
 
 
+GAME_OVER = _("{players}: the game is over.")
+LET_YOU = _("The bot let you take it back.")
+
+
 def assert_never_mentions_itself(table: Table, thread: FakeChannel) -> None:
     """No post in ``thread`` mentions the bot, or asks Discord to notify it."""
     me = f"<@{table.fake.bot.id}>"
@@ -77,8 +82,8 @@ async def test_a_whole_game_against_the_bot(table: Table, bot_runner: BotRunner)
         assert game.score is not None
         assert await bot.service.ratings.rating(table.guild.id, table.alice.id) is None
         last = fake.last_message(thread)
-        assert last is not None and "is over" in last.content
-        assert last.content.endswith(f"<@{table.alice.id}>: the game is over.")
+        assert last is not None
+        assert last.content.endswith(said(GAME_OVER, players=f"<@{table.alice.id}>"))
         assert last.pinged_user_ids == {table.alice.id}
         assert_never_mentions_itself(table, thread)
 
@@ -111,8 +116,9 @@ async def test_hints_are_for_games_against_the_bot(table: Table, bot_runner: Bot
     async with bot_runner.run(ai_budget=QUICK) as bot:
         thread = await start(table, bot, {"colour": "W"})
         hint = await fake.run_command(table.alice, thread, "dvonn hint")
-        assert hint.ephemeral and "The bot would play" in hint.content
-        suggested = hint.content.rsplit(" ", 1)[-1].rstrip(".")
+        would_play = said_pattern(_("The bot would play {move}.")).search(hint.content)
+        assert hint.ephemeral and would_play is not None, hint.content
+        suggested = would_play["move"]
         game = await bot.service.game_in_channel(thread.id)
         assert game is not None
         assert suggested in {str(m) for m in rules.legal_moves(game.position)}
@@ -121,12 +127,13 @@ async def test_hints_are_for_games_against_the_bot(table: Table, bot_runner: Bot
             table.bob, other, "dvonn challenge", {"opponent": table.carol}
         )
         assert challenge.message is not None
-        await fake.click(table.carol, challenge.message, label="Accept")
+        await fake.click(table.carol, challenge.message, label=said(_("Accept")))
         human_thread = await fake.wait_until(lambda: next(iter(fake.threads_in(other)), None))
         assert human_thread is not None
         await fake.wait_for_message(human_thread, lambda m: m.embed_image() is not None)
         refused = await fake.run_command(table.bob, human_thread, "dvonn hint")
-        assert refused.ephemeral and "only for games against the bot" in refused.content
+        only_against = _("Hints are only for games against the bot.")
+        assert refused.ephemeral and said(only_against) in refused.content
 
 
 async def test_challenging_the_bot_starts_at_once_and_it_allows_takebacks(
@@ -137,7 +144,8 @@ async def test_challenging_the_bot_starts_at_once_and_it_allows_takebacks(
         reply = await fake.run_command(
             table.alice, table.games, "dvonn challenge", {"opponent": fake.bot, "colour": "W"}
         )
-        assert "against the bot" in reply.content
+        starts = _("{player} starts a game against the bot ({level}).")
+        assert said_pattern(starts, player="alice").search(reply.content)
         thread = await game_thread(table)
         human = await play_turn(fake, table.alice, thread, rules.parse_move("E3"))
         assert human.post is not None and human.post.pinged_user_ids == frozenset()  # not the bot
@@ -146,7 +154,7 @@ async def test_challenging_the_bot_starts_at_once_and_it_allows_takebacks(
         game = await after_the_bot(bot, game.id)
         assert game.position.ply == 2
         taken = await fake.run_command(table.alice, thread, "dvonn takeback")
-        assert "let you take it back" in taken.content
+        assert said(LET_YOU) in taken.content
         game = await bot.service.get_game(game.id)
         assert game.position.ply == 0 and game.to_move_id == table.alice.id
 
@@ -162,17 +170,20 @@ async def test_the_bot_never_mentions_itself_from_the_start_to_the_end(
         assert game is not None
         game = await after_the_bot(bot, game.id)
         opening = fake.messages_in(thread)[0]
-        assert "The bot is thinking about its move." in opening.content
+        assert said(_("The bot is thinking about its move.")) in opening.content
         assert not opening.pinged_user_ids
         await play_turn(fake, table.alice, thread, rules.legal_moves(game.position)[0])
         game = await after_the_bot(bot, game.id)
         taken = await fake.run_command(table.alice, thread, "dvonn takeback")
-        assert "let you take it back" in taken.content
+        assert said(LET_YOU) in taken.content
         asked = await fake.run_command(table.alice, thread, "dvonn resign")
         assert asked.message is not None
-        await fake.click(table.alice, asked.message, label=f"Resign game #{game.id}")
-        end = await fake.wait_for_message(thread, lambda m: "resigned" in str(m.embeds))
-        assert end.content == f"<@{table.alice.id}>: the game is over."
+        await fake.click(
+            table.alice, asked.message, label=said(_("Resign game #{game}"), game=game.id)
+        )
+        resigned = said_pattern(_("{loser} resigned: {winner} wins."), loser="alice")
+        end = await fake.wait_for_message(thread, lambda m: bool(resigned.search(str(m.embeds))))
+        assert end.content == said(GAME_OVER, players=f"<@{table.alice.id}>")
         assert end.pinged_user_ids == {table.alice.id}
         assert_never_mentions_itself(table, thread)
 
@@ -186,7 +197,13 @@ async def test_the_bot_agrees_to_an_abort_and_is_not_told_of_vacations(
         game = await bot.service.game_in_channel(thread.id)
         assert game is not None
         away = await fake.run_command(table.alice, thread, "dvonn vacation", {"days": 2})
-        assert "0 running games" in away.content, away.content  # the bot's game has no clock
+        paused = n_(
+            "Your clock is paused until {until} in your {count} running game.",
+            "Your clocks are paused until {until} in your {count} running games.",
+            0,
+        )
+        # the bot's game has no clock
+        assert said_pattern(paused).search(away.content), away.content
         aborted = await fake.run_command(table.alice, thread, "dvonn abort")
         assert aborted.message is not None or aborted.content, aborted
         stored = await bot.service.get_game(game.id)

@@ -14,10 +14,10 @@ import rules
 from bot.games.clocks.errors import VacationNotAllowed
 from bot.games.clocks.timekeeping import VACATION_DAYS_PER_YEAR
 from bot.games.takebacks.errors import NothingToTakeBack, OwnTakeback
-from bot.i18n import _, n_
+from bot.i18n import Text, _, n_
 from tests.bot.clock import ManualClock
 from tests.bot.e2e.conftest import BotRunner, Table
-from tests.bot.e2e.helpers import board_image, play_turn, said
+from tests.bot.e2e.helpers import board_image, play_turn, said, said_pattern
 from tests.bot.e2e.test_game import accept
 from tests.fakediscord import FakeChannel, Permission, UserAttachment
 
@@ -25,6 +25,20 @@ from tests.fakediscord import FakeChannel, Permission, UserAttachment
 @pytest.fixture
 def clock() -> ManualClock:
     return ManualClock()
+
+
+def before_the_deadline(count: int) -> str:
+    """The first line of a reminder of ``count`` games."""
+    return said(
+        n_(
+            "Your move in {count} DVONN game before the deadline:",
+            "Your move in {count} DVONN games before their deadlines:",
+            count,
+        )
+    )
+
+
+THREE_DAYS = n_("{count} day per move", "{count} days per move", 3)
 
 
 async def clocked_game(table: Table, days: int = 1) -> FakeChannel:
@@ -51,17 +65,24 @@ async def test_a_player_who_lets_the_clock_run_out_loses_once_even_across_a_rest
     async with bot_runner.run(sync=False, clock=clock, housekeeping_interval=0) as bot:
         before = fake.mark()
         await bot.housekeeping()
-        ended = await fake.wait_for_message(thread, lambda m: "on time" in str(m.embeds))
-        assert "bob wins on time" in str(ended.embeds)
+        on_time = said(
+            _("{loser} ran out of time: {winner} wins on time."), loser="alice", winner="bob"
+        )
+        ended = await fake.wait_for_message(thread, lambda m: on_time in str(m.embeds))
         assert ended.pinged_user_ids == {table.alice.id, table.bob.id}
         assert board_image(ended).width > 0
         await bot.housekeeping()  # again: nothing new
-        announced = [
-            m for m in fake.messages_in(thread, after=before) if "on time" in str(m.embeds)
-        ]
+        announced = [m for m in fake.messages_in(thread, after=before) if on_time in str(m.embeds)]
         assert len(announced) == 1
         profile = await fake.run_command(table.bob, table.games, "dvonn profile")
-        assert "1 game: 1 won" in profile.content
+        record = n_(
+            "Rating {rating} (± {deviation}) · {count} game: {wins} won, {losses} lost, {draws} "
+            "drawn",
+            "Rating {rating} (± {deviation}) · {count} games: {wins} won, {losses} lost, {draws} "
+            "drawn",
+            1,
+        )
+        assert said_pattern(record, wins=1, losses=0, draws=0).search(profile.content)
 
 
 async def test_reminders_come_by_dm_once_for_all_games(
@@ -83,7 +104,7 @@ async def test_reminders_come_by_dm_once_for_all_games(
         await bot.housekeeping()
         (dm,) = fake.dms_to(table.alice)
         assert f"<#{one.id}>" in dm.content and f"<#{two.id}>" in dm.content
-        assert "2 DVONN games" in dm.content
+        assert dm.content.startswith(before_the_deadline(2))
         await bot.housekeeping()
         assert len(fake.dms_to(table.alice)) == 1  # not twice
 
@@ -108,7 +129,7 @@ async def test_reminders_fall_back_to_the_thread_and_can_be_turned_off(
         await bot.housekeeping()
         reminder = fake.last_message(thread)
         assert reminder is not None and reminder.pinged_user_ids == {shy.id}
-        assert "Your move" in reminder.content
+        assert before_the_deadline(1) in reminder.content
         await play_turn(fake, shy, thread, rules.parse_move("E3"))
         clock.advance(hours=20)  # Bob's deadline is near, but he turned reminders off
         await bot.housekeeping()
@@ -122,9 +143,22 @@ async def test_a_vacation_pauses_clocks_and_the_opponent_is_told(
     async with bot_runner.run(clock=clock, housekeeping_interval=0) as bot:
         thread = await clocked_game(table)
         reply = await fake.run_command(table.alice, table.games, "dvonn vacation", {"days": 3})
-        assert reply.ephemeral and "paused until" in reply.content, reply.content
+        paused = n_(
+            "Your clock is paused until {until} in your {count} running game.",
+            "Your clocks are paused until {until} in your {count} running games.",
+            1,
+        )
+        assert reply.ephemeral and said_pattern(paused).search(reply.content), reply.content
         assert said(_("Vacation days left this year: {left}."), left=11) in reply.content
-        told = await fake.wait_for_message(thread, lambda m: "vacation" in m.content)
+        on_vacation = said_pattern(
+            _(
+                "{opponent}: {player} is on vacation until {until}; their clock is paused until "
+                "then."
+            ),
+            opponent=table.bob.mention,
+            player="alice",
+        )
+        told = await fake.wait_for_message(thread, lambda m: bool(on_vacation.search(m.content)))
         assert told.pinged_user_ids == {table.bob.id}
         clock.advance(days=3, hours=12)  # past the old deadline, inside the paused one
         await bot.housekeeping()
@@ -146,17 +180,18 @@ async def test_takeback_accepted_and_declined_with_buttons(
         assert nothing.ephemeral and said(NothingToTakeBack) in nothing.content, nothing.content
         asked = await fake.run_command(table.alice, thread, "dvonn takeback")
         assert asked.message is not None and asked.message.pinged_user_ids == {table.bob.id}
-        own = await fake.click(table.alice, asked.message, label="Accept the takeback")
+        own = await fake.click(table.alice, asked.message, label=said(_("Accept the takeback")))
         assert own.ephemeral and said(OwnTakeback) in own.content, own.content
-        await fake.click(table.bob, asked.message, label="Accept the takeback")
-        post = await fake.wait_for_message(thread, lambda m: "Takeback accepted" in str(m.embeds))
+        await fake.click(table.bob, asked.message, label=said(_("Accept the takeback")))
+        accepted = said(_("Takeback accepted: {moves} undone."), moves="E3")
+        post = await fake.wait_for_message(thread, lambda m: accepted in str(m.embeds))
         assert post.pinged_user_ids == {table.alice.id}
         game = await bot.service.game_in_channel(thread.id)
         assert game is not None and game.position.ply == 0
         await play_turn(fake, table.alice, thread, rules.parse_move("A1"))
         again = await fake.run_command(table.alice, thread, "dvonn takeback")
         assert again.message is not None
-        declined = await fake.click(table.bob, again.message, label="Decline")
+        declined = await fake.click(table.bob, again.message, label=said(_("Decline")))
         declined_it = _("{player} declined the takeback: the game goes on.")
         assert said(declined_it, player="bob") in declined.content, declined.content
         game = await bot.service.game_in_channel(thread.id)
@@ -210,7 +245,12 @@ async def test_import_shows_a_transcript_on_an_analysis_board(
             "dvonn import",
             {"transcript": UserAttachment("game.txt", transcript.encode()), "ply": 60},
         )
-        assert "after 60 of" in shown.content and "ann vs ben" in shown.content
+        analysis = n_(
+            "Analysis board (not a game): {white} vs {black} after {ply} of {count} action.",
+            "Analysis board (not a game): {white} vs {black} after {ply} of {count} actions.",
+            len(moves),
+        )
+        assert said(analysis, white="ann", black="ben", ply=60) in shown.content
         assert shown.files and shown.files[0].filename == "board.png"
         bad = await table.fake.run_command(
             table.carol,
@@ -218,8 +258,17 @@ async def test_import_shows_a_transcript_on_an_analysis_board(
             "dvonn import",
             {"transcript": UserAttachment("x.txt", b"1. e3 e3")},
         )
-        assert bad.ephemeral and "not a transcript I can read" in bad.content
-        assert "action 2 (e3): E3 is already occupied" in bad.content
+        unreadable = _("This is not a transcript I can read: {error}")
+
+        def occupied(number: int) -> Text:
+            return _(
+                rules.TranscriptReason.BAD_ACTION.value,
+                number=number,
+                token="e3",
+                cause=_(rules.IllegalReason.CELL_OCCUPIED.value, cell="E3"),
+            )
+
+        assert bad.ephemeral and said(unreadable, error=occupied(2)) in bad.content
         table.carol.locale = "ru"  # the whole explanation in the reader's language
         bad = await table.fake.run_command(
             table.carol,
@@ -227,7 +276,8 @@ async def test_import_shows_a_transcript_on_an_analysis_board(
             "dvonn import",
             {"transcript": UserAttachment("x.txt", b"1. e3 d3 2. e3")},
         )
-        assert bad.ephemeral and "действие 3 (e3): Место E3 уже занято" in bad.content, bad.content
+        assert bad.ephemeral
+        assert said(unreadable, error=occupied(3), locale="ru") in bad.content, bad.content
         assert not any(word in bad.content for word in ("action", "occupied", "transcript"))
 
 
@@ -238,7 +288,9 @@ async def test_server_settings_need_manage_server(table: Table, bot_runner: BotR
     )
     async with bot_runner.run():
         shown = await fake.run_command(table.alice, table.games, "dvonn settings")
-        assert shown.ephemeral and "Default clock" in shown.content
+        default_clock = _("Default clock: {clock}")
+        assert shown.ephemeral
+        assert said(default_clock, clock=_("not set (no clock)")) in shown.content
         refused = await fake.run_command(
             table.alice, table.games, "dvonn settings", {"clock": "days:3"}
         )
@@ -247,11 +299,17 @@ async def test_server_settings_need_manage_server(table: Table, bot_runner: BotR
         saved = await fake.run_command(
             admin, table.games, "dvonn settings", {"clock": "days:3", "allow": table.games}
         )
-        assert said(_("Settings saved.")) in saved.content and "3 days per move" in saved.content
+        assert said(_("Settings saved.")) in saved.content
+        assert said(default_clock, clock=THREE_DAYS) in saved.content
         elsewhere = await fake.run_command(table.alice, table.no_threads, "dvonn challenge")
-        assert elsewhere.ephemeral and f"<#{table.games.id}>" in elsewhere.content
+        played_in = _("DVONN is played in {channels} on this server: start your game there.")
+        assert elsewhere.ephemeral
+        assert said(played_in, channels=f"<#{table.games.id}>") in elsewhere.content
         here = await fake.run_command(table.alice, table.games, "dvonn challenge")
-        assert "3 days per move" in here.content
+        looking = _(
+            "{player} is looking for a DVONN opponent ({clock}, {colour}): anyone here may accept."
+        )
+        assert said_pattern(looking, player="alice", clock=THREE_DAYS).search(here.content)
 
 
 @pytest.mark.slow
@@ -275,4 +333,5 @@ async def test_a_reminder_dm_speaks_the_players_language(
             ),
             "ru",
         )
-        assert dm.content.startswith(russian) and not dm.content.startswith("Your move")
+        assert dm.content.startswith(russian)
+        assert not dm.content.startswith(before_the_deadline(1))

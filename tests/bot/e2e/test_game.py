@@ -13,12 +13,15 @@ import pytest
 
 import rules
 from bot.app import DvonnBot
+from bot.i18n import Text, _, p_
 from tests.bot.e2e.conftest import Table
 from tests.bot.e2e.helpers import (
     board_image,
     boards_miss_their_answer,
     is_board_post,
     play_turn,
+    said,
+    said_pattern,
     send_move,
 )
 from tests.fakediscord import (
@@ -30,6 +33,9 @@ from tests.fakediscord import (
     RecordedMessage,
     ResponseType,
 )
+
+SEE_THE_BOARD = _("You played {move}. [See the board]({link})")
+"""A mover's private answer when the board is a post of its own (its link)."""
 
 
 async def start_game(table: Table, channel: FakeChannel | None = None) -> FakeChannel:
@@ -50,7 +56,7 @@ async def accept(table: Table, challenge: RecordedMessage, user: FakeUser) -> Fa
     what a player would see.
     """
     fake = table.fake
-    accepted = await fake.click(user, challenge, label="Accept")
+    accepted = await fake.click(user, challenge, label=said(_("Accept")))
     assert not accepted.ephemeral, accepted.content
     await fake.wait_until(lambda: not challenge.buttons(), what="the challenge to close")
     threads = fake.threads_in(fake.world.channel(challenge.channel_id))
@@ -68,15 +74,30 @@ async def test_a_complete_game_only_through_interactions(table: Table, bot: Dvon
     )
     assert challenge.message is not None and not challenge.ephemeral
     assert challenge.message.pinged_user_ids == {table.bob.id}
-    assert {b.get("label") for b in challenge.message.buttons()} == {"Accept", "Decline", "Cancel"}
+    labels = {b.get("label") for b in challenge.message.buttons()}
+    assert labels == {said(_("Accept")), said(_("Decline")), said(_("Cancel"))}
 
     thread = await accept(table, challenge.message, table.bob)
     assert challenge.message.buttons() == []  # the challenge is closed
     assert fake.threads_in(table.games) == [thread]
-    assert f"<#{thread.id}>" in challenge.message.content
+    accepted = said_pattern(
+        _(
+            "{player} accepted: game #{game} is on in <#{channel}>. {white} plays White, {black} "
+            "plays Black."
+        ),
+        player="bob",
+        channel=thread.id,
+    )
+    assert accepted.search(challenge.message.content)
     first = fake.messages_in(thread)[-1]
     assert first.pinged_user_ids == {table.alice.id}  # White places first
-    assert "/dvonn place" in first.content
+    to_place = said(
+        _("{mention}, your turn ({colour}): place a DVONN piece with /dvonn place."),
+        mention=table.alice.mention,
+        colour=p_("colour", "White"),
+        mentions=bot.mentions,
+    )
+    assert to_place in first.content
     assert first.embed_image() is not None
 
     running = await bot.service.game_in_channel(thread.id)
@@ -107,11 +128,16 @@ async def test_a_complete_game_only_through_interactions(table: Table, bot: Dvon
     assert turn.post is not None
     white, black = rules.score(pos)
     final = turn.post.embeds[0]["description"]
-    assert f"{white}–{black}" in final
     winner = rules.outcome(pos)
     assert winner is not None
     if winner.winner is not None:
-        assert f"{players[winner.winner].username} wins" in final
+        game_over = _("Game over: {winner} wins, {white_score}–{black_score}.")
+        winner_name = players[winner.winner].username
+        ended = said(game_over, winner=winner_name, white_score=white, black_score=black)
+    else:
+        game_over = _("Game over: a draw, {white_score}–{black_score}.")
+        ended = said(game_over, white_score=white, black_score=black)
+    assert ended in final
     stored = await bot.service.get_game(running.id)
     assert stored.score == (white, black)
     assert stored.position == pos
@@ -120,14 +146,21 @@ async def test_a_complete_game_only_through_interactions(table: Table, bot: Dvon
 @pytest.mark.parametrize(
     ("who", "move", "expected"),
     [
-        ("alice", "Z9", "names no cell"),
-        ("alice", "hello", "is not a move"),
-        ("bob", "E3", "not your turn"),
-        ("carol", "E3", "not playing in this game"),
+        ("alice", "Z9", _(rules.InvalidReason.UNKNOWN_CELL.value, text="Z9")),
+        ("alice", "hello", _(rules.InvalidReason.NOT_A_MOVE.value, text="hello")),
+        (
+            "bob",
+            "E3",
+            _(
+                "It is not your turn: {turn} is to play, and you play {colour}.",
+                colour=p_("colour", "Black"),
+            ),
+        ),
+        ("carol", "E3", _("You are not playing in this game: only its two players can do that.")),
     ],
 )
 async def test_bad_moves_are_answered_privately_and_change_nothing(
-    table: Table, bot: DvonnBot, who: str, move: str, expected: str
+    table: Table, bot: DvonnBot, who: str, move: str, expected: Text
 ) -> None:
     thread = await start_game(table)
     game = await bot.service.game_in_channel(thread.id)
@@ -136,7 +169,7 @@ async def test_bad_moves_are_answered_privately_and_change_nothing(
     result = await table.fake.run_command(user, thread, "dvonn play", {"move": move})
     assert result.response_type is ResponseType.CHANNEL_MESSAGE
     assert result.ephemeral
-    assert expected in result.content.lower(), result.content
+    assert said_pattern(expected).search(result.content), result.content
     after = await bot.service.get_game(game.id)
     assert after.version == game.version and after.position == game.position
 
@@ -146,13 +179,17 @@ async def test_illegal_moves_say_why(table: Table, bot: DvonnBot) -> None:
     thread = await start_game(table)
     await send_move(fake, table.alice, thread, rules.parse_move("E3"))
     occupied = await fake.run_command(table.bob, thread, "dvonn place", {"cell": "E3"})
-    assert occupied.ephemeral and occupied.content == (
-        "E3 is already occupied: place your piece on an empty cell."
-    )
+    assert occupied.ephemeral
+    assert occupied.content == said(_(rules.IllegalReason.CELL_OCCUPIED.value), cell="E3")
     moving_early = await fake.run_command(
         table.bob, thread, "dvonn move", {"from": "E3", "to": "F3"}
     )
-    assert moving_early.ephemeral and "still being placed" in moving_early.content
+    still_placing = _(
+        "Pieces are still being placed: put one on an empty cell with /dvonn place. Moving starts "
+        "once all 49 pieces are on the board."
+    )
+    assert moving_early.ephemeral
+    assert said(still_placing, mentions=bot.mentions) in moving_early.content
 
 
 async def test_commands_outside_a_game_channel_point_to_the_game(
@@ -163,9 +200,10 @@ async def test_commands_outside_a_game_channel_point_to_the_game(
         table.alice, table.games, "dvonn place", {"cell": "E3"}
     )
     assert elsewhere.ephemeral
-    assert f"<#{thread.id}>" in elsewhere.content
+    games_in = _("There is no game in this channel. Your games are in: {channels}.")
+    assert said(games_in, channels=f"<#{thread.id}>") in elsewhere.content
     nobody = await table.fake.run_command(table.carol, table.no_threads, "dvonn board")
-    assert nobody.ephemeral and "no game" in nobody.content.lower()
+    assert nobody.ephemeral and said(_("No game is being played here.")) in nobody.content
 
 
 async def test_without_thread_rights_the_game_is_played_in_the_channel(
@@ -192,7 +230,11 @@ async def test_a_second_game_in_the_same_place_is_refused_when_it_is_proposed(
     ]:
         again = await fake.run_command(table.carol, table.no_threads, command, options)
         assert again.ephemeral, again.content
-        assert "already" in again.content.lower() and f"<#{table.no_threads.id}>" in again.content
+        busy = _(
+            "A game is already being played in <#{channel_id}> (game {game_id}): finish it "
+            "first, or play in another channel or thread."
+        )
+        assert said_pattern(busy, channel_id=table.no_threads.id).search(again.content)
     assert len(fake.messages_in(place)) == before  # nothing was posted
     # In a channel where games get threads, a second challenge is fine.
     await start_game(table, table.games)
@@ -214,7 +256,9 @@ async def test_a_board_too_late_for_its_answer_is_posted_and_the_mover_told_priv
         turn = await play_turn(table.fake, users[pos.turn], thread, move)
         pos = rules.play(pos, move)
         assert turn.post is not None and not turn.answered
-        assert turn.reply.ephemeral and f"You played {move}" in turn.reply.content
+        assert turn.reply.ephemeral and said_pattern(SEE_THE_BOARD, move=str(move)).search(
+            turn.reply.content
+        )
         assert f"/{turn.post.id}" in turn.reply.content  # the private reply links to the post
         assert turn.post.pinged_user_ids == {users[pos.turn].id}
     boards = [m for m in table.fake.messages_in(thread) if is_board_post(m) and not m.deleted]
@@ -279,7 +323,7 @@ async def test_placement_boards_replace_each_other_and_every_turn_still_pings(
     users = {rules.Colour.WHITE: table.alice, rules.Colour.BLACK: table.bob}
     pos = rules.new_game()
     pinged = []
-    for _ in range(12):
+    for _turn in range(12):
         move = rules.legal_moves(pos)[0]
         turn = await play_turn(fake, users[pos.turn], thread, move)
         assert turn.post is not None
@@ -293,7 +337,8 @@ async def test_placement_boards_replace_each_other_and_every_turn_still_pings(
     # The game's first post, and the newest board: not twelve (the one before it is deleted
     # right after the newest answers its command).
     await fake.wait_until(lambda: len(boards()) == 2, timeout=5, what="two boards")
-    assert "move 13" in str(boards()[-1].embeds[0].get("footer"))
+    footer = _("Game #{game} · move {number} · White {white_score} – Black {black_score}")
+    assert said_pattern(footer, number=13).search(str(boards()[-1].embeds[0].get("footer")))
 
 
 async def test_a_channel_that_refuses_the_bot_is_given_up_once_and_the_players_told(
@@ -317,7 +362,10 @@ async def test_a_channel_that_refuses_the_bot_is_given_up_once_and_the_players_t
     pos = rules.new_game()
     for move in map(rules.parse_move, ("E3", "F3", "G3")):
         reply = await send_move(fake, users[pos.turn], place, move)
-        assert reply.ephemeral and f"You played {move}" in reply.content
+        on_its_way = _("You played {move}. The board is on its way to <#{channel}>.")
+        assert reply.ephemeral and said(on_its_way, move=str(move), channel=place.id) in (
+            reply.content
+        )
         pos = rules.play(pos, move)
     path = rf"/channels/{place.id}/messages$"
 
@@ -327,7 +375,12 @@ async def test_a_channel_that_refuses_the_bot_is_given_up_once_and_the_players_t
     for user in (table.alice, table.bob):
         await fake.wait_until(functools.partial(fake.dms_to, user), timeout=10, what="a DM")
         (dm,) = fake.dms_to(user)
-        assert f"<#{place.id}>" in dm.content and "permission" in dm.content
+        lost = _(
+            "I can no longer post in <#{channel}>, where your DVONN game #{game} is played: I lost "
+            "my permission to send messages there, or the channel is gone. Ask a moderator to let "
+            "me post there again. Meanwhile your moves there still show the board."
+        )
+        assert said_pattern(lost, channel=place.id).search(dm.content)
     await asyncio.sleep(0.5)
     assert forbidden() == 1, "the refused channel was tried again"
     game = await bot.service.game_in_channel(place.id)

@@ -9,8 +9,10 @@ import pytest
 from aiohttp import web
 
 from bot.config import Secret
+from bot.i18n import _
 from bot.incidents import PER_HOUR, IncidentReporter
 from tests.bot.e2e.conftest import BotRunner, Table
+from tests.bot.e2e.helpers import said_pattern
 
 
 async def test_an_incident_is_sent_to_the_webhook_and_the_owner(
@@ -44,8 +46,13 @@ async def test_an_incident_is_sent_to_the_webhook_and_the_owner(
 
             monkeypatch.setattr(bot.service, "active_games", broken)
             answer = await fake.run_command(table.alice, table.games, "dvonn games")
-            assert "incident" in answer.content
-            incident = answer.content.split("incident ")[1][:8]
+            sorry = _(
+                "Sorry, something went wrong on our side (incident {incident}). Nothing you did "
+                "was lost; please try again, and quote the incident if it happens again."
+            )
+            found = said_pattern(sorry).search(answer.content)
+            assert found is not None, answer.content
+            incident = found["incident"]
             await fake.wait_until(lambda: received, what="the webhook's note")
             dms = await fake.wait_until(
                 lambda: [

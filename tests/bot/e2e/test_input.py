@@ -11,10 +11,10 @@ import pytest
 
 import rules
 from bot.app import DvonnBot
-from bot.i18n import ENGLISH, Text
+from bot.i18n import ENGLISH, Text, _, n_
 from bot.interactions.errors import ErrorHandler
 from tests.bot.e2e.conftest import BotRunner, Table
-from tests.bot.e2e.helpers import play_turn, says_played
+from tests.bot.e2e.helpers import play_turn, said, said_pattern, says_played
 from tests.bot.e2e.test_game import start_game
 from tests.fakediscord import UserAttachment
 
@@ -58,7 +58,8 @@ async def test_a_long_token_in_an_imported_transcript_is_quoted_short(
         "dvonn import",
         {"transcript": UserAttachment("x.txt", transcript)},
     )
-    assert answer.ephemeral and "not a transcript I can read" in answer.content
+    unreadable = said_pattern(_("This is not a transcript I can read: {error}"))
+    assert answer.ephemeral and unreadable.search(answer.content)
     assert len(answer.content) < 500 and "…" in answer.content
 
 
@@ -67,10 +68,16 @@ async def test_move_needs_both_cells_and_never_places(table: Table, bot: DvonnBo
     place = await start_game(table)
     for options in ({"from": "", "to": "J4"}, {"from": "J4", "to": " "}):
         answer = await fake.run_command(table.alice, place, "dvonn move", options)
-        assert answer.ephemeral and "Name both cells" in answer.content, answer.content
+        both = _(
+            "Name both cells: from, the stack to move, and to, where it lands (such as E3 and F4)."
+        )
+        assert answer.ephemeral and said(both) in answer.content, answer.content
     answer = await fake.run_command(table.alice, place, "dvonn move", {"from": "E3", "to": "F4"})
-    assert answer.ephemeral and "still being placed" in answer.content
-    assert "/dvonn place" in answer.content
+    still_placing = _(
+        "Pieces are still being placed: put one on an empty cell with /dvonn place. Moving starts "
+        "once all 49 pieces are on the board."
+    )
+    assert answer.ephemeral and said(still_placing, mentions=bot.mentions) in answer.content
     assert (await _positions(bot, table, place)).ply == 0
 
 
@@ -79,7 +86,9 @@ async def test_place_only_places(table: Table, bot: DvonnBot) -> None:
     fake = table.fake
     place = await start_game(table)
     answer = await fake.run_command(table.alice, place, "dvonn place", {"cell": "D1C1"})
-    assert answer.ephemeral and "takes one empty cell" in answer.content, answer.content
+    not_a_cell = _("“{text}” is not a cell: /dvonn place takes one empty cell, such as E3.")
+    assert answer.ephemeral, answer.content
+    assert said(not_a_cell, text="D1C1", mentions=bot.mentions) in answer.content, answer.content
     # Fill the board, then try to place again: the phase's own explanation, with the command.
     position = await _positions(bot, table, place)
     users = {rules.Colour.WHITE: table.alice, rules.Colour.BLACK: table.bob}
@@ -90,12 +99,16 @@ async def test_place_only_places(table: Table, bot: DvonnBot) -> None:
         position = await _positions(bot, table, place)
     mover = users[position.turn]
     answer = await fake.run_command(mover, place, "dvonn place", {"cell": "E3"})
-    assert answer.ephemeral and "placing is over" in answer.content, answer.content
-    assert "/dvonn move" in answer.content
+    placed = _(
+        "All 49 pieces are on the board: placing is over. Move a stack with /dvonn move (from, to)."
+    )
+    assert answer.ephemeral, answer.content
+    assert said(placed, mentions=bot.mentions) in answer.content, answer.content
     jump = next(m for m in rules.legal_moves(position) if isinstance(m, rules.Jump))
     typed = rules.CELL_NAMES[jump.source] + rules.CELL_NAMES[jump.target]
     answer = await fake.run_command(mover, place, "dvonn place", {"cell": typed})
-    assert answer.ephemeral and "takes one empty cell" in answer.content
+    assert answer.ephemeral
+    assert said(not_a_cell, text=typed, mentions=bot.mentions) in answer.content
     assert (await _positions(bot, table, place)).ply == rules.PLACEMENT_PLIES
 
 
@@ -114,7 +127,7 @@ async def test_simultaneous_accepts_make_one_thread_and_tell_the_others(
     challenge = await fake.run_command(table.alice, table.games, "dvonn challenge")
     assert challenge.message is not None
     clicks = [
-        fake.send_click(user, challenge.message, label="Accept")
+        fake.send_click(user, challenge.message, label=said(_("Accept")))
         for user in (table.bob, table.carol, table.moderator)
     ]
     for click in clicks:
@@ -126,7 +139,8 @@ async def test_simultaneous_accepts_make_one_thread_and_tell_the_others(
     assert len(fake.threads_in(table.games)) == 1
     thread_calls = [r for r in fake.world.requests if r.path.endswith("/threads")]
     assert [r.status for r in thread_calls] == [201]  # no thread made in vain, none refused
-    refused = [c for c in clicks if c.followups and "already" in c.followups[-1].content]
+    taken = said(_("This challenge has already been accepted."))
+    refused = [c for c in clicks if c.followups and taken in c.followups[-1].content]
     assert len(refused) == 2 and all(c.followups[-1].ephemeral for c in refused)
 
 
@@ -155,7 +169,8 @@ async def test_a_refused_error_reply_is_logged_and_replaced_by_a_short_one(
     handler = ErrorHandler(ENGLISH)
     await handler.reply(Interaction(), rules_text := _long_text())  # type: ignore[arg-type]
     assert sent[0] == ENGLISH.render(rules_text)
-    assert len(sent) == 2 and "could not show you why" in sent[1]
+    short = _("Sorry, I could not show you why that did not work. Please check what you typed.")
+    assert len(sent) == 2 and said(short) in sent[1]
     assert "refused the error reply" in caplog.text
 
 
@@ -193,6 +208,9 @@ async def test_games_answers_in_time_with_a_cold_cache_and_fifty_rows(
         await asyncio.sleep(3.5)
         hold.release()
         await listing.settled(timeout=10)
-        assert listing.ephemeral and "Your running games" in listing.content
-        assert len(listing.content) <= 2000 and "more games" in listing.content
+        assert listing.ephemeral and said(_("Your running games:")) in listing.content
+        more = [
+            said(n_("…and {count} more game.", "…and {count} more games.", n)) for n in range(2, 50)
+        ]
+        assert len(listing.content) <= 2000 and any(m in listing.content for m in more)
         assert "rival-with-a-long-name-49" in listing.content  # the newest first

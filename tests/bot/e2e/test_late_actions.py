@@ -18,7 +18,7 @@ from bot.games.core.results import GameRecord
 from bot.i18n import _, n_
 from tests.bot.clock import ManualClock
 from tests.bot.e2e.conftest import BotRunner, Table
-from tests.bot.e2e.helpers import play_turn, said
+from tests.bot.e2e.helpers import play_turn, said, said_pattern
 from tests.bot.e2e.test_correspondence import clocked_game
 from tests.bot.e2e.test_game import accept
 from tests.bot.e2e.test_private import dm_between, global_runner, next_board
@@ -28,6 +28,9 @@ __all__ = ["global_runner"]  # the fixture, for the DM test
 
 LATE = timedelta(seconds=30)
 ENDED_ON_TIME = _("{loser} ran out of time: {winner} wins on time.")
+ON_VACATION = _(
+    "{opponent}: {player} is on vacation until {until}; their clock is paused until then."
+)
 
 
 @pytest.fixture
@@ -40,7 +43,8 @@ def discord_time(moment: datetime) -> str:
 
 
 def on_time_posts(fake: FakeDiscord, thread: FakeChannel) -> list[RecordedMessage]:
-    return [m for m in fake.messages_in(thread) if "on time" in str(m.embeds)]
+    on_time = said_pattern(ENDED_ON_TIME)
+    return [m for m in fake.messages_in(thread) if on_time.search(str(m.embeds))]
 
 
 async def deadline_of(bot: DvonnBot, thread: FakeChannel) -> datetime:
@@ -54,8 +58,8 @@ async def ended_once_on_time(
 ) -> None:
     """The game's one loss-on-time post, as the housekeeping pass makes it; again after a pass."""
     fake = table.fake
-    ended = await fake.wait_for_message(thread, lambda m: "on time" in str(m.embeds))
-    assert said(ENDED_ON_TIME, loser=loser, winner=winner) in str(ended.embeds), ended.embeds
+    on_time = said(ENDED_ON_TIME, loser=loser, winner=winner)
+    ended = await fake.wait_for_message(thread, lambda m: on_time in str(m.embeds))
     assert ended.pinged_user_ids == {table.alice.id, table.bob.id}
     await bot.housekeeping()
     assert on_time_posts(fake, thread) == [ended]
@@ -87,7 +91,14 @@ async def test_a_placement_after_the_deadline_is_not_played_and_the_game_is_lost
         record = await record_in(bot, thread)
         assert record.game.winner_id == table.bob.id and record.moves == ()
         profile = await fake.run_command(table.bob, table.games, "dvonn profile")
-        assert "1 game: 1 won" in profile.content
+        record_line = n_(
+            "Rating {rating} (± {deviation}) · {count} game: {wins} won, {losses} lost, {draws} "
+            "drawn",
+            "Rating {rating} (± {deviation}) · {count} games: {wins} won, {losses} lost, {draws} "
+            "drawn",
+            1,
+        )
+        assert said_pattern(record_line, wins=1, losses=0, draws=0).search(profile.content)
 
 
 async def test_a_move_after_a_time_bank_ran_out_does_not_refill_it(
@@ -110,7 +121,14 @@ async def test_a_move_after_a_time_bank_ran_out_does_not_refill_it(
         turn = await play_turn(fake, table.bob, thread, rules.parse_move("F3"))
         assert turn.post is None and refused_late(turn.reply, deadline), turn.reply.content
         await ended_once_on_time(bot, table, thread, "alice", "bob")
-        assert not [m for m in fake.messages_in(thread) if "12 h in the bank" in str(m.embeds)]
+        refilled = said_pattern(
+            _(
+                "Clock: time bank of {terms}; {player} must play by {deadline} ({relative}), "
+                "{opponent} has {left} in the bank."
+            ),
+            left=said(_("{hours} h", hours=12)),
+        )
+        assert not [m for m in fake.messages_in(thread) if refilled.search(str(m.embeds))]
         record = await record_in(bot, thread)
         assert record.game.winner_id == table.alice.id and len(record.moves) == 1
         assert record.game.black_bank == timedelta(days=3)  # never refilled from nothing
@@ -153,11 +171,12 @@ async def test_a_vacation_after_a_deadline_pauses_the_other_games_only(
             in reply.content
         )
         await ended_once_on_time(bot, table, thread, "bob", "alice")
-        assert not [m for m in fake.messages_in(thread) if "vacation" in m.content]
+        vacation = said_pattern(ON_VACATION)
+        assert not [m for m in fake.messages_in(thread) if vacation.search(m.content)]
         record = await record_in(bot, thread)
         assert record.game.winner_id == table.bob.id
         # The game still in time is paused, and its opponent told.
-        told = await fake.wait_for_message(other, lambda m: "vacation" in m.content)
+        told = await fake.wait_for_message(other, lambda m: bool(vacation.search(m.content)))
         assert told.pinged_user_ids == {table.carol.id}
         assert await deadline_of(bot, other) == in_time + timedelta(days=3)
 
@@ -173,10 +192,11 @@ async def test_a_takeback_accepted_after_the_deadline_is_not_granted(
         assert asked.message is not None
         deadline = await deadline_of(bot, thread)  # Bob's
         clock.now = deadline + LATE
-        accepted = await fake.click(table.bob, asked.message, label="Accept the takeback")
+        accepted = await fake.click(table.bob, asked.message, label=said(_("Accept the takeback")))
         assert refused_late(accepted, deadline), accepted.content
         await ended_once_on_time(bot, table, thread, "alice", "bob")
-        assert not [m for m in fake.messages_in(thread) if "Takeback accepted" in str(m.embeds)]
+        taken_back = said_pattern(_("Takeback accepted: {moves} undone."))
+        assert not [m for m in fake.messages_in(thread) if taken_back.search(str(m.embeds))]
         record = await record_in(bot, thread)
         assert record.game.winner_id == table.alice.id and len(record.moves) == 1
 
@@ -254,12 +274,16 @@ async def test_a_resignation_after_the_opponents_deadline_does_not_turn_the_resu
         game = await bot.service.game_in_channel(thread.id)
         assert game is not None and game.deadline_at is not None  # Bob's
         asked = await fake.run_command(table.alice, thread, "dvonn resign")
-        assert asked.message is not None and "Really resign" in asked.content
+        really = said(_("Really resign game #{game}? Your opponent will win."), game=game.id)
+        assert asked.message is not None and really in asked.content
         clock.now = game.deadline_at + LATE
-        resigned = await fake.click(table.alice, asked.message, label=f"Resign game #{game.id}")
+        resigned = await fake.click(
+            table.alice, asked.message, label=said(_("Resign game #{game}"), game=game.id)
+        )
         assert refused_late(resigned, game.deadline_at, lost=False), resigned.content
         await ended_once_on_time(bot, table, thread, "alice", "bob")
-        assert not [m for m in fake.messages_in(thread) if "resigned" in str(m.embeds)]
+        resigns = said_pattern(_("{loser} resigned: {winner} wins."))
+        assert not [m for m in fake.messages_in(thread) if resigns.search(str(m.embeds))]
         assert (await record_in(bot, thread)).game.winner_id == table.alice.id
 
 
@@ -274,14 +298,14 @@ async def test_a_late_move_in_a_dm_is_refused_and_the_loss_is_posted_there(
                                                     "clock": "days:1"},
         )  # fmt: skip
         assert challenge.message is not None and not challenge.ephemeral, challenge.content
-        await fake.click(table.bob, challenge.message, label="Accept")
+        await fake.click(table.bob, challenge.message, label=said(_("Accept")))
         await next_board(table, place, challenge.message)
         deadline = await deadline_of(bot, place)
         clock.now = deadline + LATE
         late = await fake.run_command(table.alice, place, "dvonn place", {"cell": "E3"})
         assert refused_late(late, deadline), late.content
-        ended = await fake.wait_for_message(place, lambda m: "on time" in str(m.embeds))
-        assert said(ENDED_ON_TIME, loser="alice", winner="bob") in str(ended.embeds)
+        on_time = said(ENDED_ON_TIME, loser="alice", winner="bob")
+        ended = await fake.wait_for_message(place, lambda m: on_time in str(m.embeds))
         await bot.housekeeping()
         assert on_time_posts(fake, place) == [ended]
         assert (await record_in(bot, place)).moves == ()

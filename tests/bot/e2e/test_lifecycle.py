@@ -9,9 +9,12 @@ import pytest
 
 import rules
 from bot.app import DvonnBot
+from bot.i18n import _
 from tests.bot.e2e.conftest import BotRunner, Table
-from tests.bot.e2e.helpers import play_turn, says_played
+from tests.bot.e2e.helpers import play_turn, said, says_played
 from tests.bot.e2e.test_game import accept
+
+RESTARTING = _("The bot is restarting: try again in a minute. Nothing was lost.")
 
 
 async def test_a_challenge_survives_a_restart(table: Table, bot_runner: BotRunner) -> None:
@@ -62,9 +65,12 @@ async def test_resign_button_works_after_a_restart(table: Table, bot_runner: Bot
         asked = await fake.run_command(table.bob, thread, "dvonn resign")
         assert asked.ephemeral and asked.message is not None
     async with bot_runner.run(sync=False) as bot:
-        done = await fake.click(table.bob, asked.message, label="Resign game #1")
-        assert "You resigned game #1" in done.content
-        post = await fake.wait_for_message(thread, lambda m: "resigned" in str(m.embeds))
+        done = await fake.click(
+            table.bob, asked.message, label=said(_("Resign game #{game}"), game=1)
+        )
+        assert said(_("You resigned game #{game}."), game=1) in done.content
+        resigned = said(_("{loser} resigned: {winner} wins."), loser="bob", winner="alice")
+        post = await fake.wait_for_message(thread, lambda m: resigned in str(m.embeds))
         assert post.pinged_user_ids == {table.alice.id, table.bob.id}
         game = await bot.service.get_game(1)
         assert not game.is_active and game.ended_by == table.bob.id
@@ -117,7 +123,7 @@ async def test_shutdown_finishes_what_is_in_flight_then_closes_the_database(
         await asyncio.sleep(0.05)
         assert not closing.done()  # waiting for the move in flight
         late = await fake.run_command(table.bob, thread, "dvonn games")
-        assert "restarting" in late.content  # no new work meanwhile
+        assert said(RESTARTING) in late.content  # no new work meanwhile
         release.set()
         await pending.wait_response()
         reply = await pending.settled()
@@ -134,5 +140,5 @@ async def test_commands_during_shutdown_are_refused_politely(
     async with bot_runner.run() as bot:
         bot.accepting = False  # as close() does first
         reply = await table.fake.run_command(table.alice, table.games, "dvonn games")
-        assert reply.ephemeral and "restarting" in reply.content
+        assert reply.ephemeral and said(RESTARTING) in reply.content
         bot.accepting = True

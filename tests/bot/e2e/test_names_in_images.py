@@ -12,9 +12,10 @@ import pytest
 from PIL import Image
 
 import rules
+from bot.i18n import _
 from tests.bot.clock import ManualClock
 from tests.bot.e2e.conftest import BotRunner, Table
-from tests.bot.e2e.helpers import board_image, is_board_post, play_turn
+from tests.bot.e2e.helpers import board_image, is_board_post, play_turn, said
 from tests.fakediscord import Permission, RecordedMessage
 
 ALICE = "Alice 🔥"
@@ -55,7 +56,7 @@ async def test_a_player_named_with_an_emoji_sees_it_on_the_board(
         )
         message = challenge.message
         assert message is not None and ALICE in challenge.content
-        accepted = await fake.click(bob, message, label="Accept")
+        accepted = await fake.click(bob, message, label=said(_("Accept")))
         assert not accepted.ephemeral, accepted.content
         await fake.wait_until(lambda: not message.buttons(), what="the challenge to close")
         (thread,) = fake.threads_in(table.games)
@@ -78,17 +79,22 @@ async def test_a_tournament_s_standings_draw_the_emoji_in_names(
         player.global_name = name
     organisers = table.guild.add_role("organisers", Permission.MANAGE_GUILD)
     olga = fake.add_user("olga", table.guild, roles=[organisers])
-    async with bot_runner.run(clock=clock, housekeeping_interval=0):
+    async with bot_runner.run(clock=clock, housekeeping_interval=0) as bot:
         made = await fake.run_command(
             olga,
             games,
             "dvonn tournament create",
             {"name": "Cup", "format": "round_robin", "clock": "days:3", "max_players": 3},
         )
-        assert made.ephemeral and "Made #1" in made.content, made.content
+        made_it = _(
+            "Made {tournament}. Its post here takes entries; players join with its button or "
+            "`/dvonn tournament join`."
+        )
+        assert made.ephemeral, made.content
+        assert said(made_it, tournament="#1 **Cup**", mentions=bot.mentions) in made.content
         post = await fake.wait_for_message(games, lambda m: bool(m.buttons()))
         for player in players:
-            joined = await fake.click(player, post, label="Join")
+            joined = await fake.click(player, post, label=said(_("Join")))
             assert joined.ephemeral, joined.content
         thread_id = await fake.wait_until(lambda: post.thread_id, what="the tournament's thread")
         assert thread_id is not None

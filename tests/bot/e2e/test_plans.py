@@ -16,9 +16,10 @@ import pytest
 
 import rules
 from bot.app import DvonnBot
+from bot.i18n import _, n_, p_
 from tests.bot.clock import ManualClock
 from tests.bot.e2e.conftest import BotRunner, Table
-from tests.bot.e2e.helpers import play_turn, send_move
+from tests.bot.e2e.helpers import play_turn, said, said_pattern, send_move
 from tests.bot.e2e.test_game import accept
 from tests.bot.e2e.test_private import (
     challenge_in,
@@ -29,9 +30,19 @@ from tests.bot.e2e.test_private import (
 from tests.bot.e2e.test_tapping import open_picker, start
 from tests.fakediscord import FakeChannel, FakeUser, InteractionResult, RecordedMessage
 
+PLANNED_THIS = _("{player} had planned this reply:")
+FOLLOWS = _("{player} had planned a reply: it follows.")
+NO_LINES = _("You have no planned lines in game #{game}.")
+PLANNED_IN = _(
+    "Planned in game #{game}: {line}. It is played for you, and announced, as soon as your "
+    "opponent plays the move you expect."
+)
+
 
 def planned_board(message: RecordedMessage) -> bool:
-    return message.embed_image() is not None and "had planned this reply" in message.content
+    return message.embed_image() is not None and bool(
+        said_pattern(PLANNED_THIS).search(message.content)
+    )
 
 
 async def plan(
@@ -49,20 +60,27 @@ async def tap_plan(
     """Plan a reply by tapping: "Your move" on ``post``, "Plan a reply", the cell expected, the
     cell of the reply (placing), "Plan it"."""
     fake = table.fake
+    opponent = (table.alice if user is table.bob else table.bob).username
     offer = await open_picker(table, user, post)
-    assert "not your turn" in offer.content and "Plan a reply" in str(offer.components)
+    not_your_turn = _(
+        "It is not your turn: your opponent is to move. You may plan your reply to the move you "
+        "expect; it is played for you as soon as they play it, and only you see it."
+    )
+    assert said(not_your_turn) in offer.content
+    assert said(_("Plan a reply")) in str(offer.components)
     assert offer.message is not None
-    step = await fake.click(user, offer.message, label="Plan a reply")
-    assert step.message is not None and "Which move do you expect" in step.message.content
+    step = await fake.click(user, offer.message, label=said(_("Plan a reply")))
+    which = _("Plan a reply. Which move do you expect from {player}?")
+    assert step.message is not None and said(which, player=opponent) in step.message.content
     for cell in (expected, reply):
         menu = _cells_menu(step.message, cell)
         step = await fake.select(user, step.message, menu, [cell])
         assert step.message is not None
     confirm = step.message
-    assert (
-        confirm is not None and f"plays {expected}, you play {reply}. Plan it?" in confirm.content
-    )
-    return await fake.click(user, confirm, label="Plan it")
+    plan_it = _("If {player} plays {move}, you play {reply}. Plan it?")
+    assert confirm is not None
+    assert said(plan_it, player=opponent, move=expected, reply=reply) in confirm.content
+    return await fake.click(user, confirm, label=said(_("Plan it")))
 
 
 def _cells_menu(message: RecordedMessage, cell: str) -> str:
@@ -83,26 +101,26 @@ async def test_a_line_planned_by_command_answers_the_expected_move_with_its_own_
     place, post = await start(table)
     before = fake.messages_in(place)
     planned = await plan(table, table.bob, place, line="e3 f4 d2 d3")
-    assert "Planned in game #1: E3 → **F4**, D2 → **D3**" in planned.content
+    assert said(PLANNED_IN, game=1, line="E3 → **F4**, D2 → **D3**") in planned.content
     assert fake.messages_in(place) == before  # nothing public
 
     played = await play_turn(fake, table.alice, place, rules.parse_move("E3"))
     assert played.post is not None
     reply = await fake.wait_for_message(place, planned_board, after=post)
-    assert "bob had planned this reply" in reply.content
+    assert said(PLANNED_THIS, player="bob") in reply.content
     assert "F4" in reply.content and reply.pinged_user_ids == {table.alice.id}
     game = await bot.service.game_in_channel(place.id)
     assert game is not None and game.ply == 2 and game.to_move_id == table.alice.id
     # Alice's own board called nobody to move: the reply came at once (and, while placing,
     # replaced it, as every placement board replaces the one before).
     assert played.post.pinged_user_ids == frozenset()
-    assert "had planned a reply: it follows" in played.post.content
+    assert said(FOLLOWS, player="bob") in played.post.content
 
     listed = await plan(table, table.bob, place)
     assert "D2 → **D3**" in listed.content and "E3" not in listed.content
     await play_turn(fake, table.alice, place, rules.parse_move("D2"))
     await fake.wait_for_message(place, lambda m: planned_board(m) and "D3" in m.content)
-    assert "no planned lines" in (await plan(table, table.bob, place)).content
+    assert said(NO_LINES, game=1) in (await plan(table, table.bob, place)).content
 
 
 async def test_a_reply_planned_by_tapping_is_played_when_its_move_comes(
@@ -111,8 +129,17 @@ async def test_a_reply_planned_by_tapping_is_played_when_its_move_comes(
     fake = table.fake
     place, post = await start(table)
     planned = await tap_plan(table, table.bob, post, "E3", "F4")
-    assert "Planned: if alice plays E3, you play F4" in planned.content
-    assert "1 planned line" in planned.content
+    tapped = n_(
+        "Planned: if {player} plays {move}, you play {reply}. You have {count} planned line in "
+        "this game; /dvonn plan lists them.",
+        "Planned: if {player} plays {move}, you play {reply}. You have {count} planned lines in "
+        "this game; /dvonn plan lists them.",
+        1,
+    )
+    assert (
+        said(tapped, player="alice", move="E3", reply="F4", mentions=bot.mentions)
+        in planned.content
+    )
     listed = await plan(table, table.bob, place)
     assert "E3 → **F4**" in listed.content
     await play_turn(fake, table.alice, place, rules.parse_move("E3"))
@@ -126,14 +153,21 @@ async def test_bad_lines_and_games_against_the_bot_get_a_clear_private_answer(
     fake = table.fake
     place, _post = await start(table)
     illegal = await plan(table, table.bob, place, line="E3 E3")
-    assert "Move 2 of your line, E3, could not be played there" in illegal.content
-    assert "already occupied" in illegal.content
+    occupied = _(rules.IllegalReason.CELL_OCCUPIED.value, cell="E3")
+    cannot = _("Move {number} of your line, {move}, could not be played there: {reason}")
+    assert said(cannot, number=2, move="E3", reason=occupied) in illegal.content
     ends = await plan(table, table.bob, place, line="E3 F4 D2")
-    assert "end it with your reply" in ends.content
+    theirs = _(
+        "Your line ends with {move}, a move of your opponent's: end it with your reply to it."
+    )
+    assert said(theirs, move="D2") in ends.content
     nonsense = await plan(table, table.bob, place, line="E3 banana")
-    assert "Move 2 of your line is not a move" in nonsense.content
+    not_a_move = _("Move {number} of your line is not a move: {reason}")
+    banana = _(rules.InvalidReason.NOT_A_MOVE.value, text="banana")
+    assert said(not_a_move, number=2, reason=banana) in nonsense.content
     stranger = await plan(table, table.carol, place, line="E3 F4")
-    assert "not playing in this game" in stranger.content
+    not_a_player = _("You are not playing in this game: only its two players can do that.")
+    assert said(not_a_player) in stranger.content
     assert await bot.service.store.has_plans(1) is False
 
     await fake.run_command(table.carol, table.games, "dvonn play-bot", {"colour": "B"})
@@ -142,7 +176,11 @@ async def test_bad_lines_and_games_against_the_bot_get_a_clear_private_answer(
         await asyncio.sleep(0.05)
         computer = await bot.service.active_games(table.carol.id)
     refused = await plan(table, table.carol, table.games, line="E3 F4", game=computer[0].id)
-    assert "nothing to plan in a game against it" in refused.content
+    against_the_bot = _(
+        "The bot answers your moves at once, so there is nothing to plan in a game against it: "
+        "play your moves as they come."
+    )
+    assert said(against_the_bot) in refused.content
 
 
 async def test_lines_are_cleared_and_a_takeback_drops_them(table: Table, bot: DvonnBot) -> None:
@@ -153,12 +191,18 @@ async def test_lines_are_cleared_and_a_takeback_drops_them(table: Table, bot: Dv
     await plan(table, table.bob, place, line="D2 D3")
     await plan(table, table.bob, place, line="C2 C3")
     cleared = await plan(table, table.bob, place, clear=True, line="D2 D3")
-    assert "Dropped 2 planned lines" in cleared.content and "D2 → **D3**" in cleared.content
+    dropped = n_(
+        "Dropped {count} planned line in game #{game}.",
+        "Dropped {count} planned lines in game #{game}.",
+        2,
+    )
+    assert said(dropped, game=1) in cleared.content and "D2 → **D3**" in cleared.content
     asked = await fake.run_command(table.bob, place, "dvonn takeback")
     assert asked.message is not None
-    await fake.click(table.alice, asked.message, label="Accept the takeback")
-    await fake.wait_for_message(place, lambda m: "Takeback accepted" in str(m.embeds))
-    assert "no planned lines" in (await plan(table, table.bob, place)).content
+    await fake.click(table.alice, asked.message, label=said(_("Accept the takeback")))
+    accepted = said(_("Takeback accepted: {moves} undone."), moves="F4")
+    await fake.wait_for_message(place, lambda m: accepted in str(m.embeds))
+    assert said(NO_LINES, game=1) in (await plan(table, table.bob, place)).content
     await play_turn(fake, table.bob, place, rules.parse_move("F4"))
     played = await play_turn(fake, table.alice, place, rules.parse_move("D2"))
     assert played.post is not None and played.post.pinged_user_ids == {table.bob.id}
@@ -196,15 +240,19 @@ async def test_a_board_followed_at_once_by_a_planned_reply_still_shows_the_clock
         played_at = clock.advance(hours=5)
         played = await play_turn(fake, alice, place, move)
         assert played.post is not None
-        assert "bob had planned a reply: it follows" in played.post.content
+        assert said(FOLLOWS, player="bob") in played.post.content
         answer = await fake.wait_for_message(place, planned_board, after=played.post)
         deadline = int((played_at + timedelta(days=2)).timestamp())
         for post, to_move in ((played.post, bob), (answer, alice)):
             assert not post.deleted
-            assert (
-                f"Clock: 2 days per move; {to_move.mention} must play by <t:{deadline}:f>"
-                in str(post.embeds)
-            ), post.embeds
+            clocked = said(
+                _("Clock: {days} per move; {player} must play by {deadline} ({relative})."),
+                days=n_("{count} day", "{count} days", 2),
+                player=to_move.mention,
+                deadline=f"<t:{deadline}:f>",
+                relative=f"<t:{deadline}:R>",
+            )
+            assert clocked in str(post.embeds), post.embeds
 
 
 # --- the secret -------------------------------------------------------------------------------
@@ -248,8 +296,30 @@ async def test_the_opponent_sees_nothing_of_a_plan_before_its_move_is_played(
     after = await what_alice_sees(table, place, post)
     assert after == before  # her view of the game is the same in every detail
     # Nor does anyone else see the planner's answers.
+    answers = [
+        said_pattern(PLANNED_IN, game=1),
+        said_pattern(_("You had planned that already.")),
+        said_pattern(
+            n_(
+                "Planned: if {player} plays {move}, you play {reply}. You have {count} planned "
+                "line in this game; /dvonn plan lists them.",
+                "Planned: if {player} plays {move}, you play {reply}. You have {count} planned "
+                "lines in this game; /dvonn plan lists them.",
+                2,
+            ),
+            mentions=bot.mentions,
+        ),
+    ]
+    assert (
+        sum(
+            bool(a.search(m.content))
+            for a in answers
+            for m in fake.messages_in(place, include_ephemeral=True)
+        )
+        == 2
+    )
     for message in fake.messages_in(place, include_ephemeral=True):
-        if "Planned" in message.content:
+        if any(a.search(message.content) for a in answers):
             assert message.ephemeral and fake.visible_to(table.alice, place).count(message) == 0
 
 
@@ -284,16 +354,34 @@ async def test_a_placement_phase_played_mostly_by_planned_moves(
             coming = cells[game.ply : game.ply + min(24, left - left % 2)]
             await plan(table, waiting, place, line=" ".join(coming))  # theirs, then replies
             played = await plan(table, mover, place, line=" ".join(coming[:-1]))  # own first
-            assert f"You played {coming[0]}" in played.content
-            assert f"{len(coming) - 1} planned moves were played after it" in played.content
+            see_board = said_pattern(
+                _("You played {move}. [See the board]({link})"), move=coming[0]
+            )
+            on_its_way = _("You played {move}. The board is on its way to <#{channel}>.")
+            assert see_board.search(played.content) or (
+                said(on_its_way, move=coming[0], channel=place.id) in played.content
+            )
+            after_it = n_(
+                "{count} planned move was played after it: {moves}.",
+                "{count} planned moves were played after it: {moves}.",
+                len(coming) - 1,
+            )
+            assert said(after_it, moves=" ".join(coming[1:])) in played.content
             commands += 2
         assert commands == 5
         record = await bot.service.record(game.id)
         assert [str(m.move) for m in record.moves] == cells
         assert sum(not m.automatic for m in record.moves) == rules.PLACEMENT_PLIES
 
+        to_move = said(
+            _("{mention}, your turn ({colour}): move with /dvonn move."),
+            mention=table.alice.mention,
+            colour=p_("colour", "White"),
+            mentions=bot.mentions,
+        )
+
         def moving(message: RecordedMessage) -> bool:
-            return message.embed_image() is not None and "move with" in message.content
+            return message.embed_image() is not None and to_move in message.content
 
         last = await fake.wait_for_message(place, moving)
         assert last.pinged_user_ids == {table.alice.id}
@@ -330,4 +418,8 @@ async def test_a_planned_reply_in_a_dm_comes_as_an_answer_like_every_board(
     no_bot_posts_by_rest(table, place)
     # Playing one's own move by a plan would make its board the plan's answer: refused.
     refused = await plan(table, table.alice, place, line="D2 D3 C2")
-    assert "It is your turn: play your move with" in refused.content
+    own_move = _(
+        "It is your turn: play your move with /dvonn play first, then plan your replies while you "
+        "wait."
+    )
+    assert said(own_move, mentions=global_bot.mentions) in refused.content

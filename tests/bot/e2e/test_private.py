@@ -68,7 +68,7 @@ async def challenge_in(table: Table, place: FakeChannel) -> RecordedMessage:
         table.alice, place, "dvonn challenge", {"opponent": table.bob, "colour": "W"}
     )
     assert challenge.message is not None and not challenge.ephemeral, challenge.content
-    accepted = await fake.click(table.bob, challenge.message, label="Accept")
+    accepted = await fake.click(table.bob, challenge.message, label=said(_("Accept")))
     assert not accepted.ephemeral, accepted.content
     return await fake.wait_for_message(
         place, lambda m: m.embed_image() is not None, after=challenge.message
@@ -99,7 +99,7 @@ async def test_a_whole_game_in_a_dm_between_two_players_who_added_the_app(
         if turns % 2:
             picker = await open_picker(table, mover, post)
             message = await choose(table, mover, picker, turn_button(post), move)
-            await fake.click(mover, message, label=f"Play {move}")
+            await fake.click(mover, message, label=said(_("Play {move}"), move=str(move)))
         else:
             await send_move(fake, mover, place, move)
         post = await next_board(table, place, post)
@@ -145,7 +145,7 @@ async def test_a_loss_on_time_in_a_dm_game_reaches_the_players_by_dm(
             table.alice, place, "dvonn challenge", {"opponent": table.bob, "clock": "days:1"}
         )
         assert challenge.message is not None
-        await fake.click(table.bob, challenge.message, label="Accept")
+        await fake.click(table.bob, challenge.message, label=said(_("Accept")))
         await fake.wait_for_message(place, lambda m: m.embed_image() is not None)
         clock.advance(days=2)  # White never places; the interactions' 15 minutes are long over
         fake.advance_time(2 * 24 * 3600)
@@ -178,12 +178,14 @@ async def test_a_takeback_and_a_resignation_in_a_dm_game(table: Table, bot: Dvon
     post = await next_board(table, place, post)
     asked = await fake.run_command(table.alice, place, "dvonn takeback")
     assert asked.message is not None and not asked.ephemeral, asked.content
-    await fake.click(table.bob, asked.message, label="Accept the takeback")
+    await fake.click(table.bob, asked.message, label=said(_("Accept the takeback")))
     post = await next_board(table, place, post)
     assert table.alice.mention in post.content  # her move again
     resign = await fake.run_command(table.bob, place, "dvonn resign")
     assert resign.message is not None
-    await fake.click(table.bob, resign.message, label=f"Resign game #{turn_button(post)[0]}")
+    await fake.click(
+        table.bob, resign.message, label=said(_("Resign game #{game}"), game=turn_button(post)[0])
+    )
     post = await next_board(table, place, post)
     assert said(GAME_OVER, players=f"{table.alice.mention} {table.bob.mention}") in post.content
     no_bot_posts_by_rest(table, place)
@@ -202,7 +204,7 @@ async def test_a_game_in_a_server_without_the_bot_for_players_who_added_the_app(
         dana, channel, "dvonn challenge", {"opponent": eve, "colour": "W"}
     )
     assert challenge.message is not None and not challenge.ephemeral, challenge.content
-    await fake.click(eve, challenge.message, label="Accept")
+    await fake.click(eve, challenge.message, label=said(_("Accept")))
     post = await next_board(table, channel, challenge.message)
     await send_move(fake, dana, channel, rules.Place(rules.E3))
     post = await next_board(table, channel, post)
@@ -218,10 +220,12 @@ async def test_a_group_dm_challenge_open_to_anyone_there(table: Table, bot: Dvon
     group = await dm_between(table, table.alice, table.bob, table.carol)
     challenge = await fake.run_command(table.alice, group, "dvonn challenge", {"colour": "W"})
     assert challenge.message is not None and not challenge.ephemeral, challenge.content
-    await fake.click(table.carol, challenge.message, label="Accept")
+    await fake.click(table.carol, challenge.message, label=said(_("Accept")))
     post = await next_board(table, group, challenge.message)
     game, _ply = turn_button(post)
-    stranger = await fake.click(table.bob, post, label="Your move")  # in the group, not playing
+    stranger = await fake.click(
+        table.bob, post, label=said(_("Your move"))
+    )  # in the group, not playing
     not_yours = _("This is not your game: only its two players can move in it.")
     assert stranger.ephemeral and said(not_yours) in stranger.content, stranger.content
     await send_move(fake, table.alice, group, rules.Place(rules.E3))
@@ -257,7 +261,7 @@ async def test_a_private_games_boards_fill_in_the_deferred_answers_by_editing_th
     finished_by_edit(table, typed)
     picker = await open_picker(table, table.bob, post)
     message = await choose(table, table.bob, picker, turn_button(post), rules.Place(rules.F3))
-    tapped = await fake.click(table.bob, message, label="Play F3")
+    tapped = await fake.click(table.bob, message, label=said(_("Play {move}"), move="F3"))
     post = await next_board(table, place, post)
     assert post.id == tapped.record.original_message_id
     finished_by_edit(table, tapped)

@@ -7,7 +7,6 @@ import asyncio
 import io
 import json
 import random
-import re
 from pathlib import Path
 from typing import Any
 
@@ -19,17 +18,31 @@ from ai.review import settle
 from bot.app import DvonnBot
 from bot.exts.review.commands import COG_NAME
 from bot.exts.review.reviewer import Reviewer
-from bot.i18n import Catalogues, _
+from bot.i18n import _
 from bot.storage.models import EndReason
 from render.graph import DEFAULT_GRAPH_WIDTH, HEIGHT, MARK_LANE
 from tests.bot.e2e.conftest import BotRunner, Table
+from tests.bot.e2e.helpers import said, said_pattern
 from tests.bot.e2e.test_game import start_game
 from tests.fakediscord import FakeChannel, InteractionResult, UserAttachment
 
-CATALOGUES = Catalogues()
 QUICK = 0.02
 """Seconds of search per position: a review of a whole game then takes a few seconds."""
-MISTAKE = re.compile(r"\*\*(\d)\*\* · move (\d+): (\w+) \(−([\d.]+)\); better (\w+)")
+MISTAKE = said_pattern(_("**{mark}** · move {number}: {move} (−{loss}); better {best}"))
+"""A mistake as the review lists it: its mark, move number, move, cost and the better move."""
+BIGGEST_MISTAKES = _("**Biggest mistakes**")
+SHOWN = _("Move {number}: {player} played {move}; the engine prefers {best} (the arrow).")
+COST = _("Cost: about {loss} in pieces of final margin.")
+NO_MISTAKE = said_pattern(_("{player} ({colour}): no mistake the engine could prove."))
+MISTAKES_OF = said_pattern(_("{player} ({colour}):"))
+STILL_PLAYED = _(
+    "Game #{game} is still being played: a review now could help one of its players. Ask again "
+    "when it is over."
+)
+NO_PIECE_YET = _(
+    "This game ended before its first white or black piece: there is nothing to review."
+)
+STOPPED = _("The bot is restarting and stopped this review: ask again in a minute.")
 
 
 def oracle_game(shared_dir: Path, index: int = 0) -> list[rules.Move]:
@@ -81,9 +94,10 @@ async def test_a_finished_game_is_reviewed_with_its_mistakes_and_their_boards(
         record = await bot.service.record(1)
         reply = await fake.run_command(table.alice, thread, "dvonn review", timeout=60)
         assert not reply.ephemeral, reply.content
-        assert reply.content.startswith("**Review of game #1**: alice (White) vs bob (Black)")
+        heading = _("**Review of game #{game}**: {white} (White) vs {black} (Black)")
+        assert reply.content.startswith(said(heading, game=1, white="alice", black="bob"))
         assert record.game.end_reason is EndReason.SCORE
-        assert "**Biggest mistakes**" in reply.content
+        assert said(BIGGEST_MISTAKES) in reply.content
         # Listed by player, numbered in the order played (as on the graph and the buttons).
         named = sorted(MISTAKE.findall(reply.content), key=lambda found: int(found[0]))
         assert named, reply.content  # random moves: some cost a lot
@@ -100,13 +114,19 @@ async def test_a_finished_game_is_reviewed_with_its_mistakes_and_their_boards(
             assert str(moves[ply]) == played and better != played
             before = rules.replay(moves[:ply])[-1]
             assert rules.parse_move(better) in rules.legal_moves(before)
-            assert button["label"] == f"{mark} · move {number}"
+            assert button["label"] == said(_("{mark} · move {number}"), mark=mark, number=number)
         assert reply.message is not None
         mark, number, played, loss, better = named[-1]
-        shown = await fake.click(table.carol, reply.message, label=f"{mark} · move {number}")
+        label = said(_("{mark} · move {number}"), mark=mark, number=number)
+        shown = await fake.click(table.carol, reply.message, label=label)
         assert shown.ephemeral
-        assert f"Move {number}: " in shown.content and f"prefers {better}" in shown.content
-        assert f"Cost: about {loss} in pieces" in shown.content
+        mover = (
+            "alice"
+            if rules.replay(moves[: int(number) - 1])[-1].turn is rules.Colour.WHITE
+            else "bob"
+        )
+        assert said(SHOWN, number=number, player=mover, move=played, best=better) in (shown.content)
+        assert said(COST, loss=loss) in shown.content
         (board,) = shown.files
         assert board.filename == "board.png"
         assert Image.open(io.BytesIO(board.data)).width > 0
@@ -123,11 +143,11 @@ async def test_only_finished_games_are_reviewed(table: Table, bot_runner: BotRun
         assert game is not None
         await bot.service.play(game.id, table.alice.id, "E3")
         running = await fake.run_command(table.bob, thread, "dvonn review")
-        assert running.ephemeral and "still being played" in running.content
+        assert running.ephemeral and said(STILL_PLAYED, game=game.id) in running.content
         assert not running.files
         await bot.service.resign(game.id, table.bob.id)
         short = await fake.run_command(table.bob, thread, "dvonn review")
-        assert short.ephemeral and "nothing to review" in short.content
+        assert short.ephemeral and said(NO_PIECE_YET) in short.content
         missing = await fake.run_command(table.bob, thread, "dvonn review", {"game": 99})
         assert missing.ephemeral and "99" in missing.content
 
@@ -194,8 +214,8 @@ async def test_a_transcript_without_moves_is_refused_as_such(
                 {"transcript": UserAttachment("game.txt", text.encode())},
             )
             assert refused.ephemeral and not refused.files, (text, refused.content)
-            assert refused.content == (
-                "This transcript has no moves: there is nothing to review. Send a whole game."
+            assert refused.content == said(
+                _("This transcript has no moves: there is nothing to review. Send a whole game.")
             ), text
         # Moves, but no white or black piece yet (and resigned: over), keeps its own reason.
         dvonn_only = rules.format_little_golem(rules.parse_record("C3 I3 E3"), resigned=True)
@@ -205,7 +225,7 @@ async def test_a_transcript_without_moves_is_refused_as_such(
             "dvonn review",
             {"transcript": UserAttachment("game.txt", dvonn_only.encode())},
         )
-        assert refused.ephemeral and "before its first white or black piece" in refused.content
+        assert refused.ephemeral and said(NO_PIECE_YET) in refused.content
 
 
 async def test_a_transcript_is_reviewed_in_the_players_language(
@@ -224,15 +244,19 @@ async def test_a_transcript_is_reviewed_in_the_players_language(
             timeout=60,
         )
         assert not reply.ephemeral, reply.content
-        assert CATALOGUES.render(_("**Biggest mistakes**"), "fr") in reply.content
-        assert "Biggest mistakes" not in reply.content and "better" not in reply.content
+        assert said(BIGGEST_MISTAKES, locale="fr") in reply.content
+        assert said(BIGGEST_MISTAKES) not in reply.content and not MISTAKE.search(reply.content)
+        assert said_pattern(
+            _("**{mark}** · move {number}: {move} (−{loss}); better {best}"), locale="fr"
+        ).search(reply.content)
         assert "ann" in reply.content and "ben" in reply.content
         assert graph(reply).width == DEFAULT_GRAPH_WIDTH
         assert reply.message is not None
         buttons = reply.message.buttons()
         assert buttons and all(b["custom_id"].startswith("dvonn:review:t") for b in buttons)
         shown = await fake.click(table.carol, reply.message, custom_id=buttons[0]["custom_id"])
-        assert shown.ephemeral and shown.files and "engine" not in shown.content
+        assert shown.ephemeral and shown.files and not said_pattern(SHOWN).search(shown.content)
+        assert said_pattern(SHOWN, locale="fr").search(shown.content)
         # An unfinished game, and a game number with a transcript, are refused privately.
         unfinished = rules.format_little_golem(moves[:60])
         refused = await fake.run_command(
@@ -241,14 +265,19 @@ async def test_a_transcript_is_reviewed_in_the_players_language(
             "dvonn review",
             {"transcript": UserAttachment("game.txt", unfinished.encode())},
         )
-        assert refused.ephemeral and "not over" in refused.content
+        not_over = _(
+            "The game in this transcript is not over: a review now could help one of its players. "
+            "Send it again when the game has ended."
+        )
+        assert refused.ephemeral and said(not_over) in refused.content
         both = await fake.run_command(
             table.alice,
             table.games,
             "dvonn review",
             {"game": 1, "transcript": UserAttachment("game.txt", transcript.encode())},
         )
-        assert both.ephemeral and "not both" in both.content
+        not_both = _("Review a game number or a transcript, not both at once.")
+        assert both.ephemeral and said(not_both) in both.content
 
 
 async def settled(result: InteractionResult) -> InteractionResult:
@@ -303,10 +332,10 @@ async def test_a_review_stopped_by_a_restart_says_so_privately(
         await reviewer.close()
         (notice,) = await asked.wait_for_followups()
         assert notice.ephemeral and notice.visible_to == table.alice.id
-        assert "restarting and stopped this review" in notice.content
+        assert said(STOPPED) in notice.content
         assert thinking.deleted
         seen = [m.content for m in fake.visible_to(table.bob, thread)]
-        assert not [text for text in seen if "restarting" in text], seen
+        assert not [text for text in seen if said(STOPPED) in text], seen
         assert not asked.rejected
 
 
@@ -335,7 +364,7 @@ async def test_a_running_game_sent_as_a_resigned_transcript_is_refused(
                 "dvonn review",
                 {"transcript": UserAttachment("game.txt", transcript.encode())},
             )
-            assert refused.ephemeral and f"#{game.id} is still being played" in refused.content
+            assert refused.ephemeral and said(STILL_PLAYED, game=game.id) in refused.content
             assert not refused.files
         # Once that game is over, the same transcript is reviewed.
         await bot.service.resign(game.id, table.bob.id)
@@ -365,8 +394,10 @@ async def test_a_transcript_without_names_or_with_huge_ones_is_reviewed(
         )
         assert not reply.ephemeral, reply.content
         # The colours stand for the missing names, in the ending too.
-        assert "White (White) vs Black (Black)" in reply.content
-        assert "White resigned: Black wins." in reply.content  # White was to act after 40
+        heading = _("**Review of a Little Golem game**: {white} (White) vs {black} (Black)")
+        assert said(heading, white="White", black="Black") in reply.content
+        resigned = _("{loser} resigned: {winner} wins.")
+        assert said(resigned, loser="White", winner="Black") in reply.content  # to act after 40
         huge = rules.format_little_golem(
             moves, headers={"White": "w" * 20_000, "Black": "b" * 20_000}, resigned=True
         )
@@ -402,8 +433,8 @@ def listed_by_player(content: str) -> dict[str, list[tuple[str, str, str, str]]]
     listed: dict[str, list[tuple[str, str, str, str]]] = {}
     player = ""
     for line in content.splitlines():
-        if line.endswith(("(White):", "(Black):")) or "no mistake the engine" in line:
-            player = line.split(" (")[0]
+        if header := MISTAKES_OF.fullmatch(line) or NO_MISTAKE.fullmatch(line):
+            player = header["player"]
             listed[player] = []
         elif found := MISTAKE.fullmatch(line):
             _mark, number, played, loss, better = found.groups()
@@ -491,11 +522,12 @@ async def test_a_review_lists_every_costly_loss_the_engine_proved_for_either_pla
                     checked.append(mistake)
         if budget is None:  # the review's own budget proves every one of them
             assert len(checked) == sum(map(len, PROVEN[game].values())), checked
-        assert checked and "no mistake the engine could prove" not in reply.content
+        assert checked and not NO_MISTAKE.search(reply.content)
         # A listed move's button shows the board before it and names the better move.
         assert reply.message is not None
         number, _played, loss, better = checked[0]
         (label,) = [b["label"] for b in reply.message.buttons() if b["label"].endswith(number)]
         shown = await fake.click(table.carol, reply.message, label=label)
-        assert shown.ephemeral and f"prefers {better}" in shown.content
-        assert f"Cost: about {loss} in pieces" in shown.content
+        assert shown.ephemeral
+        assert said_pattern(SHOWN, number=number, best=better).search(shown.content)
+        assert said(COST, loss=loss) in shown.content

@@ -17,22 +17,32 @@ import pytest
 
 import rules
 from bot.app import DvonnBot
+from bot.i18n import _, n_
 from bot.interactions.move_picker import COLUMN_GROUPS
 from tests.bot.e2e.conftest import BotRunner, Table
-from tests.bot.e2e.helpers import play_turn, send_move
+from tests.bot.e2e.helpers import play_turn, said, said_pattern, send_move
 from tests.bot.e2e.test_game import accept
 from tests.fakediscord import FakeChannel, FakeUser, InteractionResult, RecordedMessage
+
+YOUR_MOVE = _("Your move")
+OUT_OF_DATE = _("The game has moved on since this was opened: tap “Your move” on the newest board.")
+SEE_THE_BOARD = _("You played {move}. [See the board]({link})")
+
+
+def play(move: rules.Move | str) -> str:
+    """The label of the picker's button that plays ``move``."""
+    return said(_("Play {move}"), move=str(move))
 
 
 def turn_button(post: RecordedMessage) -> tuple[int, int]:
     """The game and ply the "Your move" button under a board was made for."""
-    (button,) = [b for b in post.buttons() if b.get("label") == "Your move"]
-    _, _, game, ply = str(button["custom_id"]).split(":")
+    (button,) = [b for b in post.buttons() if b.get("label") == said(YOUR_MOVE)]
+    _dvonn, _turn, game, ply = str(button["custom_id"]).split(":")
     return int(game), int(ply)
 
 
 async def open_picker(table: Table, user: FakeUser, post: RecordedMessage) -> InteractionResult:
-    opened = await table.fake.click(user, post, label="Your move")
+    opened = await table.fake.click(user, post, label=said(YOUR_MOVE))
     assert opened.ephemeral, opened.content
     return opened
 
@@ -81,9 +91,12 @@ async def tap_move(
     fake = table.fake
     picker = await open_picker(table, user, post)
     message = await choose(table, user, picker, turn_button(post), move)
-    played = await fake.click(user, message, label=f"Play {move}")
+    played = await fake.click(user, message, label=play(move))
     # A deferred update: the picker's message becomes the answer once the move is posted.
-    await fake.wait_until(lambda: "You played" in played.content, timeout=10, what="the answer")
+    answer = said_pattern(SEE_THE_BOARD, move=str(move))
+    await fake.wait_until(
+        lambda: bool(answer.search(played.content)), timeout=10, what="the answer"
+    )
     board = await fake.wait_for_message(
         place, lambda m: m.embed_image() is not None and not m.ephemeral, after=post
     )
@@ -114,13 +127,13 @@ async def test_a_whole_game_only_by_tapping(table: Table, bot: DvonnBot) -> None
         while rules.legal_moves(pos) == (rules.PASS,):  # the bot records passes by itself
             pos = rules.play(pos, rules.PASS)
         if rules.is_over(pos):
-            assert not [b for b in post.buttons() if b.get("label") == "Your move"]
+            assert not [b for b in post.buttons() if b.get("label") == said(YOUR_MOVE)]
         else:
             assert turn_button(post)[1] == pos.ply
             assert post.pinged_user_ids == {players[pos.turn].id}
     running = await bot.service.game_in_channel(place.id)
     assert running is None
-    assert "is over" in post.content
+    assert said_pattern(_("{players}: the game is over.")).search(post.content)
 
 
 async def test_the_picker_offers_only_legal_choices_and_says_what_a_move_cuts_off(
@@ -136,20 +149,25 @@ async def test_the_picker_offers_only_legal_choices_and_says_what_a_move_cuts_of
     assert all(len(menu["options"]) <= 25 for menu in menus)
     game, _ply = turn_button(post)
     message = await choose(table, table.alice, picker, turn_button(post), rules.Place(rules.E3))
-    assert "E3" in message.content
+    assert said(_("Place your piece on {cell}?"), cell="E3") in message.content
     # Not taken yet: the game waits for the confirm.
     assert (await bot.service.get_game(game)).position.ply == 0
-    await fake.click(table.alice, message, label="Choose again")
-    assert "Where do you place" in message.content
+    await fake.click(table.alice, message, label=said(_("Choose again")))
+    assert said(_("Where do you place your piece?")) in message.content
 
 
 async def test_only_the_player_to_move_gets_a_picker(table: Table, bot: DvonnBot) -> None:
     fake = table.fake
     _place, post = await start(table)
-    not_yours = await fake.click(table.bob, post, label="Your move")
-    assert not_yours.ephemeral and "not your turn" in not_yours.content
-    stranger = await fake.click(table.carol, post, label="Your move")
-    assert stranger.ephemeral and "not your game" in stranger.content
+    not_yours = await fake.click(table.bob, post, label=said(YOUR_MOVE))
+    not_your_turn = _(
+        "It is not your turn: your opponent is to move. You may plan your reply to the move you "
+        "expect; it is played for you as soon as they play it, and only you see it."
+    )
+    assert not_yours.ephemeral and said(not_your_turn) in not_yours.content
+    stranger = await fake.click(table.carol, post, label=said(YOUR_MOVE))
+    not_your_game = _("This is not your game: only its two players can move in it.")
+    assert stranger.ephemeral and said(not_your_game) in stranger.content
 
 
 async def test_a_picker_left_open_goes_stale_when_the_game_moves_on(
@@ -161,8 +179,8 @@ async def test_a_picker_left_open_goes_stale_when_the_game_moves_on(
     picker = await open_picker(table, table.alice, post)
     message = await choose(table, table.alice, picker, turn_button(post), rules.Place(rules.E3))
     await send_move(fake, table.alice, place, rules.Place(rules.F3))  # typed meanwhile
-    stale = await fake.click(table.alice, message, label="Play E3")
-    assert stale.ephemeral and "moved on" in stale.content
+    stale = await fake.click(table.alice, message, label=play("E3"))
+    assert stale.ephemeral and said(OUT_OF_DATE) in stale.content
     record = await bot.service.record(game)
     assert [str(m.move) for m in record.moves] == ["F3"]
 
@@ -174,9 +192,10 @@ async def test_the_buttons_and_menus_work_after_a_restart(bot_runner: BotRunner)
         picker = await open_picker(table, table.alice, post)
     async with bot_runner.run(sync=False):
         message = await choose(table, table.alice, picker, turn_button(post), rules.Place(rules.C3))
-        played = await table.fake.click(table.alice, message, label="Play C3")
+        played = await table.fake.click(table.alice, message, label=play("C3"))
+        answer = said_pattern(SEE_THE_BOARD, move="C3")
         await table.fake.wait_until(
-            lambda: "You played C3" in played.content, timeout=10, what="the answer"
+            lambda: bool(answer.search(played.content)), timeout=10, what="the answer"
         )
 
 
@@ -221,7 +240,7 @@ def moving_line(seed: int = 0, plies: int = 60) -> Line:
 
 
 def refused_as_out_of_date(result: InteractionResult) -> bool:
-    return result.ephemeral and "moved on since this was opened" in result.content
+    return result.ephemeral and said(OUT_OF_DATE) in result.content
 
 
 @pytest.mark.parametrize("phase", ["placing", "moving"])
@@ -258,14 +277,34 @@ async def test_a_picker_refuses_when_a_takeback_and_another_move_bring_its_ply_b
     confirm = await choose(
         table, table.bob, await open_picker(table, table.bob, first.post), shown, line.reply
     )
-    assert confirm.button_labelled(f"Play {line.reply}") is not None
-    assert "cuts off" not in confirm.content  # here it does not
+    assert confirm.button_labelled(play(line.reply)) is not None
+    if isinstance(line.reply, rules.Jump):  # here it cuts off nothing
+        source = rules.CELL_NAMES[line.reply.source]
+        target = rules.CELL_NAMES[line.reply.target]
+        question = said(_("Move {source} to {target}?"), source=source, target=target)
+        assert question in confirm.content
+        cuts = [
+            n_(
+                "Move {source} to {target}? It cuts off {count} piece.",
+                "Move {source} to {target}? It cuts off {count} pieces.",
+                count,
+                source=source,
+                target=target,
+            )
+            for count in range(1, 50)
+        ]
+        assert not [c for c in cuts if said(c) in confirm.content]
+    else:
+        assert isinstance(line.reply, rules.Place)
+        place_it = _("Place your piece on {cell}?")
+        assert said(place_it, cell=rules.CELL_NAMES[line.reply.cell]) in confirm.content
 
     # Alice takes her move back, Bob agrees, Alice plays another: the same ply, another position.
     asked = await fake.run_command(table.alice, place, "dvonn takeback")
     assert asked.message is not None
-    await fake.click(table.bob, asked.message, label="Accept the takeback")
-    await fake.wait_for_message(place, lambda m: "Takeback accepted" in str(m.embeds))
+    await fake.click(table.bob, asked.message, label=said(_("Accept the takeback")))
+    accepted = said(_("Takeback accepted: {moves} undone."), moves=str(line.first))
+    await fake.wait_for_message(place, lambda m: accepted in str(m.embeds))
     second = await play_turn(fake, table.alice, place, line.second, typed=True)
     assert second.post is not None, second.reply.content
     game = await bot.service.get_game(game_id)
@@ -291,7 +330,7 @@ async def test_a_picker_refuses_when_a_takeback_and_another_move_bring_its_ply_b
                 table.bob, landings.message, picker_menu(landings.message, "to", shown), [target]
             ),
         ]
-    taps.append(await fake.click(table.bob, confirm, label=f"Play {line.reply}"))
+    taps.append(await fake.click(table.bob, confirm, label=play(line.reply)))
     for tap in taps:
         assert refused_as_out_of_date(tap), tap.content
         assert tap.message is not None and not tap.message.components  # a new answer
@@ -300,7 +339,7 @@ async def test_a_picker_refuses_when_a_takeback_and_another_move_bring_its_ply_b
     assert [str(m.move) for m in (await bot.service.record(game_id)).moves] == moves
     # A picker opened now shows the position as it is, and plays.
     played, _board = await tap_move(table, table.bob, place, second.post, line.reply)
-    assert f"You played {line.reply}" in played.content
+    assert said_pattern(SEE_THE_BOARD, move=str(line.reply)).search(played.content)
 
 
 async def test_a_picker_opened_before_its_ids_carried_the_version_refuses_politely(
@@ -324,7 +363,7 @@ async def test_a_picker_opened_before_its_ids_carried_the_version_refuses_polite
     group = next(i for i, letters in enumerate(COLUMN_GROUPS) if "E" in letters)
     taps = [
         await fake.select(table.alice, menus.message, f"dvonn:cells:{game_id}:0:{group}", ["E3"]),
-        await fake.click(table.alice, confirm, label="Play E3"),
+        await fake.click(table.alice, confirm, label=play("E3")),
     ]
     for tap in taps:
         assert refused_as_out_of_date(tap), tap.content
@@ -332,4 +371,4 @@ async def test_a_picker_opened_before_its_ids_carried_the_version_refuses_polite
     # The button under the board kept its id, and opens a picker that plays.
     assert post.component(f"dvonn:turn:{game_id}:0") is not None
     played, _board = await tap_move(table, table.alice, place, post, rules.Place(rules.E3))
-    assert "You played E3" in played.content
+    assert said_pattern(SEE_THE_BOARD, move="E3").search(played.content)

@@ -14,10 +14,11 @@ import pytest
 from PIL import Image
 
 import rules
+from bot.i18n import _
 from bot.storage.models import BoardTheme
 from render import DEFAULT_THEME, LIGHT_THEME
 from tests.bot.e2e.conftest import BotRunner, Table
-from tests.bot.e2e.helpers import board_image, play_turn, send_move
+from tests.bot.e2e.helpers import board_image, play_turn, said, said_pattern, send_move
 from tests.bot.e2e.test_game import start_game
 from tests.fakediscord import (
     FakeChannel,
@@ -82,15 +83,17 @@ async def test_a_servers_theme_draws_every_board_posted_there(
     admin = admin_of(table)
     async with bot_runner.run() as bot:
         shown = await fake.run_command(table.alice, table.games, "dvonn settings")
-        assert "Boards and images posted here: dark" in shown.content  # the default
+        posted_here = _("Boards and images posted here: {theme}")
+        assert said(posted_here, theme=_("dark")) in shown.content  # the default
         refused = await fake.run_command(
             table.alice, table.games, "dvonn settings", {"theme": "light"}
         )
-        assert refused.ephemeral and "manage the server" in refused.content
+        only_managers = _("Only members who may manage the server can change its settings.")
+        assert refused.ephemeral and said(only_managers) in refused.content
         assert (await bot.service.guild_settings(table.guild.id)).theme is None
         saved = await fake.run_command(admin, table.games, "dvonn settings", {"theme": "light"})
-        assert saved.ephemeral and "Settings saved" in saved.content
-        assert "Boards and images posted here: light" in saved.content
+        assert saved.ephemeral and said(_("Settings saved.")) in saved.content
+        assert said(posted_here, theme=_("light")) in saved.content
 
         place = await start_game(table)
         (first,) = boards(table, place)
@@ -106,7 +109,7 @@ async def test_a_servers_theme_draws_every_board_posted_there(
         own = await fake.run_command(table.bob, place, "dvonn board", {"theme": "dark"})
         assert not own.ephemeral and board_theme(own.message) is DARK
         (kept,) = await own.wait_for_followups()
-        assert kept.ephemeral and kept.content == "From now on, boards shown only to you are dark."
+        assert kept.ephemeral and kept.content == said(KEPT_DARK)
         assert (await bot.service.prefs(table.bob.id)).theme is DARK
         turn = await play_turn(fake, table.bob, place, rules.Place(rules.F4))
         assert board_theme(turn.post) is LIGHT
@@ -126,8 +129,8 @@ async def test_a_players_own_theme_draws_what_only_they_see(
         # No game here: the theme is kept all the same, and nothing is posted.
         kept = await fake.run_command(table.carol, table.games, "dvonn board", {"theme": "light"})
         assert kept.ephemeral
-        assert kept.content.startswith("From now on, boards shown only to you are light.")
-        assert "no game here" in kept.content
+        assert kept.content.startswith(said(KEPT_LIGHT))
+        assert said(_("(There is no game here to show.)")) in kept.content
         assert not fake.messages_in(table.games) or all(
             m.ephemeral for m in fake.messages_in(table.games)
         )
@@ -154,7 +157,7 @@ async def test_a_private_standings_table_is_in_the_readers_theme(
     fake = table.fake
     fake.limits.per_channel = False  # a tournament's posts and threads, at machine speed
     admin = admin_of(table)
-    async with bot_runner.run():
+    async with bot_runner.run() as bot:
         await fake.run_command(admin, table.games, "dvonn settings", {"theme": "light"})
         made = await fake.run_command(
             admin,
@@ -162,10 +165,15 @@ async def test_a_private_standings_table_is_in_the_readers_theme(
             "dvonn tournament create",
             {"name": "Cup", "format": "swiss", "rounds": 1, "max_players": 2},
         )
-        assert made.ephemeral and "Made #1" in made.content, made.content
+        made_it = _(
+            "Made {tournament}. Its post here takes entries; players join with its button or "
+            "`/dvonn tournament join`."
+        )
+        assert made.ephemeral, made.content
+        assert said(made_it, tournament="#1 **Cup**", mentions=bot.mentions) in made.content
         post = await fake.wait_for_message(table.games, lambda m: bool(m.buttons()))
         for player in (table.alice, table.bob):
-            await fake.click(player, post, label="Join")
+            await fake.click(player, post, label=said(_("Join")))
         game = await fake.wait_until(
             lambda: next((t for t in fake.threads_in(table.games) if boards(table, t)), None),
             what="the tournament's game",
@@ -184,6 +192,10 @@ async def test_a_private_standings_table_is_in_the_readers_theme(
         assert standings_theme(asked) is DARK
         asked = await fake.run_command(table.alice, table.games, "dvonn tournament standings")
         assert standings_theme(asked) is DARK  # hers: the default, not the server's
+
+
+KEPT_DARK = _("From now on, boards shown only to you are dark.")
+KEPT_LIGHT = _("From now on, boards shown only to you are light.")
 
 
 def offer_a_stale_theme(table: Table, subcommand: str, value: str) -> None:
@@ -210,7 +222,8 @@ async def test_a_theme_the_bot_does_not_offer_is_refused_privately(
         before = len(fake.messages_in(place))
         offer_a_stale_theme(table, subcommand, value)
         refused = await fake.run_command(admin, place, f"dvonn {subcommand}", {"theme": value})
-        assert refused.ephemeral and "is not a theme: choose dark or light" in refused.content
+        not_a_theme = said_pattern(_("“{text}” is not a theme: choose dark or light."))
+        assert refused.ephemeral and not_a_theme.search(refused.content), refused.content
         assert len(refused.content) < 300, refused.content
         assert len(fake.messages_in(place)) == before  # no board
         assert (await bot.service.prefs(admin.id)).theme is None  # nothing kept
@@ -238,7 +251,7 @@ async def test_a_dm_game_is_drawn_in_the_theme_its_players_share(
             table.alice, place, "dvonn challenge", {"opponent": table.bob, "colour": "W"}
         )
         assert challenge.message is not None
-        await fake.click(table.bob, challenge.message, label="Accept")
+        await fake.click(table.bob, challenge.message, label=said(_("Accept")))
         first = await fake.wait_for_message(place, lambda m: m.embed_image() is not None)
         assert board_theme(first) is DARK  # they differ: the default
 
@@ -247,7 +260,7 @@ async def test_a_dm_game_is_drawn_in_the_theme_its_players_share(
         shown = asked.message
         assert shown is not None and board_theme(shown) is LIGHT
         (kept,) = await asked.wait_for_followups()
-        assert kept.ephemeral and "boards shown only to you are light" in kept.content
+        assert kept.ephemeral and said(KEPT_LIGHT) in kept.content
         assert (await bot.service.prefs(table.bob.id)).theme is LIGHT
         await send_move(fake, table.alice, place, rules.Place(rules.E3))
         post = await fake.wait_for_message(

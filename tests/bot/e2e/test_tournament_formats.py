@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import io
 import itertools
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -26,7 +25,8 @@ from bot.app import DvonnBot
 from bot.exts.tournaments.texts import knockout_places, league_marks, standings_table
 from bot.games.service import GameService
 from bot.games.tournaments.reading import Standing
-from bot.i18n import Catalogues
+from bot.i18n import Catalogues, _
+from bot.posting.commands import CommandMentions
 from bot.posting.publisher import Reader
 from bot.storage import Entrant
 from bot.storage.models import (
@@ -39,7 +39,7 @@ from bot.storage.models import (
 from render.standings import BAND, Mark, StandingsTable, standings_layout
 from render.theme import DEFAULT_THEME, rgb
 from tests.bot.e2e.conftest import BotRunner, Table
-from tests.bot.e2e.helpers import play_turn
+from tests.bot.e2e.helpers import play_turn, said, said_pattern
 from tests.fakediscord import FakeChannel, FakeUser, Permission, RecordedMessage
 
 DRAWN = """B1 J2 B3 J3 D3 A1 A2 C4 C2 G3 D4 E3 E5 B2 C3 G5 G2 G4 H3 D1 I4 J5 C1 A3 I1 K5 H2 E4 C5
@@ -52,7 +52,24 @@ computed by an engine nobody here wrote), checked against the rules by
 :func:`test_the_drawn_game_is_a_draw_by_the_rules`. Each player plays their colour's moves,
 whoever has White."""
 
-GAME_POST = re.compile(r"game #(\d+): <@(\d+)> \(White\) vs <@(\d+)> \(Black\)")
+GAME_POSTS = [
+    said_pattern(_("{tournament}, game #{number}: {white} (White) vs {black} (Black).")),
+    said_pattern(
+        _("{tournament}, season {season}, game #{number}: {white} (White) vs {black} (Black).")
+    ),
+    said_pattern(
+        _(
+            "{tournament}, season {season}, division {division}, game #{number}: {white} "
+            "(White) vs {black} (Black)."
+        )
+    ),
+]
+"""A tournament's game as its post announces it, in each of its words."""
+MADE = _(
+    "Made {tournament}. Its post here takes entries; players join with its button or "
+    "`/dvonn tournament join`."
+)
+FULL = _("You are in {tournament}: it is full, and has begun. Your games get their threads here.")
 MARK_COLOURS = {
     rgb(DEFAULT_THEME.winner): Mark.WINNER,
     rgb(DEFAULT_THEME.promoted): Mark.PROMOTED,
@@ -61,6 +78,15 @@ MARK_COLOURS = {
 COLOUR_SLACK = 4
 WAIT = 15.0
 """Seconds to wait for what a game's end sets off (the next games' threads, the standings)."""
+
+
+def announced(content: str) -> tuple[int, int, int] | None:
+    """The game a tournament's post announces: its number, White's and Black's user ids."""
+    for post in GAME_POSTS:
+        if found := post.search(content):
+            white, black = (int(found[side].strip("<@>")) for side in ("white", "black"))
+            return int(found["number"]), white, black
+    return None
 
 
 def test_the_drawn_game_is_a_draw_by_the_rules() -> None:
@@ -96,12 +122,15 @@ def organiser(table: Table) -> FakeUser:
 
 
 async def create(
-    table: Table, by: FakeUser, options: dict[str, Any]
+    table: Table, by: FakeUser, options: dict[str, Any], mentions: CommandMentions
 ) -> tuple[RecordedMessage, FakeChannel]:
-    """``by`` makes a tournament; returns its post (with Join) and its thread."""
+    """``by`` makes a tournament (the server's first); returns its post (with Join) and its
+    thread. ``mentions``: the bot's, as its answer links the commands it names."""
     fake = table.fake
     made = await fake.run_command(by, table.games, "dvonn tournament create", options)
-    assert made.ephemeral and f"**{options['name']}**" in made.content, made.content
+    named = f"#1 **{options['name']}**"
+    assert made.ephemeral, made.content
+    assert said(MADE, tournament=named, mentions=mentions) in made.content, made.content
     post = await fake.wait_for_message(
         table.games, lambda m: options["name"] in m.content and bool(m.buttons())
     )
@@ -114,7 +143,7 @@ async def join_all(table: Table, post: RecordedMessage, users: Sequence[FakeUser
     """Each of ``users`` presses Join, in order (their seeds); returns the answers."""
     answers = []
     for user in users:
-        joined = await table.fake.click(user, post, label="Join")
+        joined = await table.fake.click(user, post, label=said(_("Join")))
         assert joined.ephemeral, joined.content
         answers.append(joined.content)
     return answers
@@ -129,9 +158,7 @@ async def games_posted(
     by_id = {user.id: user for user in users}
 
     def ready() -> list[RecordedMessage] | None:
-        posts = [
-            m for m in fake.messages_in(table.games, after=after) if GAME_POST.search(m.content)
-        ]
+        posts = [m for m in fake.messages_in(table.games, after=after) if announced(m.content)]
         if len(posts) < count or any(p.thread_id is None for p in posts):
             return None
         threads = [fake.world.channel(p.thread_id or 0) for p in posts]
@@ -144,9 +171,9 @@ async def games_posted(
     assert len(posts) == count, [p.content for p in posts]
     found = []
     for post in posts:
-        matched = GAME_POST.search(post.content)
+        matched = announced(post.content)
         assert matched is not None
-        number, white, black = (int(group) for group in matched.groups())
+        number, white, black = matched
         found.append(
             Paired(
                 number, by_id[white], by_id[black], fake.world.channel(post.thread_id or 0), post
@@ -165,11 +192,9 @@ async def resign(table: Table, user: FakeUser, paired: Paired) -> None:
     fake = table.fake
     asked = await fake.run_command(user, paired.thread, "dvonn resign")
     assert asked.message is not None, asked.content
-    (button,) = [b for b in asked.message.buttons() if str(b.get("label")).startswith("Resign")]
-    await fake.click(user, asked.message, label=button["label"])
-    await fake.wait_for_message(
-        paired.thread, lambda m: f"{user.username} resigned" in str(m.embeds)
-    )
+    await fake.click(user, asked.message, label=said(_("Resign game #{game}"), game=paired.number))
+    resigned = said_pattern(_("{loser} resigned: {winner} wins."), loser=user.username)
+    await fake.wait_for_message(paired.thread, lambda m: bool(resigned.search(str(m.embeds))))
 
 
 async def play_out(table: Table, paired: Paired, moves: Sequence[str]) -> RecordedMessage:
@@ -249,6 +274,12 @@ def outlined(table: StandingsTable, png: bytes) -> list[str]:
     return found
 
 
+def division_title(season: int, division: int) -> str:
+    """The title of a division's table of the league "Club League"."""
+    title = _("{name}: season {season}, division {division}")
+    return said(title, name="Club League", season=season, division=division)
+
+
 def standings_posts(table: Table, thread: FakeChannel) -> list[RecordedMessage]:
     return [
         m
@@ -271,10 +302,14 @@ async def test_a_knockout_of_eight_with_drawn_matches_played_to_its_winner(
     async with bot_runner.run() as bot:
         drawings = Drawings(bot, monkeypatch)
         post, home = await create(
-            table, boss, {"name": "Spring Cup", "format": "knockout", "max_players": 8}
+            table,
+            boss,
+            {"name": "Spring Cup", "format": "knockout", "max_players": 8},
+            bot.mentions,
         )
+        cup = "#1 **Spring Cup**"
         answers = await join_all(table, post, players)
-        assert "it is full, and has begun" in answers[-1]
+        assert said(FULL, tournament=cup) in answers[-1]
 
         # The first round, seeds in the join order: 1-8, 5-4, 7-2, 3-6, a thread each.
         first = await games_posted(table, players, 4)
@@ -287,12 +322,23 @@ async def test_a_knockout_of_eight_with_drawn_matches_played_to_its_winner(
 
         # Game 1 is drawn: a second game, colours swapped, in a thread of its own.
         end = await play_out(table, game(first, ada, hal), DRAWN.split())
-        assert "a draw, 3–3" in str(end.embeds)
+        a_draw = said(
+            _("Game over: a draw, {white_score}–{black_score}."), white_score=3, black_score=3
+        )
+        assert a_draw in str(end.embeds)
         (second,) = await games_posted(table, players, 1, after=mark)
         assert (second.number, second.white, second.black) == (5, hal, ada)
         assert second.thread.id not in {g.thread.id for g in first}
-        news = await fake.wait_for_message(home, lambda m: "Game #1 was drawn" in m.content)
-        assert f"{hal.mention} (White) against {ada.mention} (Black)" in news.content
+        second_game = said(
+            _(
+                "Game #{number} was drawn: a second game, colours swapped: {white} (White) "
+                "against {black} (Black)."
+            ),
+            number=1,
+            white=hal.mention,
+            black=ada.mention,
+        )
+        await fake.wait_for_message(home, lambda m: second_game in m.content)
 
         # Game 2 is drawn, and its second game too: the better seed (Dee, 4th) goes through.
         mark = fake.mark()
@@ -300,16 +346,22 @@ async def test_a_knockout_of_eight_with_drawn_matches_played_to_its_winner(
         (again,) = await games_posted(table, players, 1, after=mark)
         assert (again.number, again.white, again.black) == (6, dee, eve)
         await play_out(table, again, DRAWN.split())
-        news = await fake.wait_for_message(home, lambda m: "better seed" in m.content, after=mark)
-        assert f"{dee.mention} wins the match against {eve.mention}" in news.content
+        better_seed = said(
+            _("{winner} wins the match against {loser}: both games drawn, as the better seed."),
+            winner=dee.mention,
+            loser=eve.mention,
+        )
+        await fake.wait_for_message(home, lambda m: better_seed in m.content, after=mark)
 
         # Game 5 decides the first match: Hal (8th) wins it and goes through.
         mark = fake.mark()
         await resign(table, ada, second)
-        news = await fake.wait_for_message(home, lambda m: "second game" in m.content, after=mark)
-        assert f"{hal.mention} wins the match against {ada.mention} in its second game" in (
-            news.content
+        in_its_second = said(
+            _("{winner} wins the match against {loser} in its second game."),
+            winner=hal.mention,
+            loser=ada.mention,
         )
+        await fake.wait_for_message(home, lambda m: in_its_second in m.content, after=mark)
         await resign(table, gus, game(first, gus, ben))
         await resign(table, fay, game(first, cy, fay))
 
@@ -325,8 +377,9 @@ async def test_a_knockout_of_eight_with_drawn_matches_played_to_its_winner(
 
         # The winner is announced in the tournament's thread, over the last standings image:
         # Dee first with the winner's star, then Ben, the semi-finalists, the first round's.
-        last = await fake.wait_for_message(home, lambda m: "is over" in m.content, after=mark)
-        assert f"{dee.mention} wins" in last.content
+        over = said(_("{tournament} is over."), tournament=cup)
+        last = await fake.wait_for_message(home, lambda m: over in m.content, after=mark)
+        assert said(_("{player} wins."), player=dee.mention) in last.content
         await fake.wait_until(  # each standings post replaces the one before
             lambda: standings_posts(table, home) == [last], what="one standings post"
         )
@@ -363,14 +416,21 @@ async def test_a_league_season_ends_moves_players_and_the_next_begins_by_itself(
     async with bot_runner.run() as bot:
         drawings = Drawings(bot, monkeypatch)
         post, home = await create(
-            table, boss, {"name": "Club League", "format": "league", "division_size": 4}
+            table,
+            boss,
+            {"name": "Club League", "format": "league", "division_size": 4},
+            bot.mentions,
         )
-        assert "divisions of 4, each season the first 2 move up and the last 2 move down" in (
-            post.content
+        club = "#1 **Club League**"
+        divisions = _(
+            "Clock: {clock}; {rated}; divisions of {size}, each season the first {up} move up and "
+            "the last {down} move down; newcomers start in the lowest."
         )
+        assert said_pattern(divisions, size=4, up=2, down=2).search(post.content)
         await join_all(table, post, players)
         started = await fake.run_command(boss, table.games, "dvonn tournament start")
-        assert started.ephemeral and "has begun" in started.content, started.content
+        begun = said(_("{tournament} has begun."), tournament=club)
+        assert started.ephemeral and begun in started.content, started.content
 
         # Season 1: two divisions of four by seed, each a round robin, every game at once.
         season_one = await games_posted(table, [*players, ivy], 12)
@@ -378,27 +438,35 @@ async def test_a_league_season_ends_moves_players_and_the_next_begins_by_itself(
         assert sum(g.players <= top for g in season_one) == 6
         assert sum(g.players <= bottom for g in season_one) == 6
         # A newcomer joins while it runs: they play from the next season.
-        joined = await fake.click(ivy, post, label="Join")
-        assert "you play from its next season, in the lowest division" in joined.content
+        joined = await fake.click(ivy, post, label=said(_("Join")))
+        next_season = _(
+            "You are in {tournament}: you play from its next season, in the lowest division."
+        )
+        assert said(next_season, tournament=club) in joined.content
 
         # Every game ends; the season's last sets off its end and the next season, by itself.
         mark = fake.mark()
         await finish_by_seed(table, season_one, players)
+        season_over = said(_("Season {season} is over."), season=1)
         over = await fake.wait_for_message(
-            home, lambda m: "Season 1 is over." in m.content, after=mark, timeout=WAIT
+            home, lambda m: season_over in m.content, after=mark, timeout=WAIT
         )
         lines = over.content.splitlines()
-        assert f"Up to division 1: {eve.mention}, {fay.mention}." in lines
-        assert f"Down to division 2: {cy.mention}, {dee.mention}." in lines
-        assert f"New in division 2: {ivy.mention}." in lines
-        assert "Season 2 has begun: each game gets its thread here." in lines
+        up = _("Up to division {division}: {players}.")
+        assert said(up, division=1, players=f"{eve.mention}, {fay.mention}") in lines
+        down = _("Down to division {division}: {players}.")
+        assert said(down, division=2, players=f"{cy.mention}, {dee.mention}") in lines
+        new = _("New in division {division}: {players}.")
+        assert said(new, division=2, players=ivy.mention) in lines
+        next_begun = _("Season {season} has begun: each game gets its thread here.")
+        assert said(next_begun, season=2) in lines
         # Its images are the season's final tables: the top division's last two go down
         # (nobody goes up from it), the bottom one's first two go up (nobody down from it).
         (first, first_png), (second, second_png) = drawings.shown(over)
-        assert first.title == "Club League: season 1, division 1"
+        assert first.title == division_title(1, 1)
         assert [row.name for row in first.rows] == ["ada", "ben", "cy", "dee"]
         assert marks_seen(first, first_png) == {"cy": Mark.RELEGATED, "dee": Mark.RELEGATED}
-        assert second.title == "Club League: season 1, division 2"
+        assert second.title == division_title(1, 2)
         assert [row.name for row in second.rows] == ["eve", "fay", "gus", "hal"]
         assert marks_seen(second, second_png) == {"eve": Mark.PROMOTED, "fay": Mark.PROMOTED}
 
@@ -414,10 +482,7 @@ async def test_a_league_season_ends_moves_players_and_the_next_begins_by_itself(
         )
         (latest,) = [m for m in standings_posts(table, home) if m is not over]
         tables = drawings.shown(latest)
-        assert [t.title for t, _png in tables] == [
-            "Club League: season 2, division 1",
-            "Club League: season 2, division 2",
-        ]
+        assert [t.title for t, _png in tables] == [division_title(2, 1), division_title(2, 2)]
         assert all(marks_seen(t, png) == {} for t, png in tables)
         # The season's end post stays when a new game's standings replace the last ones.
         mark = fake.mark()
@@ -440,25 +505,28 @@ async def test_a_league_standings_show_its_divisions_and_the_readers_own(
     async with bot_runner.run() as bot:
         drawings = Drawings(bot, monkeypatch)
         post, _thread = await create(
-            table, boss, {"name": "Club League", "format": "league", "division_size": 3}
+            table,
+            boss,
+            {"name": "Club League", "format": "league", "division_size": 3},
+            bot.mentions,
         )
         await join_all(table, post, players)
         await fake.run_command(boss, table.games, "dvonn tournament start")
         await games_posted(table, players, 6)
-        await fake.click(ivy, post, label="Join")
+        await fake.click(ivy, post, label=said(_("Join")))
 
         # A player sees every division, their own row outlined, and is told which is theirs.
         asked = await fake.run_command(players[4], table.games, "dvonn tournament standings")
         assert asked.ephemeral and asked.message is not None
         lines = asked.content.splitlines()
-        assert lines[0] == "Standings of #1 **Club League**, season 1."
-        assert "You play in division 2." in lines
-        assert f"Starting next season, in the lowest division: {ivy.mention}." in lines
+        standings = _("Standings of {tournament}, season {season}.")
+        assert lines[0] == said(standings, tournament="#1 **Club League**", season=1)
+        play_in = _("You play in division {division}.")
+        assert said(play_in, division=2) in lines
+        starting = _("Starting next season, in the lowest division: {players}.")
+        assert said(starting, players=ivy.mention) in lines
         shown = drawings.shown(asked.message)
-        assert [t.title for t, _png in shown] == [
-            "Club League: season 1, division 1",
-            "Club League: season 1, division 2",
-        ]
+        assert [t.title for t, _png in shown] == [division_title(1, 1), division_title(1, 2)]
         assert [[row.name for row in t.rows] for t, _png in shown] == [
             ["ada", "ben", "cy"],
             ["dee", "eve", "fay"],
@@ -466,9 +534,11 @@ async def test_a_league_standings_show_its_divisions_and_the_readers_own(
         assert [outlined(t, png) for t, png in shown] == [[], ["eve"]]
         # The newcomer is told they start next season; someone not in it sees no row outlined.
         waiting = await fake.run_command(ivy, table.games, "dvonn tournament standings")
-        assert "You start next season, in the lowest division." in waiting.content
+        start_next = _("You start next season, in the lowest division.")
+        assert said(start_next) in waiting.content
         outsider = await fake.run_command(table.carol, table.games, "dvonn tournament standings")
-        assert "You play" not in outsider.content and "You start" not in outsider.content
+        assert not said_pattern(play_in).search(outsider.content)
+        assert said(start_next) not in outsider.content
         assert outsider.message is not None
         assert all(outlined(t, png) == [] for t, png in drawings.shown(outsider.message))
 

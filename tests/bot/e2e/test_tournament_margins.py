@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import rules
+from bot.i18n import _
 from tests.bot.e2e.conftest import BotRunner, Table
-from tests.bot.e2e.helpers import play_turn
+from tests.bot.e2e.helpers import play_turn, said
 from tests.bot.e2e.test_tournament_formats import (
     WAIT,
     Paired,
@@ -53,11 +54,12 @@ async def test_a_resignation_by_a_player_ahead_on_the_board_adds_no_margin(
     win counts 0 (not minus Carol's lead), and Carol's lead counts for nothing."""
     fake = table.fake
     alice, bob, carol = players = [table.alice, table.bob, table.carol]
-    async with bot_runner.run():
+    async with bot_runner.run() as bot:
         post, home = await create(
             table,
             organiser(table),
             {"name": "Winter Cup", "format": "round_robin", "max_players": 3, "clock": "days:3"},
+            bot.mentions,
         )
         await join_all(table, post, players)
         games = await games_posted(table, players, 3)
@@ -75,8 +77,9 @@ async def test_a_resignation_by_a_player_ahead_on_the_board_adds_no_margin(
         await resign(table, carol, resigned)
         await resign(table, alice, game(games, carol, alice))
 
-        final = await fake.wait_for_message(home, lambda m: "is over" in m.content, timeout=WAIT)
-        assert f"{alice.mention} wins." in final.content, final.content
+        over = said(_("{tournament} is over."), tournament="#1 **Winter Cup**")
+        final = await fake.wait_for_message(home, lambda m: over in m.content, timeout=WAIT)
+        assert said(_("{player} wins."), player=alice.mention) in final.content, final.content
         assert carol.mention not in final.content and bob.mention not in final.content
         await fake.wait_until(
             lambda: standings_posts(table, home) == [final], what="the final standings alone"

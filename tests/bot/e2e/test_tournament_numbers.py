@@ -10,7 +10,9 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
+from bot.i18n import _
 from tests.bot.e2e.conftest import BotRunner, Table
+from tests.bot.e2e.helpers import said, said_pattern
 from tests.bot.e2e.test_tournament_formats import (
     WAIT,
     Paired,
@@ -22,10 +24,11 @@ from tests.bot.e2e.test_tournament_formats import (
 )
 from tests.fakediscord import FakeUser
 
-ANNOUNCED = re.compile(
-    r"^#1 \*\*Club League\*\*, season (\d+), division (\d+), game #(\d+): "
-    r"<@(\d+)> \(White\) vs <@(\d+)> \(Black\)\.$"
+ANNOUNCED = _(
+    "{tournament}, season {season}, division {division}, game #{number}: {white} (White) vs "
+    "{black} (Black)."
 )
+SEASON = _("**Season {season}**")
 PAIRING_LINE = re.compile(r"^#(\d+) (\w+) – (\w+): ")
 
 
@@ -36,17 +39,25 @@ async def check_announced(
     so does its thread, the number first; and its first board, in the thread, is of the game
     of that number (the bot's own)."""
     for paired in games:
-        found = ANNOUNCED.match(paired.post.content)
-        assert found is not None, paired.post.content
-        assert int(found[1]) == season and int(found[3]) == paired.number
         (division,) = [n for n, part in enumerate(divisions, start=1) if paired.players <= part]
-        assert int(found[2]) == division, paired.post.content
-        assert paired.thread.name == (
-            f"#{paired.number} {paired.white.username} vs {paired.black.username}: "
-            f"season {season}, division {division}"
+        assert paired.post.content == said(
+            ANNOUNCED,
+            tournament="#1 **Club League**",
+            season=season,
+            division=division,
+            number=paired.number,
+            white=paired.white.mention,
+            black=paired.black.mention,
+        )
+        assert paired.thread.name == said(
+            _("{name}: season {season}, division {division}"),
+            name=f"#{paired.number} {paired.white.username} vs {paired.black.username}",
+            season=season,
+            division=division,
         )
         board = next(m for m in table.fake.messages_in(paired.thread) if m.embed_image())
-        assert f"Game #{paired.number} ·" in str(board.embeds), board.embeds
+        footer = _("Game #{game} · move {number} · White {white_score} – Black {black_score}")
+        assert said_pattern(footer, game=paired.number).search(str(board.embeds)), board.embeds
 
 
 async def listed_numbers(table: Table, user: FakeUser) -> tuple[list[str], list[int]]:
@@ -66,11 +77,15 @@ async def test_a_leagues_games_have_numbers_no_other_game_of_the_server_has(
     ada, ben, cy, dee, eve, fay = players = [fake.add_user(n, table.guild) for n in names]
     async with bot_runner.run() as bot:
         post, home = await create(
-            table, boss, {"name": "Club League", "format": "league", "division_size": 3}
+            table,
+            boss,
+            {"name": "Club League", "format": "league", "division_size": 3},
+            bot.mentions,
         )
         await join_all(table, post, players)
         started = await fake.run_command(boss, table.games, "dvonn tournament start")
-        assert started.ephemeral and "has begun" in started.content, started.content
+        begun = said(_("{tournament} has begun."), tournament="#1 **Club League**")
+        assert started.ephemeral and begun in started.content, started.content
 
         # Season 1: two divisions of three, a round robin each: three games and three byes
         # each (a round off per player), six games in all, each with a number of its own.
@@ -88,7 +103,7 @@ async def test_a_leagues_games_have_numbers_no_other_game_of_the_server_has(
 
         # The pairings name the same games by the same numbers, the byes by none.
         lines, listed = await listed_numbers(table, ada)
-        assert lines[:2] == ["#1 **Club League**", "**Season 1**"], lines
+        assert lines[:2] == ["#1 **Club League**", said(SEASON, season=1)], lines
         assert sorted(listed) == sorted(numbers), lines
         byes = [line for line in lines if line.endswith(": bye")]
         assert len(byes) == 6 and not any(line.startswith("#") for line in byes), byes
@@ -98,8 +113,9 @@ async def test_a_leagues_games_have_numbers_no_other_game_of_the_server_has(
         for paired in season_one:
             loser = max(paired.players, key=players.index)
             await resign(table, loser, paired)
+        season_over = said(_("Season {season} is over."), season=1)
         await fake.wait_for_message(
-            home, lambda m: "Season 1 is over." in m.content, after=mark, timeout=WAIT
+            home, lambda m: season_over in m.content, after=mark, timeout=WAIT
         )
         season_two = await games_posted(table, players, 6, after=mark)
         standing = await bot.service.tournaments.standing(1)
@@ -114,4 +130,6 @@ async def test_a_leagues_games_have_numbers_no_other_game_of_the_server_has(
         threads = Counter(t.name for t in fake.threads_in(table.games))
         assert all(count == 1 for count in threads.values()), threads
         lines, listed = await listed_numbers(table, ada)
-        assert "**Season 2**" in lines and sorted(listed) == sorted(g.number for g in season_two)
+        assert said(SEASON, season=2) in lines and sorted(listed) == sorted(
+            g.number for g in season_two
+        )

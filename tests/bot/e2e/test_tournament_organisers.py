@@ -13,13 +13,17 @@ from bot.i18n import _
 from bot.posting.texts import clock_text
 from bot.storage.models import TournamentStatus
 from tests.bot.e2e.conftest import BotRunner, Table
-from tests.bot.e2e.helpers import said
+from tests.bot.e2e.helpers import said, said_pattern
 from tests.fakediscord import FakeChannel, FakeUser, Permission
 
 RUN_BY = _("Tournaments are run by: {who}")
 MANAGERS = _("members who may manage the server")
 SAVED = _("Settings saved.")
 CALLED_OFF = _("Game #{game} was called off.")
+MADE = _(
+    "Made {tournament}. Its post here takes entries; players join with its button or "
+    "`/dvonn tournament join`."
+)
 
 
 async def test_the_organiser_role_runs_tournaments_and_only_manage_server_sets_it(
@@ -31,7 +35,7 @@ async def test_the_organiser_role_runs_tournaments_and_only_manage_server_sets_i
     admin = fake.add_user("admin", table.guild, roles=[admins])
     director = fake.add_user("director", table.guild, roles=[directors])
     swiss = {"name": "Winter Swiss", "format": "swiss", "clock": "days:3"}
-    async with bot_runner.run():
+    async with bot_runner.run() as bot:
         shown = await fake.run_command(table.alice, table.games, "dvonn settings")
         assert said(RUN_BY, who=MANAGERS) in shown.content, shown.content
 
@@ -53,12 +57,14 @@ async def test_the_organiser_role_runs_tournaments_and_only_manage_server_sets_i
         assert said(RUN_BY, who=role) in saved.content
 
         made = await fake.run_command(director, table.games, "dvonn tournament create", swiss)
-        assert made.ephemeral and "Made" in made.content and "Winter Swiss" in made.content
+        winter = said(MADE, tournament="#1 **Winter Swiss**", mentions=bot.mentions)
+        assert made.ephemeral and winter in made.content
         # A player without the role may still make a small round robin of their own.
         own = await fake.run_command(
             table.alice, table.games, "dvonn tournament create", {"name": "Friends"}
         )
-        assert own.ephemeral and "Made" in own.content
+        assert own.ephemeral
+        assert said(MADE, tournament="#2 **Friends**", mentions=bot.mentions) in own.content
         assert "/dvonn tournament join:" in own.content  # the command, tappable
         # ... with a clock: Little Golem's bank when none is chosen; never none.
         post = await fake.wait_for_message(table.games, lambda m: "Friends" in m.content)
@@ -102,7 +108,8 @@ async def test_a_player_asking_for_a_rated_tournament_is_refused_privately(
         own = await fake.run_command(
             table.alice, table.games, "dvonn tournament create", {"name": "Ours"}
         )
-        assert own.ephemeral and "Made #1 **Ours**" in own.content, own.content
+        ours = said(MADE, tournament="#1 **Ours**", mentions=bot.mentions)
+        assert own.ephemeral and ours in own.content, own.content
         post = await fake.wait_for_message(table.games, lambda m: "Ours" in m.content)
         assert said(_("not rated")) in post.content, post.content
 
@@ -116,21 +123,26 @@ async def tournament_game(
     made = await fake.run_command(
         maker, table.games, "dvonn tournament create", {"name": name, "max_players": 2}
     )
-    assert made.ephemeral and "Made" in made.content, made.content
     (tournament,) = [
         t
         for t in await bot.service.tournaments.listed(table.guild.id, tuple(TournamentStatus))
         if t.name == name
     ]
+    named = f"#{tournament.id} **{name}**"
+    assert made.ephemeral and said(MADE, tournament=named, mentions=bot.mentions) in made.content
     for player in players:
         joined = await fake.run_command(
             player, table.games, "dvonn tournament join", {"tournament": tournament.id}
         )
         assert joined.ephemeral, joined.content
 
+    game_line = said_pattern(
+        _("{tournament}, game #{number}: {white} (White) vs {black} (Black)."), tournament=named
+    )
+
     def started() -> FakeChannel | None:
         for message in fake.messages_in(table.games):
-            if f"**{name}**" in message.content and "(White)" in message.content:
+            if game_line.search(message.content):
                 thread = fake.world.channel(message.thread_id) if message.thread_id else None
                 if thread is not None and fake.messages_in(thread):
                     return thread

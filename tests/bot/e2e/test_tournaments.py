@@ -18,9 +18,12 @@ from dataclasses import dataclass
 import pytest
 
 import rules
+from bot.i18n import _, n_
+from bot.posting.commands import CommandMentions
 from tests.bot.clock import ManualClock
 from tests.bot.e2e.conftest import BotRunner, Table
-from tests.bot.e2e.helpers import is_board_post, play_turn
+from tests.bot.e2e.helpers import is_board_post, play_turn, said, said_pattern
+from tests.bot.e2e.test_tournament_formats import announced
 from tests.fakediscord import (
     FakeChannel,
     FakeDiscord,
@@ -31,12 +34,42 @@ from tests.fakediscord import (
 )
 
 NAME = "Spring Cup"
-STARTER = re.compile(r"game #(\d+): <@(\d+)> \(White\) vs <@(\d+)> \(Black\)")
+BEGUN = _("{tournament} has begun.")
+OVER = _("{tournament} is over.")
+WINS = _("{player} wins.")
+POSTED = _("🏆 {tournament}: a {format} made by {organiser}.")
+GAMES_PLAYED = _("{format} · {played} of {games} games played")
+ORGANISERS_ONLY = _(
+    "Only the tournament's organiser, or someone with Manage Server (or the server's organiser "
+    "role), may do that."
+)
 
 
 @pytest.fixture
 def clock() -> ManualClock:
     return ManualClock()
+
+
+def named(number: int = 1) -> str:
+    """How texts name tournament ``number``."""
+    return f"#{number} **{NAME}**"
+
+
+def made(mentions: CommandMentions, number: int) -> str:
+    """The answer to ``/dvonn tournament create`` that made tournament ``number``."""
+    return said(
+        _(
+            "Made {tournament}. Its post here takes entries; players join with its button or "
+            "`/dvonn tournament join`."
+        ),
+        tournament=named(number),
+        mentions=mentions,
+    )
+
+
+def resigned(loser: FakeUser, winner: FakeUser) -> str:
+    """A game's last post when ``loser`` resigned it."""
+    return said(_("{loser} resigned: {winner} wins."), loser=loser.username, winner=winner.username)
 
 
 @dataclass(frozen=True)
@@ -86,13 +119,13 @@ def paired_games(the: Club) -> dict[int, Paired]:
     fake = the.fake
     found = {}
     for message in fake.messages_in(the.table.games):
-        match = STARTER.search(message.content)
+        match = announced(message.content)
         if match is None or message.thread_id is None:
             continue
         thread = fake.world.channel(message.thread_id)
         if not fake.messages_in(thread):
             continue
-        number, white, black = (int(g) for g in match.groups())
+        number, white, black = match
         found[number] = Paired(number, the.user(white), the.user(black), thread)
     return found
 
@@ -113,18 +146,22 @@ async def resign(the: Club, game: Paired, loser: FakeUser) -> RecordedMessage:
     assert asked.ephemeral and asked.message is not None, asked.content
     (button,) = asked.message.buttons()
     done = await fake.click(loser, asked.message, button["custom_id"])
-    assert "You resigned" in done.content
-    return await fake.wait_for_message(game.thread, lambda m: "resigned" in str(m.embeds))
+    assert said(_("You resigned game #{game}."), game=game.number) in done.content
+    ended = resigned(loser, game.other(loser))
+    return await fake.wait_for_message(game.thread, lambda m: ended in str(m.embeds))
 
 
 async def withdraw(the: Club, player: FakeUser, running: Paired) -> None:
     """``player`` withdraws: the game they are playing ends as if they resigned, and the
     tournament's thread says so."""
-    said = await the.fake.run_command(player, the.table.games, "dvonn tournament withdraw")
-    assert said.ephemeral and "You withdrew from" in said.content, said.content
-    ended = await the.fake.wait_for_message(running.thread, lambda m: "resigned" in str(m.embeds))
-    assert f"{player.username} resigned" in str(ended.embeds)
-    news = f"{player.mention} withdrew from the tournament."
+    answer = await the.fake.run_command(player, the.table.games, "dvonn tournament withdraw")
+    withdrew = _(
+        "You withdrew from {tournament}: your games still to play are lost, those you played count."
+    )
+    assert answer.ephemeral and said(withdrew, tournament=named()) in answer.content, answer.content
+    lost = resigned(player, running.other(player))
+    await the.fake.wait_for_message(running.thread, lambda m: lost in str(m.embeds))
+    news = said(_("{player} withdrew from the tournament."), player=player.mention)
     await the.fake.wait_for_message(tournament_thread(the), lambda m: news in m.content)
 
 
@@ -142,9 +179,11 @@ def standings_posts(the: Club) -> list[RecordedMessage]:
 async def standings_after(the: Club, *, played: int) -> RecordedMessage:
     """The standings post once it counts ``played`` games, the only one in the thread."""
 
+    counted = said_pattern(GAMES_PLAYED, played=played)
+
     def latest() -> RecordedMessage | None:
         found = standings_posts(the)
-        if len(found) == 1 and f" {played} of " in alt_text(found[0]):
+        if len(found) == 1 and counted.search(alt_text(found[0])):
             return found[0]
         return None
 
@@ -197,8 +236,23 @@ async def play_out(the: Club, game: Paired, moves: Sequence[rules.Move]) -> Reco
 
 
 def in_now(count: int) -> str:
-    """How a join's answer counts the players in."""
-    return f"({count} player)." if count == 1 else f"({count} players)."
+    """How a join's answer (to tournament #1) counts the players in."""
+    joined = n_(
+        "You are in {tournament} ({count} player).",
+        "You are in {tournament} ({count} players).",
+        count,
+    )
+    return said(joined, tournament=named())
+
+
+def final_score(moves: Sequence[rules.Move]) -> tuple[int, int]:
+    """White's and Black's score at the end of a game of ``moves`` (passes played between)."""
+    pos = rules.new_game()
+    for move in moves:
+        pos = rules.play(pos, move)
+        while rules.legal_moves(pos) == (rules.PASS,):
+            pos = rules.play(pos, rules.PASS)
+    return rules.score(pos)
 
 
 async def create(the: Club, **options: object) -> InteractionResult:
@@ -240,19 +294,27 @@ async def test_a_round_robin_of_six_played_to_its_end_through_discord(
     the = club(table, 6)
     alice, bob, carol, dave, _erin, frank = the.players
     async with bot_runner.run(clock=clock, housekeeping_interval=0) as bot:
-        made = await create(the, format="round_robin", clock="days:3", max_players=6)
-        assert made.ephemeral and f"Made #1 **{NAME}**" in made.content, made.content
+        answer = await create(the, format="round_robin", clock="days:3", max_players=6)
+        assert answer.ephemeral and made(bot.mentions, 1) in answer.content, answer.content
         post = await fake.wait_for_message(table.games, lambda m: bool(m.buttons()))
-        assert "round robin" in post.content and "At most 6 players" in post.content
+        round_robin = _("round robin")
+        posted = said(
+            POSTED, tournament=named(), format=round_robin, organiser=the.organiser.mention
+        )
+        assert posted in post.content
+        assert said(_("At most {count} players."), count=6) in post.content
         await fake.wait_until(lambda: post.thread_id, what="the tournament's thread")
         assert tournament_thread(the).id == post.thread_id
 
         for count, player in enumerate(the.players[:5], start=1):
-            joined = await fake.click(player, post, label="Join")
+            joined = await fake.click(player, post, label=said(_("Join")))
             assert joined.ephemeral and in_now(count) in joined.content, joined.content
         assert paired_games(the) == {}
         joined = await fake.run_command(frank, table.games, "dvonn tournament join")
-        assert joined.ephemeral and "it is full, and has begun" in joined.content
+        full = _(
+            "You are in {tournament}: it is full, and has begun. Your games get their threads here."
+        )
+        assert joined.ephemeral and said(full, tournament=named()) in joined.content
 
         # Everyone meets everyone once: fifteen games at once, each in a thread of its own,
         # whose first post pings White to place a piece.
@@ -266,10 +328,11 @@ async def test_a_round_robin_of_six_played_to_its_end_through_discord(
             assert game.thread.name == f"#{game.number} {game.white.username} vs " + (
                 game.black.username
             )
+        has_begun = said(BEGUN, tournament=named())
         begun = await fake.wait_for_message(
-            tournament_thread(the), lambda m: "has begun" in m.content
+            tournament_thread(the), lambda m: has_begun in m.content
         )
-        assert "0 of 15 games played" in alt_text(begun)
+        assert said(GAMES_PLAYED, format=round_robin, played=0, games=15) in alt_text(begun)
 
         listed = await fake.run_command(carol, table.games, "dvonn tournament pairings")
         assert listed.ephemeral
@@ -281,7 +344,11 @@ async def test_a_round_robin_of_six_played_to_its_end_through_discord(
         winner = rules.Colour.WHITE if real.white is carol else rules.Colour.BLACK
         moves, margin = random_game_won_by(winner)
         last = await play_out(the, real, moves)
-        assert "carol wins" in str(last.embeds)
+        white_score, black_score = final_score(moves)
+        game_over = _("Game over: {winner} wins, {white_score}–{black_score}.")
+        assert said(
+            game_over, winner="carol", white_score=white_score, black_score=black_score
+        ) in str(last.embeds)
         after_real = await standings_after(the, played=1)
         assert begun.deleted  # replaced
 
@@ -293,9 +360,10 @@ async def test_a_round_robin_of_six_played_to_its_end_through_discord(
         for played, game in enumerate(others, start=2):
             await resign(the, game, loser_of(game))
             newest = await standings_after(the, played=played)
-            assert previous.deleted and newest.content == f"Standings of #1 **{NAME}**."
+            assert previous.deleted
+            assert newest.content == said(_("Standings of {tournament}."), tournament=named())
             previous = newest
-        assert "14 of 15 games played" in alt_text(previous), alt_text(previous)
+        assert said(GAMES_PLAYED, format=round_robin, played=14, games=15) in alt_text(previous)
 
         # Alice places a piece, Frank another, then Alice plays no more: three days later
         # she loses on time (having moved, she is not taken for gone and withdrawn).
@@ -305,14 +373,17 @@ async def test_a_round_robin_of_six_played_to_its_end_through_discord(
             assert turn.post is not None, turn.reply.content
         clock.advance(days=3, seconds=1)
         await bot.housekeeping()
-        lost = await fake.wait_for_message(on_time.thread, lambda m: "on time" in str(m.embeds))
-        assert "frank wins on time" in str(lost.embeds)
+        timed_out = said(
+            _("{loser} ran out of time: {winner} wins on time."), loser="alice", winner="frank"
+        )
+        await fake.wait_for_message(on_time.thread, lambda m: timed_out in str(m.embeds))
 
         # The end: one post says so and names the winner, with the final standings.
         final = await standings_after(the, played=15)
         assert previous.deleted
-        assert final.content.startswith(f"#1 **{NAME}** is over.\n")
-        assert f"{alice.mention} wins" in final.content and bob.mention not in final.content
+        assert final.content.startswith(said(OVER, tournament=named()) + "\n")
+        assert said(WINS, player=alice.mention) in final.content
+        assert bob.mention not in final.content
         assert final.pinged_user_ids == frozenset()  # the names only: nobody is pinged
         assert alt_text(final) == "\n".join(
             [
@@ -419,15 +490,15 @@ async def test_a_swiss_of_nine_over_four_rounds_with_a_withdrawal(
     the = club(table, 9)
     names = [p.username for p in the.players]
     wins: list[tuple[str, str]] = []
-    async with bot_runner.run(clock=clock, housekeeping_interval=0):
-        made = await create(the, format="swiss", rounds=4, clock="days:3")
-        assert made.ephemeral and "Made #1" in made.content, made.content
+    async with bot_runner.run(clock=clock, housekeeping_interval=0) as bot:
+        answer = await create(the, format="swiss", rounds=4, clock="days:3")
+        assert answer.ephemeral and made(bot.mentions, 1) in answer.content, answer.content
         post = await fake.wait_for_message(table.games, lambda m: bool(m.buttons()))
         for count, player in enumerate(the.players, start=1):
-            joined = await fake.click(player, post, label="Join")
+            joined = await fake.click(player, post, label=said(_("Join")))
             assert in_now(count) in joined.content  # no most: the organiser starts it
         started = await fake.run_command(the.organiser, table.games, "dvonn tournament start")
-        assert started.ephemeral and f"#1 **{NAME}** has begun." in started.content
+        assert started.ephemeral and said(BEGUN, tournament=named()) in started.content
 
         quitter: FakeUser | None = None
         seen: dict[int, Paired] = {}
@@ -465,8 +536,9 @@ async def test_a_swiss_of_nine_over_four_rounds_with_a_withdrawal(
 
         final = await standings_after(the, played=16)
         assert quitter is not None
-        assert f"#1 **{NAME}** is over." in final.content and "alice wins" not in final.content
-        assert f"{the.players[0].mention} wins" in final.content
+        assert said(OVER, tournament=named()) in final.content
+        assert said(WINS, player="alice") not in final.content  # a mention, not a name
+        assert said(WINS, player=the.players[0].mention) in final.content
         listed = await fake.run_command(the.organiser, table.games, "dvonn tournament pairings")
         rounds = read_pairings(listed.content)
         assert [len(rounds.byes[n]) for n in (1, 2, 3, 4)] == [1, 1, 1, 0], listed.content
@@ -486,9 +558,20 @@ async def test_a_swiss_of_nine_over_four_rounds_with_a_withdrawal(
 async def refused(result: InteractionResult, *words: str) -> str:
     """The private answer to a refused command or click, which says ``words``."""
     assert result.ephemeral, result.content
-    for said in words:
-        assert said in result.content, result.content
+    for saying in words:
+        assert saying in result.content, result.content
     return result.content
+
+
+def too_many_rounds(players: int, most: int) -> str:
+    return said(
+        _(
+            "A Swiss tournament of {players} players can have at most {most} rounds (after that "
+            "players would meet again); choose fewer rounds or more players."
+        ),
+        players=players,
+        most=most,
+    )
 
 
 async def test_what_makes_no_sense_is_answered_privately(
@@ -499,73 +582,86 @@ async def test_what_makes_no_sense_is_answered_privately(
     the = club(table, 4)
     alice, bob, carol, dave = the.players
     games = table.games
-    async with bot_runner.run(clock=clock, housekeeping_interval=0):
+    async with bot_runner.run(clock=clock, housekeeping_interval=0) as bot:
         # Players make only small round robins of their own; more rounds than players allow.
         own = await fake.run_command(
             alice, games, "dvonn tournament create", {"name": "Mine", "format": "swiss"}
         )
-        await refused(own, "Players may make a small round robin of their own")
+        organisers_only = _(
+            "Players may make a small round robin of their own (at most {most} players); other "
+            "formats, and rated or larger tournaments, need Manage Server or the server's "
+            "organiser role."
+        )
+        await refused(own, said(organisers_only, most=8))
         too_long = await create(the, format="swiss", rounds=8, max_players=4)
-        await refused(too_long, "A Swiss tournament of 4 players can have at most 3 rounds")
+        await refused(too_long, too_many_rounds(4, 3))
 
         # A knockout with one player cannot begin; only its organiser may start it.
-        made = await create(the, format="knockout")
-        assert made.ephemeral and "Made #1" in made.content, made.content
+        answer = await create(the, format="knockout")
+        assert answer.ephemeral and made(bot.mentions, 1) in answer.content, answer.content
         post = await fake.wait_for_message(games, lambda m: bool(m.buttons()))
-        joined = await fake.click(alice, post, label="Join")
-        assert "You are in #1" in joined.content
-        twice = await fake.click(alice, post, label="Join")
-        await refused(twice, f"You are already in {NAME}.")
+        joined = await fake.click(alice, post, label=said(_("Join")))
+        assert in_now(1) in joined.content
+        twice = await fake.click(alice, post, label=said(_("Join")))
+        await refused(twice, said(_("You are already in {name}."), name=NAME))
         not_theirs = await fake.run_command(bob, games, "dvonn tournament start")
-        await refused(not_theirs, "Only the tournament's organiser")
+        await refused(not_theirs, said(ORGANISERS_ONLY))
         alone = await fake.run_command(the.organiser, games, "dvonn tournament start")
-        await refused(alone, f"{NAME} needs at least 2 players to begin; players in so far: 1.")
+        too_few = _("{name} needs at least {needed} players to begin; players in so far: {count}.")
+        await refused(alone, said(too_few, name=NAME, needed=2, count=1))
         not_in = await fake.run_command(bob, games, "dvonn tournament withdraw")
-        await refused(not_in, f"{NAME} has not begun yet")
+        not_begun = _("{name} has not begun yet: to leave it, use `/dvonn tournament leave`.")
+        await refused(not_in, said(not_begun, name=NAME, mentions=bot.mentions))
         called_off = await fake.run_command(the.organiser, games, "dvonn tournament cancel")
-        assert called_off.ephemeral and "is called off" in called_off.content
+        cancelled = _("{tournament} is called off; its running games are aborted.")
+        assert called_off.ephemeral and said(cancelled, tournament=named()) in called_off.content
         await fake.wait_until(lambda: not post.buttons(), what="the Join button gone")
 
         # Full: two places taken, and it waits for its start time.
-        made = await create(the, format="round_robin", max_players=2, start_in_hours=2)
-        assert "Made #2" in made.content, made.content
+        answer = await create(the, format="round_robin", max_players=2, start_in_hours=2)
+        assert made(bot.mentions, 2) in answer.content, answer.content
         for player in (alice, bob):
             await fake.run_command(player, games, "dvonn tournament join", {"tournament": 2})
         full = await fake.run_command(carol, games, "dvonn tournament join", {"tournament": 2})
-        await refused(full, f"{NAME} is full (2 players).")
+        await refused(full, said(_("{name} is full ({most} players)."), name=NAME, most=2))
 
         # Begun: entries are closed (its post no longer offers to join), and someone who is
         # not in it cannot withdraw.
-        made = await create(the, format="swiss", rounds=1, max_players=2)
-        assert "Made #3" in made.content, made.content
-        post = await fake.wait_for_message(games, lambda m: "#3" in m.content and bool(m.buttons()))
+        answer = await create(the, format="swiss", rounds=1, max_players=2)
+        assert made(bot.mentions, 3) in answer.content, answer.content
+        swiss = _("Swiss")
+        third = said(POSTED, tournament=named(3), format=swiss, organiser=the.organiser.mention)
+        post = await fake.wait_for_message(
+            games, lambda m: third in m.content and bool(m.buttons())
+        )
         for player in (carol, dave):
-            await fake.click(player, post, label="Join")
+            await fake.click(player, post, label=said(_("Join")))
         await fake.wait_until(lambda: not post.buttons(), what="the Join button gone")
         late = await fake.run_command(bob, games, "dvonn tournament join", {"tournament": 3})
-        await refused(late, f"{NAME} has already begun: entries are closed.")
+        await refused(late, said(_("{name} has already begun: entries are closed."), name=NAME))
         stranger = await fake.run_command(
             bob, games, "dvonn tournament withdraw", {"tournament": 3}
         )
-        await refused(stranger, f"You are not in {NAME}.")
+        await refused(stranger, said(_("You are not in {name}."), name=NAME))
         not_theirs = await fake.run_command(
             bob, games, "dvonn tournament cancel", {"tournament": 3}
         )
-        await refused(not_theirs, "Only the tournament's organiser")
+        await refused(not_theirs, said(ORGANISERS_ONLY))
 
         # A Swiss of five rounds with three players in (a bye's seat makes four: three
         # rounds at most) cannot begin either.
-        made = await create(the, format="swiss", rounds=5)
-        assert "Made #4" in made.content, made.content
+        answer = await create(the, format="swiss", rounds=5)
+        assert made(bot.mentions, 4) in answer.content, answer.content
         for player in (alice, bob, carol):
             await fake.run_command(player, games, "dvonn tournament join", {"tournament": 4})
         early = await fake.run_command(
             the.organiser, games, "dvonn tournament start", {"tournament": 4}
         )
-        await refused(early, "A Swiss tournament of 3 players can have at most 3 rounds")
+        await refused(early, too_many_rounds(3, 3))
         # Nothing refused was posted: the games channel holds the four tournaments' posts
         # and the one game of #3.
-        await fake.wait_for_message(games, lambda m: m.content.startswith("🏆 #4"))
+        fourth = said(POSTED, tournament=named(4), format=swiss, organiser=the.organiser.mention)
+        await fake.wait_for_message(games, lambda m: m.content.startswith(fourth))
         posts = [m for m in fake.messages_in(games) if m.author_id == fake.bot.id]
         assert len(posts) == 5, [m.content for m in posts]
 
@@ -592,13 +688,18 @@ async def test_twenty_eight_games_begin_at_once_within_the_rate_limits(
     fake = table.fake
     assert fake.limits.enabled and fake.limits.per_channel and fake.limits.global_per_second
     the = club(table, 8)
-    async with bot_runner.run():
-        made = await create(the, format="round_robin", max_players=8)
-        assert made.ephemeral and "Made #1" in made.content, made.content
+    async with bot_runner.run() as bot:
+        answer = await create(the, format="round_robin", max_players=8)
+        assert answer.ephemeral and made(bot.mentions, 1) in answer.content, answer.content
         before = fake.traffic.snapshot()
-        for player in the.players:
+        for count, player in enumerate(the.players[:-1], start=1):
             joined = await fake.run_command(player, table.games, "dvonn tournament join")
-            assert joined.ephemeral and "You are in #1" in joined.content, joined.content
+            assert joined.ephemeral and in_now(count) in joined.content, joined.content
+        last_in = await fake.run_command(the.players[-1], table.games, "dvonn tournament join")
+        full = _(
+            "You are in {tournament}: it is full, and has begun. Your games get their threads here."
+        )
+        assert last_in.ephemeral and said(full, tournament=named()) in last_in.content
         started = time.monotonic()
         games = await wait_for_games(the, 28, timeout=120)
         took = time.monotonic() - started
@@ -608,10 +709,12 @@ async def test_twenty_eight_games_begin_at_once_within_the_rate_limits(
             assert first.pinged_user_ids == {game.white.id}, first.content
         met = {frozenset((g.white.id, g.black.id)) for g in games.values()}
         assert len(met) == 28
+        has_begun = said(BEGUN, tournament=named())
         begun = await fake.wait_for_message(
-            tournament_thread(the), lambda m: "has begun" in m.content
+            tournament_thread(the), lambda m: has_begun in m.content
         )
-        assert "0 of 28 games played" in alt_text(begun)
+        played = said(GAMES_PLAYED, format=_("round robin"), played=0, games=28)
+        assert played in alt_text(begun)
         traffic = fake.traffic.snapshot() - before
         print(f"28 games began in {took:.1f} s; {traffic.total} calls; 429s {traffic.rate_limited}")
         assert not traffic.rate_limited, traffic.rate_limited
