@@ -38,6 +38,7 @@ from bot.games.core.errors import GameNotFound, NoGameHere, PlyOutOfRange
 from bot.games.core.housekeeping import JobDone, PeriodicJobs
 from bot.games.core.leases import Leases
 from bot.games.core.outbox import DEFAULT_LEASE, Outbox
+from bot.games.core.parts import Shared
 from bot.games.core.ratings import Ratings
 from bot.games.core.results import GameEnded, GameRecord
 from bot.games.core.timecontrol import TimeControl, from_columns
@@ -133,24 +134,19 @@ class GameService:
         self.leases = Leases(store, self.now, self.outbox.claimant, outbox_lease)
         self.game_ends = GameEndHooks()
         """What the features do when a game ends (every part that ends games runs them)."""
-        self.clocks = Clocks(store, self.now, self.outbox, hooks=self.game_ends)
-        self.digests = Digests(store, self.now, self.outbox)
-        self.takebacks = Takebacks(store, self.now, self.outbox, hooks=self.game_ends)
+        shared = Shared(store, self.now, self.outbox, self.game_ends)
+        """What every feature works over (:mod:`bot.games.core.parts`)."""
+        self.clocks = Clocks(shared)
+        self.digests = Digests(shared)
+        self.takebacks = Takebacks(shared)
         self.ratings = Ratings(store, self.now)
-        self.tournaments = Tournaments(store, self.now, self.outbox, hooks=self.game_ends)
+        self.tournaments = Tournaments(shared)
         self.game_ends.register(self.tournaments.game_ended)
-        self.plans = Planning(store, self.now, self.outbox, hooks=self.game_ends)
+        self.plans = Planning(shared)
         self.lobby = Lobby(
-            store,
-            self.now,
-            self.outbox,
-            self._rng,
-            challenge_ttl=challenge_ttl,
-            default_clock=default_clock,
+            shared, self._rng, challenge_ttl=challenge_ttl, default_clock=default_clock
         )
-        self.playing = Play(
-            store, self.now, self.outbox, hooks=self.game_ends, with_plans=self.plans.play
-        )
+        self.playing = Play(shared, with_plans=self.plans.play)
         # The lobby's and the play's use cases, called on the service as they always were.
         self.create_challenge = self.lobby.create_challenge
         self.offer_rematch = self.lobby.offer_rematch
@@ -166,11 +162,7 @@ class GameService:
         self.resign = self.playing.resign
         self.abort = self.playing.abort
         self.puzzles = Puzzles(
-            store,
-            self.now,
-            self.outbox,
-            self._rng,
-            PuzzleBook.standard if puzzles is None else puzzles,
+            shared, self._rng, PuzzleBook.standard if puzzles is None else puzzles
         )
         self.housekeeping = PeriodicJobs()
         """The housekeeping pass's jobs, each feature's own, in the order they run."""

@@ -13,7 +13,6 @@ from __future__ import annotations
 import dataclasses
 import logging
 from collections import defaultdict
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Final
@@ -21,10 +20,9 @@ from typing import Final
 from bot.games.clocks.announcements import REMINDER, VACATION
 from bot.games.clocks.errors import VacationNotAllowed
 from bot.games.core.clocks import banks, is_past_deadline, lose_on_time
-from bot.games.core.endings import GameEndHooks
-from bot.games.core.outbox import Outbox
+from bot.games.core.parts import UseCases
 from bot.games.core.results import GameEnded
-from bot.storage import ChannelId, Game, NewNotification, Store, UserId
+from bot.storage import ChannelId, Game, NewNotification, UserId
 
 log = logging.getLogger(__name__)
 
@@ -103,16 +101,8 @@ class LateGame:
     announcement: int
 
 
-class Clocks:
+class Clocks(UseCases):
     """The clocks' use cases, over the store; the games they end run the features' ``hooks``."""
-
-    def __init__(
-        self, store: Store, now: Callable[[], datetime], outbox: Outbox, hooks: GameEndHooks
-    ) -> None:
-        self._store = store
-        self._now = now
-        self._outbox = outbox
-        self._hooks = hooks
 
     async def lose_late_games(self) -> LostOnTime:
         """The housekeeping pass's job: :meth:`enforce_deadlines`."""

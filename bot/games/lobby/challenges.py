@@ -19,7 +19,7 @@ from typing import Final
 import rules
 from bot.games.core import announcements
 from bot.games.core.clocks import GameClock, time_control_of
-from bot.games.core.outbox import Outbox
+from bot.games.core.parts import Shared, UseCases
 from bot.games.core.results import GameStarted
 from bot.games.core.timecontrol import TimeControl, from_columns, to_columns
 from bot.games.lobby.checks import channel_taken, check_clock, check_open, unexpired_challenge
@@ -45,7 +45,6 @@ from bot.storage import (
     NewChallenge,
     NewGame,
     Setup,
-    Store,
     UserId,
     Writer,
 )
@@ -79,14 +78,12 @@ class ChallengesExpired:
         return ()
 
 
-class Lobby:
+class Lobby(UseCases):
     """The lobby's use cases, over the store."""
 
     def __init__(
         self,
-        store: Store,
-        now: Callable[[], datetime],
-        outbox: Outbox,
+        shared: Shared,
         rng: random.Random,
         *,
         challenge_ttl: timedelta = DEFAULT_CHALLENGE_TTL,
@@ -95,9 +92,7 @@ class Lobby:
         """``default_clock``: the clock of a challenge that names none, in a server without a
         default of its own (``None``: no clock)."""
         check_clock(default_clock)
-        self._store = store
-        self._now = now
-        self._outbox = outbox
+        super().__init__(shared)
         self._rng = rng
         self._challenge_ttl = challenge_ttl
         self._default_clock = default_clock

@@ -23,12 +23,11 @@ import functools
 import logging
 import re
 import zoneinfo
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta, timezone, tzinfo
 from typing import Final
 
-from bot.games.core.outbox import Outbox
+from bot.games.core.parts import UseCases
 from bot.games.notices.announcements import DIGEST
 from bot.games.notices.errors import (
     DigestNeedsHour,
@@ -36,7 +35,7 @@ from bot.games.notices.errors import (
     InvalidDigestHour,
     UnknownTimeZone,
 )
-from bot.storage import NewNotification, PlayerPrefs, Store, TurnNotices, UserId
+from bot.storage import NewNotification, PlayerPrefs, TurnNotices, UserId
 
 log = logging.getLogger(__name__)
 
@@ -161,13 +160,8 @@ class DigestsQueued:
         return tuple(digest.announcement for digest in self.digests)
 
 
-class Digests:
+class Digests(UseCases):
     """Turn notices and the daily digest's use cases, over the store."""
-
-    def __init__(self, store: Store, now: Callable[[], datetime], outbox: Outbox) -> None:
-        self._store = store
-        self._now = now
-        self._outbox = outbox
 
     async def choose(
         self,

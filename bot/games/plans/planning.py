@@ -22,7 +22,7 @@ A takeback, an abort and every ending drop a game's lines (:mod:`bot.games.takeb
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -30,15 +30,15 @@ import rules
 from bot.games.core import announcements
 from bot.games.core.checks import game_for_action
 from bot.games.core.clocks import acting, check_deadline, continued
-from bot.games.core.endings import Ending, GameEndHooks, finish
+from bot.games.core.endings import Ending, finish
 from bot.games.core.errors import GameChanged, GameNotFound, NotAPlayer
-from bot.games.core.outbox import Outbox
+from bot.games.core.parts import UseCases
 from bot.games.core.results import GameEnded, MoveOutcome, PlayedMove
 from bot.games.core.turns import new_moves, played_turn
 from bot.games.plans import lines as plans
 from bot.games.plans.errors import PlanNotHere, PlansAgainstTheBot
 from bot.games.plans.lines import Line
-from bot.storage import Game, NewMove, Store, UserId, VersionConflict, Writer
+from bot.storage import Game, NewMove, UserId, VersionConflict, Writer
 from bot.storage.plans import StoredLine
 from rules import Colour, Move
 
@@ -62,16 +62,8 @@ class Planned:
     """Another of the player's lines held all of this one already: nothing new was kept."""
 
 
-class Planning:
+class Planning(UseCases):
     """The use cases of conditional moves (:attr:`GameService.plans`)."""
-
-    def __init__(
-        self, store: Store, now: Callable[[], datetime], outbox: Outbox, hooks: GameEndHooks
-    ) -> None:
-        self._store = store
-        self._now = now
-        self._outbox = outbox
-        self._hooks = hooks
 
     async def plan(
         self,

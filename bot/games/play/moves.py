@@ -18,13 +18,13 @@ import rules
 from bot.games.core import announcements, turns
 from bot.games.core.checks import check_running, game_for_action, runs
 from bot.games.core.clocks import acting, check_deadline, continued, is_past_deadline, refuse_late
-from bot.games.core.endings import Ending, GameEndHooks, finish
+from bot.games.core.endings import Ending, finish
 from bot.games.core.errors import GameChanged, GameFinished, GameNotFound, NotAPlayer
-from bot.games.core.outbox import Outbox
+from bot.games.core.parts import Shared, UseCases
 from bot.games.core.results import AbortOutcome, GameEnded, MoveOutcome, PlayedMove
 from bot.games.core.turns import new_moves, played_turn
 from bot.games.play.errors import AbortNeedsOrganiser, AbortTooLate, NotYourTurn
-from bot.storage import Game, Store, UserId, VersionConflict
+from bot.storage import Game, UserId, VersionConflict
 from bot.storage.plans import PlansWaiting
 from rules import Move, Position
 
@@ -35,23 +35,12 @@ WithPlans = Callable[[Game, Move, datetime, str | None], Awaitable[MoveOutcome]]
 part: :meth:`bot.games.plans.planning.Planning.play`)."""
 
 
-class Play:
+class Play(UseCases):
     """The play's use cases, over the store; the games they end run the features' ``hooks``,
     and a move in a game with planned lines is played ``with_plans``."""
 
-    def __init__(
-        self,
-        store: Store,
-        now: Callable[[], datetime],
-        outbox: Outbox,
-        *,
-        hooks: GameEndHooks,
-        with_plans: WithPlans,
-    ) -> None:
-        self._store = store
-        self._now = now
-        self._outbox = outbox
-        self._hooks = hooks
+    def __init__(self, shared: Shared, *, with_plans: WithPlans) -> None:
+        super().__init__(shared)
         self._with_plans = with_plans
 
     async def play(

@@ -41,7 +41,7 @@ from datetime import date, datetime
 
 import rules
 from ai.puzzles import Puzzle
-from bot.games.core.outbox import Outbox
+from bot.games.core.parts import Shared, UseCases
 from bot.games.puzzles.announcements import daily_puzzle, daily_puzzle_count
 from bot.games.puzzles.book import PuzzleBook, rated, start_rating
 from bot.games.puzzles.errors import (
@@ -59,7 +59,6 @@ from bot.storage import (
     NewAttempt,
     PuzzleAttempt,
     PuzzleRating,
-    Store,
     UserId,
     Writer,
 )
@@ -170,21 +169,17 @@ class DailyQueued:
         return self.posts + self.counts
 
 
-class Puzzles:
+class Puzzles(UseCases):
     """The puzzles' use cases, over the store."""
 
     def __init__(
         self,
-        store: Store,
-        now: Callable[[], datetime],
-        outbox: Outbox,
+        shared: Shared,
         rng: random.Random,
         book: PuzzleBook | Callable[[], PuzzleBook] = PuzzleBook.standard,
     ) -> None:
         """``book``: the puzzles, or what reads them when first needed."""
-        self._store = store
-        self._now = now
-        self._outbox = outbox
+        super().__init__(shared)
         self._rng = rng
         self._book = book
 

@@ -10,15 +10,13 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
 import rules
 from bot.games.core.checks import game_for_action
 from bot.games.core.clocks import acting, check_deadline, taken_back
-from bot.games.core.endings import GameEndHooks
-from bot.games.core.outbox import Outbox
+from bot.games.core.parts import UseCases
 from bot.games.takebacks.announcements import takeback
 from bot.games.takebacks.errors import (
     NoTakebackRequested,
@@ -26,7 +24,7 @@ from bot.games.takebacks.errors import (
     OwnTakeback,
     TakebackPending,
 )
-from bot.storage import Game, Store, UserId, Writer
+from bot.storage import Game, UserId, Writer
 
 log = logging.getLogger(__name__)
 
@@ -43,16 +41,8 @@ class TakebackAnswer:
     """The bot answered (it always accepts), so nobody else needs to be asked."""
 
 
-class Takebacks:
+class Takebacks(UseCases):
     """The takebacks' use cases, over the store."""
-
-    def __init__(
-        self, store: Store, now: Callable[[], datetime], outbox: Outbox, hooks: GameEndHooks
-    ) -> None:
-        self._store = store
-        self._now = now
-        self._outbox = outbox
-        self._hooks = hooks
 
     async def request(self, game_id: int, user_id: UserId) -> Game | TakebackAnswer:
         """The player who made the last move asks to undo it (and any pass recorded after it).

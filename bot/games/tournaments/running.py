@@ -17,15 +17,14 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Callable, Collection
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Final
 
 from bot.games.core import announcements, clocks, timecontrol
 from bot.games.core.checks import runs
-from bot.games.core.endings import AfterEnd, Ending, GameEnd, GameEndHooks, ended, finish
-from bot.games.core.outbox import Outbox
+from bot.games.core.endings import AfterEnd, Ending, GameEnd, ended, finish
 from bot.games.core.results import GameStarted
 from bot.games.tournaments import rounds, standings, withdrawals
 from bot.games.tournaments.announcements import tournament_news, tournament_opened
@@ -56,7 +55,6 @@ from bot.storage import (
     GameStatus,
     GuildId,
     NewTournament,
-    Store,
     Tournament,
     TournamentFormat,
     TournamentStatus,
@@ -100,14 +98,6 @@ class Begun:
 class Tournaments(TournamentReads):
     """The use cases of tournaments and leagues; the games they end run the features'
     ``hooks``, of which :meth:`game_ended` is the tournaments' own."""
-
-    def __init__(
-        self, store: Store, now: Callable[[], datetime], outbox: Outbox, hooks: GameEndHooks
-    ) -> None:
-        self.store = store
-        self._now = now
-        self._outbox = outbox
-        self._hooks = hooks
 
     async def game_ended(self, end: GameEnd) -> AfterEnd | None:
         """The tournaments' part in every game's end (a hook of
@@ -181,7 +171,7 @@ class Tournaments(TournamentReads):
             moves_down = standings.RELEGATED if moves_down is None else moves_down
         else:
             division_size = moves_down = None
-        async with self.store.write() as tx:
+        async with self._store.write() as tx:
             if players_own:
                 made = await tx.tournaments_made_by(by, now - timedelta(days=1))
                 if made >= PLAYERS_OWN_PER_DAY:
@@ -217,7 +207,7 @@ class Tournaments(TournamentReads):
         next season, in the lowest division). It begins if this fills it and it has no start
         time of its own."""
         now = self._now()
-        async with self.store.write() as tx:
+        async with self._store.write() as tx:
             tournament = await _open_tournament(tx, tournament_id)
             if tournament.is_over:
                 raise TournamentOver(tournament.id, tournament.name)
@@ -255,7 +245,7 @@ class Tournaments(TournamentReads):
     async def leave(self, tournament_id: int, user_id: UserId) -> Tournament:
         """Leave a tournament before it begins (a league: leave it for good, withdrawing)."""
         now = self._now()
-        async with self.store.write() as tx:
+        async with self._store.write() as tx:
             await tx.lock_games_first(tournament_id, user_id)  # as a game's end takes them
             tournament = await _open_tournament(tx, tournament_id)
             if tournament.is_running and tournament.is_league:
@@ -273,7 +263,7 @@ class Tournaments(TournamentReads):
         """Withdraw from a running tournament: the games still to play are lost (a running
         game as by resignation, a game not begun as a forfeit), those played count."""
         now = self._now()
-        async with self.store.write() as tx:
+        async with self._store.write() as tx:
             await tx.lock_games_first(tournament_id, user_id)  # as a game's end takes them
             tournament = await _open_tournament(tx, tournament_id)
             if tournament.is_open:
@@ -291,7 +281,7 @@ class Tournaments(TournamentReads):
     async def start(self, tournament_id: int, by: UserId, *, organiser: bool) -> Tournament:
         """The organiser starts a tournament now, with the players in."""
         now = self._now()
-        async with self.store.write() as tx:
+        async with self._store.write() as tx:
             tournament = await _open_tournament(tx, tournament_id)
             _check_organiser(tournament, by, organiser)
             if not tournament.is_open:
@@ -318,9 +308,9 @@ class Tournaments(TournamentReads):
         """Begin the open tournaments whose start time has come (housekeeping); one with too
         few players is cancelled, and says so."""
         begun = []
-        for tournament_id in await self.store.tournaments_due(self._now()):
+        for tournament_id in await self._store.tournaments_due(self._now()):
             now = self._now()
-            async with self.store.write() as tx:
+            async with self._store.write() as tx:
                 tournament = await tx.tournament(tournament_id)
                 if tournament is None or not tournament.is_open:
                     continue
@@ -333,7 +323,7 @@ class Tournaments(TournamentReads):
     async def cancel(self, tournament_id: int, by: UserId, *, organiser: bool) -> Tournament:
         """The organiser calls a tournament off: its running games are aborted."""
         now = self._now()
-        async with self.store.write() as tx:
+        async with self._store.write() as tx:
             await tx.lock_games_first(tournament_id)  # as a game's end takes them
             tournament = await _open_tournament(tx, tournament_id)
             _check_organiser(tournament, by, organiser)
@@ -374,7 +364,7 @@ class Tournaments(TournamentReads):
         first post is written (claimed by this process). ``None`` if it had begun already (a
         second try) or ended without play (a withdrawal)."""
         now = self._now()
-        async with self.store.write() as tx:
+        async with self._store.write() as tx:
             game = await tx.game(game_id)
             if game is None or game.status is not GameStatus.PENDING:
                 return None
@@ -392,7 +382,7 @@ class Tournaments(TournamentReads):
 
     async def pending_game(self, game_id: int) -> Game | None:
         """A tournament's game still waiting for its thread, if it is."""
-        game = await self.store.game(game_id)
+        game = await self._store.game(game_id)
         return game if game is not None and game.status is GameStatus.PENDING else None
 
 
