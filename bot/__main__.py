@@ -21,7 +21,6 @@ from typing import Final
 
 import aiohttp
 import discord
-import psycopg
 
 from bot.app import DvonnBot
 from bot.config import Settings, SettingsError
@@ -30,7 +29,6 @@ from bot.i18n import ENGLISH
 from bot.single import AlreadyRunning, only_process
 from bot.storage import SCHEMA_VERSION, Forgotten, Store, is_postgres, open_database
 from bot.storage.backup import backup
-from bot.storage.copy import copy_database
 from bot.storage.errors import StorageError
 
 log = logging.getLogger("bot")
@@ -71,6 +69,13 @@ async def serve(settings: Settings, *, sync: bool) -> None:
         log.info("stopping: finishing what is in flight")
         await bot.close()
         await runner
+
+
+def _database_errors() -> tuple[type[Exception], ...]:
+    """The errors of the databases: sqlite3's, and psycopg's once it is loaded (it is only
+    when a PostgreSQL database was opened)."""
+    psycopg = sys.modules.get("psycopg")
+    return (sqlite3.Error,) if psycopg is None else (sqlite3.Error, psycopg.Error)
 
 
 def _backup(settings: Settings, dest: Path) -> int:
@@ -115,6 +120,8 @@ def _copy(source: Path, url: str) -> int:
     try:
         # The bot must not write to the file meanwhile: hold its one-process lock.
         with only_process(source):
+            from bot.storage.copy import copy_database  # noqa: PLC0415 - psycopg: only to copy
+
             report = asyncio.run(copy_database(source, url, progress=print))
     except (StorageError, AlreadyRunning) as error:
         print(f"not copied: {error}", file=sys.stderr)
@@ -154,7 +161,7 @@ def _forget(settings: Settings, user_id: int, *, dry_run: bool) -> int:
     except (StorageError, AlreadyRunning) as error:
         print(f"nothing forgotten: {error}", file=sys.stderr)
         return 1
-    except (sqlite3.Error, psycopg.Error) as error:
+    except _database_errors() as error:
         # A deadlock with the bot's own writes (PostgreSQL), or two forgets at once: the one
         # transaction was rolled back whole.
         print(

@@ -36,6 +36,21 @@ def shared_dir() -> Path:
     return SHARED
 
 
+# Bytecode for the processes the tests start. Many tests start ``python -m bot`` (or a child of
+# their own) again and again; where bytecode is not written (PYTHONDONTWRITEBYTECODE, as in
+# the container), each of those starts compiled the bot's ~200 modules from source again, about
+# a second each time. The processes the tests start write and read it instead in a cache of
+# their own outside the checkout (PYTHONPYCACHEPREFIX): the tree stays free of __pycache__.
+PYCACHE = Path(tempfile.gettempdir()) / f"dvonn-pycache-{os.getuid()}"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The processes started by the tests keep their bytecode in :data:`PYCACHE`."""
+    if os.environ.get("PYTHONDONTWRITEBYTECODE") and not os.environ.get("PYTHONPYCACHEPREFIX"):
+        del os.environ["PYTHONDONTWRITEBYTECODE"]
+        os.environ["PYTHONPYCACHEPREFIX"] = str(PYCACHE)
+
+
 # PostgreSQL, the second storage backend: one throwaway server for the run (see tests/postgres.py),
 # started only when a test asks for it, and a fresh empty database for each test that does. Mark
 # such tests `postgres` (declared in pyproject.toml): `-m 'not postgres'` leaves them out.

@@ -7,10 +7,11 @@ in gettext; the Discord adapter renders it for the reader's locale with
 command and in the server's language for the game thread.
 
 Catalogues are gettext ``.po`` files, ``bot/i18n/locales/<language>/LC_MESSAGES/dvonn.po``,
-read once at start and compiled in memory by Babel (no ``.mo`` build step). English needs no
-catalogue. After changing any message, ``python -m bot.i18n.tools update`` extracts them all
-(these calls, ``locale_str``, and the rules' and the service's error templates) and updates
-every language's catalogue; then translate what it reports (:mod:`bot.i18n.tools`).
+each read and compiled in memory by Babel when its language is first needed (no ``.mo`` build
+step). English needs no catalogue. After changing any message,
+``python -m bot.i18n.tools update`` extracts them all (these calls, ``locale_str``, and the
+rules' and the service's error templates) and updates every language's catalogue; then
+translate what it reports (:mod:`bot.i18n.tools`).
 
 The rules' errors are English templates with numbers in them ("is {height} high, so it moves
 exactly {height} cells"); a few need plural forms to read well in every language, so
@@ -189,20 +190,28 @@ def _plural_variant(text: Text) -> Text:
 
 
 class Catalogues:
-    """The message catalogues of every language we speak, loaded once."""
+    """The message catalogues of every language we speak, each compiled once, when first
+    used (a start compiles none: a bot whose players all speak English never needs them)."""
 
     def __init__(self, directory: Path = LOCALE_DIR) -> None:
-        self._translations: dict[str, gettext.NullTranslations] = {
-            DEFAULT_LANGUAGE: gettext.NullTranslations()
-        }
+        self._sources: dict[str, Path] = {}
         if directory.is_dir():
             for po_file in sorted(directory.glob(f"*/LC_MESSAGES/{DOMAIN}.po")):
-                language = po_file.parent.parent.name
-                self._translations[language] = _compile(po_file, language)
+                self._sources[po_file.parent.parent.name] = po_file
+        self._translations: dict[str, gettext.NullTranslations] = {}
+        if DEFAULT_LANGUAGE not in self._sources:
+            self._translations[DEFAULT_LANGUAGE] = gettext.NullTranslations()
 
     @property
     def languages(self) -> list[str]:
-        return sorted(self._translations)
+        return sorted({DEFAULT_LANGUAGE, *self._sources})
+
+    def _translations_of(self, language: str) -> gettext.NullTranslations:
+        translations = self._translations.get(language)
+        if translations is None:
+            translations = _compile(self._sources[language], language)
+            self._translations[language] = translations
+        return translations
 
     def language_for(self, locale: Locale) -> str:
         """The catalogue language for a Discord locale: ``"en-US"`` → ``"en"``, ``"ru"`` → ``"ru"``.
@@ -212,17 +221,17 @@ class Catalogues:
         if locale is None:
             return DEFAULT_LANGUAGE
         code = str(locale.value if isinstance(locale, enum.Enum) else locale)
-        if code in self._translations:
+        if code == DEFAULT_LANGUAGE or code in self._sources:
             return code
         base = code.replace("_", "-").split("-")[0].lower()
-        return base if base in self._translations else DEFAULT_LANGUAGE
+        return base if base in self._sources else DEFAULT_LANGUAGE
 
     def render(self, text: Text | str, locale: Locale = None) -> str:
         """``text`` in the language of ``locale``, with its parameters filled in."""
         if isinstance(text, str):
             return text  # already rendered (user content such as names)
         text = _plural_variant(text)
-        translations = self._translations[self.language_for(locale)]
+        translations = self._translations_of(self.language_for(locale))
         if text.plural is not None:
             count = text.params.get("count")
             if not isinstance(count, int):

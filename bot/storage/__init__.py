@@ -16,6 +16,8 @@
 Nothing here knows of Discord: ids are opaque integers.
 """
 
+from typing import TYPE_CHECKING, Any
+
 from bot.storage.database import is_postgres, open_database
 from bot.storage.errors import (
     ChannelTaken,
@@ -56,7 +58,6 @@ from bot.storage.models import (
     TurnNotices,
     UserId,
 )
-from bot.storage.postgres import PostgresDatabase
 from bot.storage.puzzles import NewAttempt
 from bot.storage.sqlite import SQLiteDatabase
 from bot.storage.store import (
@@ -69,6 +70,20 @@ from bot.storage.store import (
     Writer,
 )
 from bot.storage.tournaments import NewTournament, TournamentChanged
+
+if TYPE_CHECKING:
+    from bot.storage.postgres import PostgresDatabase
+
+
+def __getattr__(name: str) -> Any:
+    """``PostgresDatabase`` is imported when first asked for: psycopg is loaded only by a
+    process that uses PostgreSQL."""
+    if name == "PostgresDatabase":
+        from bot.storage.postgres import PostgresDatabase  # noqa: PLC0415 - psycopg
+
+        return PostgresDatabase
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "MIGRATIONS",

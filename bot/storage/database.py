@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 from bot.storage.interface import Database
-from bot.storage.postgres import PostgresDatabase
 from bot.storage.sqlite import SQLiteDatabase
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
@@ -29,5 +28,8 @@ async def open_database(target: str | Path, **options: Any) -> Database:
     """Open (creating and migrating if needed) the database ``target`` names: a PostgreSQL URL
     or an SQLite file's path. ``options`` go to that backend's ``open``."""
     if is_postgres(target):
+        # Imported here: psycopg is loaded only by a bot that uses PostgreSQL.
+        from bot.storage.postgres import PostgresDatabase  # noqa: PLC0415
+
         return await PostgresDatabase.open(str(target), **options)
     return await SQLiteDatabase.open(target, **options)

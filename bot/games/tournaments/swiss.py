@@ -38,9 +38,10 @@ import itertools
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-import networkx as nx
+if TYPE_CHECKING:
+    import networkx as nx
 
 from bot.games.tournaments.pairing import (
     Board,
@@ -245,6 +246,8 @@ def _match(
     """A maximum-weight matching of the most pairs over ``edges`` (pairs of places), the bye
     as node ``len(entries)``, and the places it leaves out (none: a perfect matching).
     ``clean``: no bye edge that breaks an absolute criterion (a second bye) either."""
+    import networkx as nx  # noqa: PLC0415 - loaded by the first Swiss round, not at start
+
     count = len(entries)
     weights = _Weights(entries)
     graph: nx.Graph[int] = nx.Graph()

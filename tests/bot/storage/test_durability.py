@@ -4,8 +4,8 @@ After each kill, every move the child had been told was accepted is in the datab
 ``PRAGMA integrity_check`` is ok, the record has no gap and replays to the stored position, and
 the game carries on (in the next child, and finally here) to its end.
 
-This module is also the child:
-``python -m tests.bot.storage.test_durability <db> <game> <seed>`` plays random legal moves
+The child is :mod:`tests.bot.storage.durability_child`:
+``python -m tests.bot.storage.durability_child <db> <game> <seed>`` plays random legal moves
 for both sides and prints ``ok <ply> <move>`` for each one the service accepted, right after
 the call returned.
 """
@@ -21,9 +21,9 @@ from pathlib import Path
 import pytest
 
 import rules
-from bot.games.service import GameService
-from bot.storage import SQLiteDatabase, Store
+from bot.storage import SQLiteDatabase
 from rules import Colour
+from tests.bot.storage.durability_child import open_service
 from tests.conftest import REPO_ROOT
 
 # Starts and SIGKILLs child processes for a whole game (about 1 s).
@@ -33,13 +33,9 @@ ALICE, BOB = 11, 22
 ROUNDS = 30
 
 
-async def _open(path: Path | str) -> GameService:
-    return GameService(Store(await SQLiteDatabase.open(path)))
-
-
 async def _check(path: Path, game_id: int, acknowledged: dict[int, str]) -> bool:
     """Check the file after a kill; returns whether the game is still running."""
-    service = await _open(path)
+    service = await open_service(path)
     try:
         assert isinstance(service.store.db, SQLiteDatabase)
         assert await service.store.db.integrity_check() == ["ok"]
@@ -56,7 +52,7 @@ async def _check(path: Path, game_id: int, acknowledged: dict[int, str]) -> bool
 
 async def test_acknowledged_moves_survive_sigkill(tmp_path: Path) -> None:
     path = tmp_path / "dvonn.sqlite3"
-    service = await _open(path)
+    service = await open_service(path)
     challenge = await service.create_challenge(
         guild_id=1, channel_id=2, challenger_id=ALICE, opponent_id=BOB, colour=Colour.WHITE
     )
@@ -69,7 +65,7 @@ async def test_acknowledged_moves_survive_sigkill(tmp_path: Path) -> None:
     running = True
     for round_number in range(ROUNDS):
         child = await asyncio.create_subprocess_exec(
-            *[sys.executable, "-m", "tests.bot.storage.test_durability"],
+            *[sys.executable, "-m", "tests.bot.storage.durability_child"],
             *[str(path), str(game_id), str(round_number)],
             cwd=REPO_ROOT,
             stdout=asyncio.subprocess.PIPE,
@@ -94,7 +90,7 @@ async def test_acknowledged_moves_survive_sigkill(tmp_path: Path) -> None:
     assert len(acknowledged) >= 20
 
     # The game continues to its end in a new process (this one), from where the last child left.
-    service = await _open(path)
+    service = await open_service(path)
     try:
         game = await service.get_game(game_id)
         play = random.Random(7)
@@ -106,25 +102,3 @@ async def test_acknowledged_moves_survive_sigkill(tmp_path: Path) -> None:
     finally:
         await service.close()
     await _check(path, game_id, acknowledged)
-
-
-async def _child(path: str, game_id: int, seed: int) -> None:
-    service = await _open(path)
-    print("ready", flush=True)
-    rng = random.Random(seed)
-    game = await service.get_game(game_id)
-    while game.is_active:
-        assert game.to_move_id is not None
-        outcome = await service.play(
-            game_id, game.to_move_id, rng.choice(rules.legal_moves(game.position))
-        )
-        for move in outcome.moves:
-            sys.stdout.write(f"ok {move.ply} {move.text}\n")  # one write: one whole line
-            sys.stdout.flush()
-        game = outcome.game
-    await service.close()
-
-
-if __name__ == "__main__":
-    db, game, seed = sys.argv[1:4]
-    asyncio.run(_child(db, int(game), int(seed)))
