@@ -31,7 +31,10 @@ COPY render ./render
 COPY ai ./ai
 COPY --from=native /build/ai/native/_engine.so ./ai/native/
 COPY bot ./bot
+# The bot runs from /app (the working directory comes first on the path), whose files the
+# running user cannot write: compiled once here, or every start compiles them all again.
 RUN pip install --no-cache-dir --disable-pip-version-check --no-deps . \
+    && python -m compileall -q rules render ai bot \
     && useradd --system --uid 10001 --home-dir /data --no-create-home dvonn \
     && mkdir -p /data && chown dvonn /data
 

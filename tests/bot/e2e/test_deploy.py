@@ -115,3 +115,16 @@ async def test_the_containers_command_serves_and_passes_its_health_check(
     finally:
         process.send_signal(signal.SIGTERM)
         assert await asyncio.wait_for(process.wait(), 30) == 0
+
+
+def test_the_image_compiles_every_package_it_runs_from() -> None:
+    """The bot runs from /app as a user who cannot write there: a package copied in but not
+    compiled at build time is compiled from source again at every start."""
+    copied = {
+        line.split()[0]
+        for line in re.findall(r"^COPY (.+)$", DOCKERFILE, re.MULTILINE)
+        if not line.startswith("--from=") and (REPO_ROOT / line.split()[0] / "__init__.py").exists()
+    }
+    compiled = re.search(r"python -m compileall -q ([\w ]+)", DOCKERFILE)
+    assert compiled is not None
+    assert copied and copied == set(compiled[1].split())
