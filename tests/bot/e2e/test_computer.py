@@ -111,6 +111,36 @@ async def test_the_bot_moves_first_as_white_and_after_a_restart(
         assert post is not None and post.pinged_user_ids == {table.alice.id}
 
 
+async def test_a_move_made_while_the_bots_post_is_on_its_way_is_answered_at_once(
+    table: Table, bot_runner: BotRunner
+) -> None:
+    """Alice answers the bot's move while its post is still on its way (its turn holds the
+    game's lease until then): once the post is out, the bot answers her, without waiting for
+    a poll (there is none here) to find its turn."""
+    fake = table.fake
+    async with bot_runner.run(ai_budget=QUICK, housekeeping_interval=0) as bot:
+        thread = await start(table, bot, {"level": "beginner", "colour": "W"})
+        game = await bot.service.game_in_channel(thread.id)
+        assert game is not None
+        hold = fake.world.hold_response("POST", rf"/channels/{thread.id}/messages$")
+        await play_turn(fake, table.alice, thread, rules.parse_move("E3"))
+        await asyncio.wait_for(hold.entered.wait(), 10)  # the bot's move, made and posting
+        assert computer_player(bot).is_thinking(game.id)  # its turn holds on until it is out
+        game = await bot.service.get_game(game.id)
+        assert game.position.ply == 2 and not game.computer_to_move
+        answer = rules.legal_moves(game.position)[0]
+        assert isinstance(answer, rules.Place)
+        cell = rules.CELL_NAMES[answer.cell]
+        reply = fake.send_command(table.alice, thread, "dvonn place", {"cell": cell})
+        async with asyncio.timeout(10):
+            while (await bot.service.get_game(game.id)).position.ply < 3:
+                await asyncio.sleep(0.01)
+        hold.release()
+        await reply.wait_response(timeout=10)
+        game = await after_the_bot(bot, game.id)  # nothing else would start its turn
+        assert game.position.ply == 4 and game.to_move_id == table.alice.id
+
+
 async def test_hints_are_for_games_against_the_bot(table: Table, bot_runner: BotRunner) -> None:
     fake = table.fake
     async with bot_runner.run(ai_budget=QUICK) as bot:

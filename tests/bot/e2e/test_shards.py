@@ -151,6 +151,12 @@ def game_in(url: str, channel: FakeChannel) -> int | None:
 @contextlib.asynccontextmanager
 async def sharded_fake() -> AsyncIterator[FakeDiscord]:
     async with FakeDiscord(shard_count=SHARDS, interaction_deadline=interaction_deadline()) as fake:
+        # A board a turn in server C's channel, at machine speed: under the per-channel limit
+        # (5 posts per 5 s) discord.py would sleep out the bucket every few turns, and the
+        # limits are not the point here (tests/fakediscord/test_ratelimits.py and
+        # tests/bot/e2e/test_limits.py test them). The global limit, which the processes share
+        # (one token), stays on.
+        fake.limits.per_channel = False
         with discord_endpoints(fake):
             yield fake
 
@@ -200,8 +206,8 @@ async def test_processes_with_shard_slices_share_the_work_and_take_over_a_killed
         c = Server(fake, 2, "erin")
         cluster = Cluster(fake, url, tmp_path)
         try:
-            for shard in range(SHARDS):
-                await cluster.start(shard)
+            await cluster.start(0)  # it syncs the commands; then the others start together
+            await asyncio.gather(*(cluster.start(shard) for shard in range(1, SHARDS)))
             place_a, game_a = await human_game(fake, url, a)
             place_b, game_b = await human_game(fake, url, b)
             versus = await fake.run_command(
@@ -274,8 +280,7 @@ async def test_processes_with_shard_slices_share_the_work_and_take_over_a_killed
             assert took <= TAKEOVER_GOAL + 1.0, f"its turn came {took:.1f} s after the kill"
 
             # Both come back; their servers' games go on.
-            await cluster.start(b.shard)
-            await cluster.start(c.shard)
+            await asyncio.gather(cluster.start(b.shard), cluster.start(c.shard))
             for _ in range(4):
                 await move(b, place_b, game_b)
                 await move(a, place_a, game_a)
