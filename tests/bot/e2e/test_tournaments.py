@@ -22,7 +22,13 @@ from bot.i18n import _, n_
 from bot.posting.commands import CommandMentions
 from tests.bot.clock import ManualClock
 from tests.bot.e2e.conftest import BotRunner, Table
-from tests.bot.e2e.helpers import is_board_post, play_turn, said, said_pattern
+from tests.bot.e2e.helpers import (
+    is_board_post,
+    play_turn,
+    said,
+    said_pattern,
+    shorter_windows,
+)
 from tests.bot.e2e.test_tournament_formats import announced
 from tests.fakediscord import (
     FakeChannel,
@@ -671,22 +677,28 @@ async def test_what_makes_no_sense_is_answered_privately(
 
 FEW_429S = 3
 """At most this many 429s in a burst of turns: the first call of each kind of limit learns it."""
+WINDOWS_SHORTER = 10
+"""Discord's per-channel windows, this many times shorter: 28 games begin in seconds."""
+THREAD_START = "POST /channels/{channel_id}/messages/{message_id}/threads"
+"""Starting a thread from a post (a game's thread): its bucket's window, waited out."""
 
 
 @pytest.mark.slow
-# Discord's limits are the same whatever the bot stores in: one backend is enough (a minute).
+# Discord's limits are the same whatever the bot stores in: one backend is enough.
 @pytest.mark.parametrize("database_target", ["sqlite"], indirect=True)
 async def test_twenty_eight_games_begin_at_once_within_the_rate_limits(
     table: Table, bot_runner: BotRunner
 ) -> None:
     """A round robin of eight begins all its 28 games when the eighth player joins: each gets
     its post in the channel, its thread and its first post, with Discord's limits on (five
-    threads per 10 s in a channel, five posts per 5 s: about a minute), and the bot waits
-    them out instead of running into them. Then a turn in every game, all within a second:
-    each board posted once, pinging the next player, with hardly a 429 (the first call of a
-    kind of limit may learn it)."""
+    threads per 10 s in a channel, five posts per 5 s: about a minute; here in windows ten
+    times shorter, the same counts), and the bot waits them out instead of running into them.
+    Then a turn in every game, all within a second: each board posted once, pinging the next
+    player, with hardly a 429 (the first call of a kind of limit may learn it)."""
     fake = table.fake
     assert fake.limits.enabled and fake.limits.per_channel and fake.limits.global_per_second
+    shorter_windows(fake, WINDOWS_SHORTER)
+    thread_window = fake.limits.bucket(THREAD_START).per
     the = club(table, 8)
     async with bot_runner.run() as bot:
         answer = await create(the, format="round_robin", max_players=8)
@@ -704,6 +716,8 @@ async def test_twenty_eight_games_begin_at_once_within_the_rate_limits(
         games = await wait_for_games(the, 28, timeout=120)
         took = time.monotonic() - started
         assert sorted(games) == list(range(1, 29))
+        # 28 starts at five a window: the last five windows after the first were waited out.
+        assert took >= 5 * thread_window, took
         for game in games.values():
             (first,) = fake.messages_in(game.thread)
             assert first.pinged_user_ids == {game.white.id}, first.content

@@ -219,14 +219,28 @@ def random_games(count: int) -> Iterator[list[rules.Move]]:
         yield moves
 
 
+def last_turns(moves: list[rules.Move]) -> Iterator[tuple[rules.Position, LastTurn]]:
+    """After each move of a game, the position and ``LastTurn.of(moves[: index + 1])``, from
+    one replay instead of one a move. It is checked against ``LastTurn.of`` where they could
+    differ (after a pass, which belongs to the move before it) and at each game's end."""
+    positions = rules.replay(moves)
+    turn = 0
+    for index, move in enumerate(moves):
+        if index == 0 or not isinstance(move, rules.Pass):
+            turn = index
+        removed = rules.apply(positions[turn], moves[turn]).removed
+        last = LastTurn(turn, moves[turn], dict(removed), index - turn)
+        if last.passes or index == len(moves) - 1:
+            assert last == LastTurn.of(moves[: index + 1])
+        yield positions[index + 1], last
+
+
 def every_board() -> Iterator[tuple[rules.Position, tuple[Text, ...]]]:
     """Every position of the oracle's games and of random games, with what its post says."""
     for moves in (*oracle_games(), *random_games(RANDOM_GAMES)):
-        pos = rules.new_game()
-        yield pos, board_summary(pos, LONGEST_NAMES)
-        for index, move in enumerate(moves):
-            pos = rules.play(pos, move)
-            yield pos, board_summary(pos, LONGEST_NAMES, last_turn=LastTurn.of(moves[: index + 1]))
+        yield rules.new_game(), board_summary(rules.new_game(), LONGEST_NAMES)
+        for pos, last in last_turns(moves):
+            yield pos, board_summary(pos, LONGEST_NAMES, last_turn=last)
 
 
 @pytest.fixture(scope="module")
@@ -250,11 +264,14 @@ def test_every_board_is_told_whole_within_the_limits(
     in English are also told within the limits in the longest language there is."""
     alts: list[tuple[int, tuple[Text, ...]]] = []
     boards: list[tuple[int, tuple[Text, ...]]] = []
+    title = len(ENGLISH.render(TITLE)) + 1  # the same on every board, and a line break
     for pos, summary in every_board():
-        alt = (*summary, *by_rows(pos))
-        board = (TITLE, *summary, *by_rows(pos, empty_cells=True))
-        alts.append((len("\n".join(map(ENGLISH.render, alt))), alt))
-        boards.append((len("\n".join(map(ENGLISH.render, board))), board))
+        rows, cells = by_rows(pos), by_rows(pos, empty_cells=True)
+        said = len("\n".join(map(ENGLISH.render, summary))) + 1
+        alts.append((said + len("\n".join(map(ENGLISH.render, rows))), (*summary, *rows)))
+        boards.append(
+            (title + said + len("\n".join(map(ENGLISH.render, cells))), (TITLE, *summary, *cells))
+        )
     assert len(alts) > 20_000
     for told, limit in ((alts, MAX_ALT_TEXT), (boards, MAX_CONTENT)):
         told.sort(key=lambda found: found[0], reverse=True)
