@@ -36,7 +36,7 @@ from typing import Any, Final
 
 from bot.storage.errors import StorageError
 from bot.storage.models import EndReason, GameStatus, TournamentStatus, UserId, time_to_text
-from bot.storage.sql_helpers import WriterPart
+from bot.storage.tournaments import TournamentWrites
 
 _ANONYMISED: Final = (
     ("games", "white_id"),
@@ -135,7 +135,7 @@ class NotAPlayerId(StorageError):
         )
 
 
-class ForgetWrites(WriterPart):
+class ForgetWrites(TournamentWrites):
     """Forgetting a player, in one write transaction."""
 
     async def forget_player(self, user_id: UserId, now: datetime) -> Forgotten:
@@ -165,25 +165,13 @@ class ForgetWrites(WriterPart):
 
         # Entries in tournaments not begun are taken back, as a player leaving does.
         entries = await conn.fetch_all(
-            "SELECT p.tournament_id, p.seed FROM tournament_players p "
+            "SELECT p.tournament_id FROM tournament_players p "
             "JOIN tournaments t ON t.id = p.tournament_id WHERE p.user_id = ? AND t.status = ?",
             (user_id, TournamentStatus.OPEN.value),
         )
         for entry in entries:
-            tournament_id, seed = entry["tournament_id"], entry["seed"]
-            count(
-                deleted,
-                "tournament_players",
-                await conn.execute(
-                    "DELETE FROM tournament_players WHERE tournament_id = ? AND user_id = ?",
-                    (tournament_id, user_id),
-                ),
-            )
-            await conn.execute(
-                "UPDATE tournament_players SET seed = seed - 1 "
-                "WHERE tournament_id = ? AND seed > ?",
-                (tournament_id, seed),
-            )
+            if await self.remove_entrant(entry["tournament_id"], user_id):
+                count(deleted, "tournament_players", 1)
         # Challenges that started no game are theirs and their opponent's only: gone.
         count(
             deleted,

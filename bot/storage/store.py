@@ -63,10 +63,10 @@ class Writer(
     PlayerWrites,
     OutboxWrites,
     SettingsWrites,
+    ForgetWrites,  # before TournamentWrites, whose remove_entrant it uses
     TournamentWrites,
     PlanWrites,
     PuzzleWrites,
-    ForgetWrites,
 ):
     """The writes (and consistent reads) of one write transaction.
 

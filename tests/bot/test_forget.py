@@ -351,3 +351,23 @@ async def test_no_rematch_is_offered_to_a_forgotten_player(service: GameService)
     with pytest.raises(RematchOfFormerPlayer):
         await service.offer_rematch(1, BOB, channel_id=CHANNEL)
     assert await service.open_challenges(CHANNEL) == []
+
+
+async def test_an_entry_in_a_tournament_not_begun_is_taken_back_and_the_seeds_close_up(
+    service: GameService,
+) -> None:
+    cup = await service.tournaments.create(
+        guild_id=GUILD,
+        channel_id=CHANNEL + 3,
+        by=BOB,
+        organiser=True,
+        name="Spring Cup",
+        format=TournamentFormat.ROUND_ROBIN,
+        max_players=4,
+    )
+    for player in (ALICE, BOB, CAROL):
+        await service.tournaments.join(cup.id, player)
+    forgotten = await service.store.forget_player(ALICE, service.now())
+    assert forgotten.deleted["tournament_players"] == 1
+    entrants = (await service.tournaments.standing(cup.id)).entrants
+    assert [(e.user_id, e.seed) for e in entrants] == [(BOB, 1), (CAROL, 2)]

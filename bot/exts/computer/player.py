@@ -108,26 +108,20 @@ class ComputerPlayer:
             async with self._service.leases.holding(computer_turn(game.id)) as ours:
                 if not ours:
                     return  # another process is thinking about this game
-                again = None
-                played = False
                 try:
                     game = await self._service.get_game(game.id)  # as it is now that it is ours
                     await self._play(game)
-                    played = True
                 except (GameChanged, GameFinished):
                     log.info("game %s changed while the bot was thinking; it looks again", game.id)
-                    fresh = await self._service.get_game(game.id)
-                    again = fresh if fresh.computer_to_move else None
                 except Exception:
                     log.exception("the bot could not play its turn in game %s", game.id)
-            if played:
-                # The opponent may have answered while this turn still held the lease (posting
-                # the bot's move): their move found the bot thinking, here or in another
-                # process, and started nothing. Look again now that the lease is free, rather
-                # than leave the answer to the next poll, seconds later.
-                again = await self._service.get_game(game.id)
-        if again is not None:  # once this turn has let go of the game and its lease
-            asyncio.get_running_loop().call_soon(self.play_if_its_turn, again)
+                    return  # not again: the next poll or restart tries, so an error cannot loop
+            # Look again once the lease is free: the game changed under the bot, or the opponent
+            # answered while this turn still held the lease (posting the bot's move), so their
+            # move found the bot thinking, here or in another process, and started nothing;
+            # rather than leave the answer to the next poll, seconds later.
+            again = await self._service.get_game(game.id)
+        asyncio.get_running_loop().call_soon(self.play_if_its_turn, again)
 
     async def _play(self, game: Game) -> None:
         # The opponent's automatic passes may leave the bot to move again: go on until not.
