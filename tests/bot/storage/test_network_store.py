@@ -7,6 +7,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import psycopg
 import pytest
@@ -32,6 +33,7 @@ from bot.storage import (
     TournamentStatus,
     open_database,
 )
+from bot.storage.copy import copy_database
 from bot.storage.models import time_to_text
 
 NOW = datetime(2026, 11, 2, 18, 0, tzinfo=UTC)
@@ -751,3 +753,70 @@ async def test_a_database_with_running_games_migrates(database_target: str) -> N
         assert running is not None and running.id == 2
     finally:
         await store.close()
+
+
+@pytest.mark.postgres
+async def test_the_network_tables_copy_from_sqlite_to_postgresql(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    """The two migrations made the same tables: an SQLite file's network rows copy whole."""
+    path = tmp_path / "dvonn.sqlite3"
+    lite = Store(await SQLiteDatabase.open(path))
+    try:
+        async with lite.write() as tx:
+            await tx.ensure_players([ANN, BOB, CAT], NOW)
+        await _join(lite, (ANN, "Ann", GUILD_A), (BOB, "Bob", None), (CAT, "Cat", GUILD_A))
+        async with lite.write() as tx:
+            await tx.set_channel(GUILD_A, NETWORK_A, ANN, NOW)
+            await tx.set_board(GUILD_A, 555, await tx.bump_seeks(), NOW)
+            await tx.block(CAT, BOB, NOW)
+        await _seek(lite, ANN, min_rating=1300, max_rating=1700)
+        game_id = await _network_game(
+            lite,
+            ANN,
+            BOB,
+            [NewHome(HomeSeat.WHITE, GUILD_A, NETWORK_A), NewHome(HomeSeat.BLACK, user_id=BOB)],
+        )
+        await _post(lite, game_id, "B")
+        expected = (
+            [await lite.member(p) for p in (ANN, BOB, CAT)],
+            await lite.network_server(GUILD_A),
+            await lite.homes(game_id),
+            await lite.open_network_challenges(NOW, viewer=BOB, rating=1500.0),
+            await lite.game(game_id),
+        )
+    finally:
+        await lite.close()
+
+    report = await copy_database(path, postgres_url)
+
+    assert {
+        table: report.rows[table]
+        for table in (
+            "network_members",
+            "network_servers",
+            "network_state",
+            "network_blocks",
+            "game_homes",
+        )
+    } == {
+        "network_members": 3,
+        "network_servers": 1,
+        "network_state": 1,
+        "network_blocks": 1,
+        "game_homes": 2,
+    }
+    pg = Store(await open_database(postgres_url))
+    try:
+        assert (
+            [await pg.member(p) for p in (ANN, BOB, CAT)],
+            await pg.network_server(GUILD_A),
+            await pg.homes(game_id),
+            await pg.open_network_challenges(NOW, viewer=BOB, rating=1500.0),
+            await pg.game(game_id),
+        ) == expected
+        assert await pg.seeks_version() == 1 and await pg.blocked_either(BOB, CAT)
+        rows = await pg.db.fetch_all("SELECT home FROM notifications")
+        assert [row["home"] for row in rows] == ["B"]
+    finally:
+        await pg.close()
