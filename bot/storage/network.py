@@ -194,10 +194,12 @@ class NetworkWrites(TournamentWrites):
 
     # members
 
-    async def member(self, user_id: UserId) -> NetworkMember | None:
+    async def member(self, user_id: UserId, *, lock: bool = True) -> NetworkMember | None:
         """A player's network membership (``None``: never joined, or their data deleted),
-        locked until the transaction ends."""
-        row = await one_row(self._conn, locking(self._conn, _SELECT_MEMBER), (user_id,))
+        locked until the transaction ends (``lock=False``: only looked at, neither waiting for
+        nor holding up another transaction that changes it)."""
+        sql = locking(self._conn, _SELECT_MEMBER) if lock else _SELECT_MEMBER
+        row = await one_row(self._conn, sql, (user_id,))
         return None if row is None else _member(row)
 
     async def join(
@@ -314,10 +316,11 @@ class NetworkWrites(TournamentWrites):
 
     # servers
 
-    async def network_server(self, guild_id: GuildId) -> NetworkServer | None:
+    async def network_server(self, guild_id: GuildId, *, lock: bool = True) -> NetworkServer | None:
         """A server's part in the network (``None``: never took part), locked until the
-        transaction ends."""
-        row = await one_row(self._conn, locking(self._conn, _SELECT_SERVER), (guild_id,))
+        transaction ends (``lock=False``: only looked at)."""
+        sql = locking(self._conn, _SELECT_SERVER) if lock else _SELECT_SERVER
+        row = await one_row(self._conn, sql, (guild_id,))
         return None if row is None else _server(row)
 
     async def set_channel(
