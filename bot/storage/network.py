@@ -510,6 +510,56 @@ class NetworkWrites(TournamentWrites):
         channel, the oldest first: the ones to move out when it leaves."""
         return await _games_homed_in(self._conn, guild_id, limit)
 
+    async def games_homed_in_left_servers(self, limit: int) -> list[int]:
+        """Network games running (or paired, not begun) with a home in the network channel of
+        a server that left the network, the oldest first: the ones still to move out."""
+        rows = await self._conn.fetch_all(
+            "SELECT DISTINCT h.game_id FROM game_homes h "
+            "JOIN network_servers s ON s.guild_id = h.guild_id "
+            "JOIN games g ON g.id = h.game_id "
+            "WHERE s.left_at IS NOT NULL AND g.status IN ('active', 'pending') "
+            "ORDER BY h.game_id LIMIT ?",
+            (limit,),
+        )
+        return [int(row["game_id"]) for row in rows]
+
+    # network challenges closed together
+
+    async def cancel_network_challenges(
+        self,
+        now: datetime,
+        *,
+        player_id: UserId | None = None,
+        guild_id: GuildId | None = None,
+    ) -> list[Challenge]:
+        """Cancel the open network challenges made by or to ``player_id`` (who left the
+        network), or made in ``guild_id`` (which left it); returns them, by id."""
+        if (player_id is None) == (guild_id is None):
+            raise ValueError("the challenges of a player, or of a server")
+        which: str
+        params: tuple[int, ...]
+        if player_id is not None:
+            which, params = "(challenger_id = ? OR opponent_id = ?)", (player_id, player_id)
+        else:
+            assert guild_id is not None
+            which, params = "guild_id = ?", (guild_id,)
+        rows = await self._conn.fetch_all(
+            "UPDATE challenges SET status = 'cancelled', closed_at = ? "
+            f"WHERE network = 1 AND status = 'open' AND {which} RETURNING {CHALLENGE_COLUMNS}",
+            (time_to_text(now), *params),
+        )
+        return sorted((challenge_of(row) for row in rows), key=lambda c: c.id)
+
+    async def expire_network_challenges(self, now: datetime) -> list[Challenge]:
+        """Close the open network challenges whose time is up at ``now``; returns them, by id."""
+        rows = await self._conn.fetch_all(
+            "UPDATE challenges SET status = 'expired', closed_at = ? "
+            "WHERE network = 1 AND status = 'open' AND expires_at <= ? "
+            f"RETURNING {CHALLENGE_COLUMNS}",
+            (time_to_text(now), time_to_text(now)),
+        )
+        return sorted((challenge_of(row) for row in rows), key=lambda c: c.id)
+
 
 async def _games_homed_in(reader: Reader, guild_id: GuildId, limit: int) -> list[int]:
     rows = await reader.fetch_all(
