@@ -45,6 +45,7 @@ from bot.games.core.timecontrol import TimeControl, from_columns
 from bot.games.lobby.challenges import DEFAULT_CHALLENGE_TTL, Lobby
 from bot.games.lobby.checks import check_clock
 from bot.games.lobby.errors import InvalidTimeControl
+from bot.games.network.network import Network
 from bot.games.notices.digests import DigestQueued, Digests, DigestsQueued
 from bot.games.plans.planning import Planning
 from bot.games.play.moves import Play
@@ -122,11 +123,13 @@ class GameService:
         default_clock: TimeControl | None = None,
         outbox_lease: timedelta = DEFAULT_LEASE,
         puzzles: PuzzleBook | None = None,
+        network: bool = False,
     ) -> None:
         """``default_clock``: the clock of a challenge that names none, in a server without a
         default of its own (``None``: no clock). ``outbox_lease``: how long a claim on an
         announcement holds (see :mod:`bot.games.core.outbox`). ``puzzles``: the puzzles
-        (``None``: :mod:`ai.puzzles`', read when first needed)."""
+        (``None``: :mod:`ai.puzzles`', read when first needed). ``network``: the DVONN network
+        is on (its periodic jobs run; its use cases, :attr:`network`, are there either way)."""
         self.store = store
         self._clock = clock
         self._rng = rng if rng is not None else random.Random()
@@ -166,6 +169,10 @@ class GameService:
         )
         self.housekeeping = PeriodicJobs()
         """The housekeeping pass's jobs, each feature's own, in the order they run."""
+        self.network = Network(shared, self._rng, challenge_ttl)
+        """The DVONN network: members, servers, blocks, network challenges and games' homes."""
+        if network:  # before the lobby's expiry, which would close network challenges unseen
+            self.network.add_jobs(self.housekeeping)
         self.housekeeping.add("challenges: expiry", self.lobby.expire_due)
         self.housekeeping.add("clocks: losses on time", self.clocks.lose_late_games)
         self.housekeeping.add("ratings: games left unrated", self.ratings.rate_unrated)
@@ -184,6 +191,7 @@ class GameService:
         challenge_ttl: timedelta = DEFAULT_CHALLENGE_TTL,
         default_clock: TimeControl | None = None,
         outbox_lease: timedelta = DEFAULT_LEASE,
+        network: bool = False,
     ) -> GameService:
         """Open the database ``database`` names, an SQLite file's path or a PostgreSQL URL
         (creating and migrating it), and a service over it."""
@@ -195,6 +203,7 @@ class GameService:
             challenge_ttl=challenge_ttl,
             default_clock=default_clock,
             outbox_lease=outbox_lease,
+            network=network,
         )
         try:
             await db.hold_life(service.outbox.claimant)
