@@ -321,6 +321,8 @@ class Lobby(UseCases):
         *,
         private: bool = False,
     ) -> GameStarted:
+        if challenge.network:  # the network's (NetworkLobby), never a channel's game
+            raise ChallengeNotFound(challenge.id)
         check_open(challenge)
         if user_id == challenge.challenger_id:
             raise OwnChallenge(challenge.id, user_id)
@@ -404,6 +406,8 @@ class Lobby(UseCases):
             challenge = await unexpired_challenge(tx, challenge_id, now)
             closed = None
             if challenge is not None:
+                if challenge.network:  # the network's: closed by NetworkLobby
+                    raise ChallengeNotFound(challenge_id)
                 check_open(challenge)
                 check(challenge)
                 closed = await tx.close_challenge(challenge_id, status, at=now, by=user_id)

@@ -139,9 +139,14 @@ class NetworkGames(UseCases):
         (each new home begins with the current board)."""
         games: list[int] = []
         written: list[int] = []
-        while True:
+        more = True
+        while more:
             async with self._store.write() as tx:
-                found = await tx.games_homed_in_left_servers(batch)
+                listed = await tx.games_homed_in_left_servers(batch)
+                more = len(listed) == batch
+                found = [game_id for game_id in listed if game_id not in games]
+                if not found:
+                    break  # (a game moved this pass and still listed would be a bug: not again)
                 for game_id in found:
                     game = await tx.game(game_id)
                     assert game is not None
@@ -152,8 +157,6 @@ class NetworkGames(UseCases):
                         if server is not None and not server.is_live:
                             written += await _move_to_dms(tx, game, home, self._now())
             games += found
-            if len(found) < batch:
-                break
         if games:
             log.info("network: %d games moved out of servers that left", len(games))
         return HomesMoved(tuple(games), tuple(written))

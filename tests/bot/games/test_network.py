@@ -18,6 +18,7 @@ from bot.games.core.errors import (
     ChallengeAlreadyAccepted,
     ChallengeCancelled,
     ChallengeNotForYou,
+    ChallengeNotFound,
     NotYourChallenge,
     OwnChallenge,
     SelfChallenge,
@@ -273,10 +274,18 @@ async def test_own_taken_and_other_closed_challenges_are_refused(net: GameServic
     await net.network.cancel(cancelled, ALICE)
     with pytest.raises(ChallengeCancelled):
         await net.network.accept(cancelled, BOB)
-    # A challenge of the lobby is not the network's.
+    # A challenge of the lobby is not the network's, nor the other way round.
     lobby = await net.create_challenge(guild_id=GUILD_A, channel_id=CHANNEL_A, challenger_id=BOB)
-    with pytest.raises(Exception, match="does not exist"):
+    with pytest.raises(ChallengeNotFound):
         await net.network.accept(lobby.id, CAROL)
+    with pytest.raises(ChallengeNotFound):
+        await net.network.cancel(lobby.id, BOB)
+    network_one = await seek(net, ALICE)
+    with pytest.raises(ChallengeNotFound):
+        await net.accept_challenge(network_one, BOB)
+    with pytest.raises(ChallengeNotFound):
+        await net.cancel_challenge(network_one, ALICE)
+    assert (await net.get_challenge(network_one)).status is ChallengeStatus.OPEN
 
 
 async def test_a_rating_range_admits_only_ratings_in_it(net: GameService) -> None:
