@@ -36,7 +36,6 @@ from bot.storage import (
     NewGame,
     NewHome,
     NotAPlayerId,
-    RatingRow,
     Result,
     SQLiteDatabase,
     StillPlaying,
@@ -194,11 +193,11 @@ async def network_history(service: GameService) -> int:
             ],
             now,
         )
-    await service.resign(game.id, ALICE)
+    await service.resign(game.id, ALICE)  # rated in the network's ratings (guild 0), at once
     async with store.write() as tx:
-        assert await tx.claim_for_rating(game.id, now)
-        for player, rating in ((ALICE, 1480.0), (BOB, 1520.0)):
-            await tx.save_rating(RatingRow(NETWORK_GUILD_ID, player, rating, 300.0, 0.06, 1), now)
+        assert not await tx.claim_for_rating(game.id, now)
+        for player in (ALICE, BOB):
+            assert await tx.rating(NETWORK_GUILD_ID, player) is not None
     return game.id
 
 
