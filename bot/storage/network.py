@@ -531,18 +531,27 @@ class NetworkWrites(TournamentWrites):
         *,
         player_id: UserId | None = None,
         guild_id: GuildId | None = None,
+        between: tuple[UserId, UserId] | None = None,
     ) -> list[Challenge]:
         """Cancel the open network challenges made by or to ``player_id`` (who left the
-        network), or made in ``guild_id`` (which left it); returns them, by id."""
-        if (player_id is None) == (guild_id is None):
-            raise ValueError("the challenges of a player, or of a server")
+        network), or made in ``guild_id`` (which left it), or the direct ones of either of
+        ``between`` to the other (one blocked the other); returns them, by id."""
+        if sum(given is not None for given in (player_id, guild_id, between)) != 1:
+            raise ValueError("the challenges of a player, of a server, or between two players")
         which: str
         params: tuple[int, ...]
         if player_id is not None:
             which, params = "(challenger_id = ? OR opponent_id = ?)", (player_id, player_id)
-        else:
-            assert guild_id is not None
+        elif guild_id is not None:
             which, params = "guild_id = ?", (guild_id,)
+        else:
+            assert between is not None
+            a, b = between
+            which = (
+                "((challenger_id = ? AND opponent_id = ?) "
+                "OR (challenger_id = ? AND opponent_id = ?))"
+            )
+            params = (a, b, b, a)
         rows = await self._conn.fetch_all(
             "UPDATE challenges SET status = 'cancelled', closed_at = ? "
             f"WHERE network = 1 AND status = 'open' AND {which} RETURNING {CHALLENGE_COLUMNS}",
