@@ -12,8 +12,10 @@ class Blocks(UseCases):
     """Blocking and unblocking."""
 
     async def block(self, blocker_id: UserId, blocked_id: UserId) -> bool:
-        """``blocker_id`` blocks ``blocked_id``; ``False`` if they had already. Raises
-        :class:`SelfBlock`, :class:`NotInNetwork` (the blocker)."""
+        """``blocker_id`` blocks ``blocked_id``: the direct network challenges waiting between
+        them, either way, are cancelled (their posts say so when next looked at); ``False`` if
+        they had blocked already. Raises :class:`SelfBlock`, :class:`NotInNetwork` (the
+        blocker)."""
         if blocker_id == blocked_id:
             raise SelfBlock(blocker_id)
         now = self._now()
@@ -22,7 +24,9 @@ class Blocks(UseCases):
             if member is None or not member.is_member:
                 raise NotInNetwork(blocker_id)
             await tx.ensure_players([blocker_id, blocked_id], now)
-            return await tx.block(blocker_id, blocked_id, now)
+            blocked = await tx.block(blocker_id, blocked_id, now)
+            await tx.cancel_network_challenges(now, between=(blocker_id, blocked_id))
+        return blocked
 
     async def unblock(self, blocker_id: UserId, blocked_id: UserId) -> bool:
         """``blocker_id`` takes a block back; ``False`` if there was none."""

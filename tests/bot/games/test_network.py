@@ -230,7 +230,12 @@ async def test_a_block_either_way_refuses_challenges_and_hides_seeks_without_say
 ) -> None:
     alice_seek = await seek(net, ALICE)
     bob_seek = await net.network.challenge(BOB, guild_id=GUILD_B, channel_id=CHANNEL_B)
+    waiting = await net.network.challenge(ALICE, guild_id=None, channel_id=1, opponent_id=BOB)
+    to_carol = await net.network.challenge(ALICE, guild_id=None, channel_id=1, opponent_id=CAROL)
     assert await net.network.block(BOB, ALICE)
+    # The direct challenge waiting between them is called off; others are not.
+    assert (await net.get_challenge(waiting.id)).status is ChallengeStatus.CANCELLED
+    assert (await net.get_challenge(to_carol.id)).status is ChallengeStatus.OPEN
     assert not await net.network.block(BOB, ALICE)  # already
     with pytest.raises(SelfBlock):
         await net.network.block(BOB, BOB)
