@@ -109,7 +109,8 @@ class NetworkLobby(UseCases):
         Raises :class:`NotInNetwork`, :class:`SelfChallenge`, :class:`NotANetworkPlayer`,
         :class:`PlayerUnavailable` (a block either way), :class:`InvalidRatingRange`,
         :class:`InvalidClock`, :class:`InvalidTimeControl`, :class:`NoNetworkChannel` and
-        :class:`ServerLeftNetwork` (made in a server not in the network)."""
+        :class:`ServerLeftNetwork` (an open one made in a server not in the network, where it
+        would be posted)."""
         check_clock(clock)
         if opponent_id == challenger_id:
             raise SelfChallenge(challenger_id)
@@ -119,7 +120,8 @@ class NetworkLobby(UseCases):
         clock_days, bank = to_columns(clock)
         now = self._now()
         async with self._store.write() as tx:
-            await _check_server(tx, guild_id)
+            if opponent_id is None:  # posted where made (a direct one: in its opponent's home)
+                await _check_server(tx, guild_id)
             await _check_member(tx, challenger_id)
             if opponent_id is not None:
                 opponent = await tx.member(opponent_id, lock=False)

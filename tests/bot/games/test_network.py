@@ -192,6 +192,11 @@ async def test_challenges_are_made_in_dms_or_in_a_server_that_takes_part(net: Ga
     assert await seek(net, DANA, guild=None)
     with pytest.raises(NoNetworkChannel):
         await seek(net, ALICE, guild=GUILD_C)
+    # A direct one is confirmed privately and posted in its opponent's home: made anywhere.
+    direct = await net.network.challenge(
+        ALICE, guild_id=GUILD_C, channel_id=CHANNEL_C, opponent_id=BOB
+    )
+    assert (await net.network.accept(direct.id, BOB)).game.network
     with pytest.raises(NoNetworkChannel):
         await net.network.stop(GUILD_C, MODERATOR)
     status = await net.network.servers.status(GUILD_A)
