@@ -19,7 +19,9 @@ from bot.games.core.parts import UseCases
 from bot.games.core.results import GameStarted
 from bot.games.core.starts import begin_deadline
 from bot.games.network.announcements import network_home
+from bot.games.network.errors import NotYourHome
 from bot.storage import ChannelId, Game, GameHome, GameStatus, HomeSeat, UserId, Writer
+from rules import Colour
 
 log = logging.getLogger(__name__)
 
@@ -180,6 +182,22 @@ class NetworkGames(UseCases):
         if players:
             log.info("network: the data of %d players deleted, as they asked", len(players))
         return MembersForgotten(tuple(players), tuple(sorted(deleted.items())))
+
+    async def home_here(
+        self, game: Game, user_id: UserId, channel_id: ChannelId
+    ) -> GameHome | None:
+        """The home of network ``game`` that ``channel_id`` is, for ``user_id`` acting there
+        (``None``: none of its homes, as a command used elsewhere). A player acts from their
+        own home (or one of both): raises :class:`NotYourHome` in the other player's. Anyone
+        else is left to the use case (a spectator may look, not play)."""
+        home = next(
+            (h for h in await self._store.homes(game.id) if h.channel_id == channel_id), None
+        )
+        if home is None or home.seat is HomeSeat.BOTH or not game.is_player(user_id):
+            return home
+        if game.player(Colour.WHITE if home.seat is HomeSeat.WHITE else Colour.BLACK) != user_id:
+            raise NotYourHome(game.id, user_id)
+        return home
 
     async def homes(self, game_id: int) -> list[GameHome]:
         """A network game's homes (none for another game)."""

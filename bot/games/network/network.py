@@ -40,6 +40,7 @@ class Network:
         self.seeks_for = self.lobby.seeks_for
         self.home_ready = self.games.home_ready
         self.lose_home = self.games.lose_home
+        self.home_here = self.games.home_here
         self.names = self.games.names
 
     def add_jobs(self, jobs: PeriodicJobs) -> None:

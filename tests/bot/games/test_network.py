@@ -32,6 +32,7 @@ from bot.games.network.errors import (
     NoNetworkChannel,
     NotANetworkPlayer,
     NotInNetwork,
+    NotYourHome,
     OutOfRange,
     OwnNetworkChallenge,
     PlayerUnavailable,
@@ -394,7 +395,16 @@ async def test_the_last_home_ready_begins_the_game_once(
         HomeSeat.WHITE: 901,
         HomeSeat.BLACK: 902,
     }
-    # Moves go on as in any game.
+    # Each player moves from their own home; the other's refuses, a spectator is let look.
+    own = await net.network.home_here(game, ALICE, 901)
+    assert own is not None and own.seat is HomeSeat.WHITE
+    with pytest.raises(NotYourHome):
+        await net.network.home_here(game, ALICE, 902)
+    with pytest.raises(NotYourHome):
+        await net.network.home_here(game, BOB, 901)
+    looking = await net.network.home_here(game, CAROL, 902)
+    assert looking is not None and looking.seat is HomeSeat.BLACK
+    assert await net.network.home_here(game, ALICE, CHANNEL_A) is None
     moved = await net.play(game_id, ALICE, "E3")
     assert moved.game.ply == 1
 
