@@ -396,8 +396,9 @@ def _separate_level(level: list[list[PlayerId]], partners: dict[PlayerId, set[Pl
                 return True
         return False
 
-    # Every swap puts no pair together and parts at least one: this ends. Another pass may
-    # free a pair that had no swap before.
+    # Every swap puts no pair together and parts at least one, so there are at most as many
+    # swaps as pairs together at the start. Another pass may free a pair that had no swap.
+    budget = sum(len(together(player)) for player in group if player in partners) // 2
     swapped = True
     while swapped:
         swapped = False
@@ -412,3 +413,6 @@ def _separate_level(level: list[list[PlayerId]], partners: dict[PlayerId, set[Pl
                 )
                 if move(later) or move(earlier):
                     swapped = True
+                    budget -= 1
+                    if budget < 0:
+                        raise RuntimeError("a swap put a blocked pair together")

@@ -3,6 +3,7 @@ over random championships (shape, moves, newcomers, blocks, the linear league it
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import random
 import time
@@ -142,6 +143,13 @@ def test_a_lowest_level_of_one_division_takes_two_from_the_level_above() -> None
     down = [row.player for division in tables[1:4] for row in division if levels[row.player] == 3]
     # The two worst of level 2's three 10ths: all on 1 point, so the later divisions'.
     assert down == [tables[2][9].player, tables[3][9].player]
+    # With points that differ, the 10ths with fewer go down: divisions 2's and 4's.
+    for number, points in ((1, 0.5), (2, 3.0), (3, 0.0)):
+        last = tables[number][9]
+        tables[number] = (*tables[number][:9], dataclasses.replace(last, points=points))
+    levels = levels_of(next_season(tables))
+    down = [row.player for division in tables[1:4] for row in division if levels[row.player] == 3]
+    assert down == [tables[1][9].player, tables[3][9].player]
 
 
 # --- properties of the shape -------------------------------------------------------------------
