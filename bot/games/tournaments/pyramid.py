@@ -66,8 +66,8 @@ only by sending 18 down.
 Were level 3 only one division (50 players), level 2 would take in 2 from below and 6 from
 above and send 6 up: two down, the two worst of its three 10ths.
 
-Little Golem's own rule (3rd–5th stay, 6th and below down) keeps its groups at 9 to 11; here the
-widths are kept exactly, which is what lets the divisions be numbered once for all.
+A fixed down count (say, sixth and below) would let the levels' widths drift season by season;
+here they are kept exactly, which is what lets the divisions be numbered once for all.
 
 **Blocked pairs** (:func:`separate_blocked`): two players one of whom blocked the other are never
 dealt into one division when it can be avoided. A pair that shares a division is split by
@@ -80,6 +80,7 @@ does a pair for whom no such swap exists (blocks so dense that every swap makes 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final, TypeVar
@@ -255,9 +256,10 @@ class _Row:
         return (self.place, -self.points, self.group)
 
 
-def _in_level_order(rows: Sequence[_Row], players: Collection[PlayerId]) -> list[PlayerId]:
-    """``players`` (rows of one level) in level order: place, more points, division number."""
-    return [row.player for row in sorted(rows, key=lambda r: r.key) if row.player in players]
+def _in_level_order(ordered: Sequence[_Row], players: Collection[PlayerId]) -> list[PlayerId]:
+    """``players`` in level order (place, more points, division number), from ``ordered``: the
+    rows of their level in that order."""
+    return [row.player for row in ordered if row.player in players]
 
 
 def next_season(
@@ -302,9 +304,9 @@ def next_season(
         coming_up = promoted_from[number] if number < lowest else 0
         excess = down_before + left + coming_up - size * groups_at(number, branching=branching)
         down = 0 if number == lowest else max(0, min(excess, left))
-        candidates = [row for row in rows[number - 1] if number == 1 or row.place >= PROMOTED]
-        worst = sorted(candidates, key=lambda r: r.key)[len(candidates) - down :]
-        downs = [sum(row.group == group for row in worst) for group in range(len(level))]
+        ordered = sorted(rows[number - 1], key=lambda r: r.key)
+        candidates = [row for row in ordered if number == 1 or row.place >= PROMOTED]
+        downs = Counter(row.group for row in candidates[len(candidates) - down :])
         moves = [
             league_moves(
                 table,
@@ -315,9 +317,9 @@ def next_season(
             )
             for group, table in enumerate(level)
         ]
-        promoted.append(_in_level_order(rows[number - 1], {p for m in moves for p in m.promoted}))
-        staying.append(_in_level_order(rows[number - 1], {p for m in moves for p in m.staying}))
-        relegated.append(_in_level_order(rows[number - 1], {p for m in moves for p in m.relegated}))
+        promoted.append(_in_level_order(ordered, {p for m in moves for p in m.promoted}))
+        staying.append(_in_level_order(ordered, {p for m in moves for p in m.staying}))
+        relegated.append(_in_level_order(ordered, {p for m in moves for p in m.relegated}))
         down_before = len(relegated[-1])
     ladder: list[PlayerId] = []
     for index in range(lowest):
