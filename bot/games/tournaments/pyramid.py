@@ -28,7 +28,8 @@ players (5 to 14 of 10), unless the whole championship is smaller than that.
 **A season's end** (:func:`next_season`):
 
 1. *Two up.* The first and second of every division below level 1 go up a level
-   (:data:`~bot.games.tournaments.standings.PROMOTED`), always.
+   (:data:`~bot.games.tournaments.standings.PROMOTED`), always (further, if players leaving
+   free enough places above).
 2. *As many down as keep the levels full.* A level's width is fixed, so it sends down as many
    as it takes in beyond what it sends up: the players coming up from the level below plus
    those coming down from the level above, less its own promoted. Who goes down are the level's
@@ -41,9 +42,9 @@ players (5 to 14 of 10), unless the whole championship is smaller than that.
    level order (place, then more points, then division number). Players leaving (withdrawn, or
    out of the network) are taken out of it; the newcomers are added at its end, in the order
    given, so they start in the lowest level, below everyone still in. The ladder is then cut
-   into levels and dealt into divisions as for the first season. A place left free by a player
-   leaving is so taken by the best of those who would have gone down (they stay up), and so on
-   down the pyramid; the lowest level absorbs the difference.
+   into levels and dealt into divisions as for the first season. So a place left free by a
+   player leaving is taken by the best of those who would have gone down (they stay up), and so
+   on down the pyramid; the lowest level absorbs the difference.
 
 With one division a level (``branching=1``) this is exactly the league of
 :func:`bot.games.tournaments.standings.next_season` with two up and two down, divisions in the
