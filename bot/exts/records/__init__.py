@@ -22,6 +22,7 @@ from bot.interactions.places import server_of
 from bot.interactions.replies import finish, fit_lines
 from bot.interactions.transcripts import read_transcript, transcript_players
 from bot.posting.descriptions import board_alt_text, board_summary, replay_alt_text
+from bot.posting.leaderboards import leaderboard_lines
 from bot.posting.texts import Players, ending_line, image_labels, rating_text
 
 if TYPE_CHECKING:
@@ -257,29 +258,13 @@ class Records(Feature):
                 )
                 await finish(interaction, reader(text))
                 return
-            lines = [
-                reader(
-                    n_(
-                        "Ratings on this server (at least {count} game):",
-                        "Ratings on this server (at least {count} games):",
-                        LEADERBOARD_MIN_GAMES,
-                    )
-                )
-            ]
-            for place, row in enumerate(board, start=1):
-                name = await self.publisher.names.get(row.user_id)
-                lines.append(
-                    reader(
-                        n_(
-                            "{place}. {player}: {rating} ({count} game)",
-                            "{place}. {player}: {rating} ({count} games)",
-                            row.games,
-                            place=place,
-                            player=name,
-                            rating=rating_text(row.rating, provisional=is_provisional(row)),
-                        )
-                    )
-                )
+            heading = n_(
+                "Ratings on this server (at least {count} game):",
+                "Ratings on this server (at least {count} games):",
+                LEADERBOARD_MIN_GAMES,
+            )
+            names = [await self.publisher.names.get(row.user_id) for row in board]
+            lines = [reader(line) for line in leaderboard_lines(heading, board, names)]
             await finish(interaction, "\n".join(lines))
 
     # --- records -------------------------------------------------------------------------------
