@@ -317,6 +317,8 @@ class Tournaments(TournamentReads):
                 try:
                     begun.append(await self._begin(tx, tournament, now))
                 except (TooFewPlayers, TooManyRounds):
+                    if rounds.is_championship(tournament):
+                        continue  # the network's stands: it begins once enough have entered
                     await self._cancel_in(tx, tournament, tournament.organiser_id, now)
         return begun
 
@@ -353,7 +355,7 @@ class Tournaments(TournamentReads):
                     await finish(tx, game, Ending.abort(by), now, claim, hooks=self._hooks)
                 elif game.status is GameStatus.PENDING:
                     await tx.save_game(ended(game, Ending.abort(by), now), game.version)
-        await tx.enqueue(tournament_news(cancelled, cancelled=True), now)
+        await rounds.news(tx, cancelled, tournament_news(cancelled, cancelled=True), now)
         log.info("tournament %s cancelled by %s", tournament.id, by)
         return cancelled
 
