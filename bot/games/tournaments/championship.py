@@ -29,7 +29,7 @@ from typing import Final
 from bot.games.core.network import NETWORK
 from bot.games.core.parts import Shared, UseCases
 from bot.games.tournaments import pyramid, rounds
-from bot.games.tournaments.errors import ChampionshipMembersOnly, NoChampionship, NoSuchDivision
+from bot.games.tournaments.errors import NoChampionship, NoSuchDivision
 from bot.games.tournaments.reading import Standing
 from bot.games.tournaments.running import Joined, Tournaments
 from bot.games.tournaments.tables import table
@@ -152,10 +152,7 @@ class Championship(UseCases):
         who plays the next season in the lowest level. Raises :class:`NoChampionship`,
         :class:`ChampionshipMembersOnly`, :class:`~bot.games.tournaments.errors.AlreadyJoined`."""
         championship = await self._require()
-        member = await self._store.member(user_id)
-        if member is None or not member.is_member:
-            raise ChampionshipMembersOnly(user_id)
-        return await self._tournaments.join(championship.id, user_id)
+        return await self._tournaments.join(championship.id, user_id)  # checks membership
 
     async def withdraw(self, user_id: UserId) -> Tournament:
         """Leave the championship: before its first season, the entry is taken back; later,

@@ -549,7 +549,8 @@ async def _by_network_rating(tx: Writer, entrants: Sequence[Entrant]) -> list[Us
     """The championship's first ladder: its players by network rating, the best first (those
     without one at the start rating), then by when they entered."""
     rated = []
-    for entrant in entrants:
+    # Read (and, on PostgreSQL, locked) in the order of ids, as a game's end locks ratings.
+    for entrant in sorted(entrants, key=lambda e: e.user_id):
         row = await tx.rating(NETWORK, entrant.user_id)
         rated.append((-(row.rating if row is not None else START_RATING), entrant.seed, entrant))
     return [entrant.user_id for *_key, entrant in sorted(rated, key=lambda r: (r[0], r[1]))]

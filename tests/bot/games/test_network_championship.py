@@ -257,6 +257,14 @@ async def test_a_season_is_played_in_homes_and_the_next_begins_by_itself(
     assert played == 45 + 21 + 15 - 6  # the withdrawn player's six were lost by withdrawing
     assert await kinds(champ, TOURNAMENT_NEWS, TOURNAMENT_GAME, TOURNAMENT_OPENED) == 0
 
+    # Its games counted for the network's ratings only.
+    rated = await champ.store.rating(NETWORK, STAR)
+    assert rated is not None and rated.games == 9
+    guild_rated = await champ.store.db.fetch_one(
+        "SELECT COUNT(*) AS n FROM ratings WHERE guild_id <> ?", (NETWORK,)
+    )
+    assert guild_rated is not None and guild_rated["n"] == 0
+
     # The next season began by itself, in the transaction of the last game's end.
     championship = await champ.championship.current()
     assert championship is not None and championship.season == 2
