@@ -10,8 +10,9 @@ itself, as ``service.create_challenge``), :attr:`~GameService.playing` (moves, r
 aborts; likewise ``service.play``), :attr:`~GameService.clocks` (losses on time, reminders,
 vacations), :attr:`~GameService.takebacks`, :attr:`~GameService.ratings`,
 :attr:`~GameService.plans` (conditional moves), :attr:`~GameService.digests` (turn notices and
-the daily digest), :attr:`~GameService.tournaments`, :attr:`~GameService.puzzles` (puzzles,
-puzzle ratings, the daily puzzle) and :attr:`~GameService.outbox` (announcements to deliver).
+the daily digest), :attr:`~GameService.tournaments`, :attr:`~GameService.championship` (the
+network championship, a league the bot runs), :attr:`~GameService.puzzles` (puzzles, puzzle
+ratings, the daily puzzle) and :attr:`~GameService.outbox` (announcements to deliver).
 Every use case either succeeds completely and durably before it returns, or raises one of the
 service's errors (:mod:`bot.games.core.errors` and each feature's ``errors``; or a rules error,
 unchanged) and changes nothing. Every ending goes through :func:`bot.games.core.endings.finish`.

@@ -176,3 +176,5 @@ async def test_entering_standings_and_withdrawing(
     assert view.players == 2
     after = await fake.run_command(table.carol, network, "network championship")
     assert re.search(r"\b2\b", after.content) and after.components  # Enter offered again
+    marked = after.files[0].description or ""
+    assert f"{table.carol.username} ({said(_('withdrew'))})" in marked
