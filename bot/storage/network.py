@@ -187,6 +187,19 @@ async def _blocked_either(reader: Reader, a: UserId, b: UserId) -> bool:
     return bool(await reader.fetch_all(_BLOCKED_EITHER, (a, b, b, a)))
 
 
+async def _blocks_among_entrants(reader: Reader, tournament_id: int) -> list[NetworkBlock]:
+    rows = await reader.fetch_all(
+        "SELECT b.blocker_id, b.blocked_id, b.created_at FROM network_blocks b "
+        "WHERE EXISTS (SELECT 1 FROM tournament_players p "
+        "WHERE p.tournament_id = ? AND p.user_id = b.blocker_id) "
+        "AND EXISTS (SELECT 1 FROM tournament_players p "
+        "WHERE p.tournament_id = ? AND p.user_id = b.blocked_id) "
+        "ORDER BY b.created_at, b.blocker_id, b.blocked_id",
+        (tournament_id, tournament_id),
+    )
+    return [_block(row) for row in rows]
+
+
 class NetworkWrites(TournamentWrites):
     """Writing the network's members, servers, blocks and games' homes, in one write
     transaction. (A part of :class:`~bot.storage.store.Writer`; it builds on
@@ -405,6 +418,12 @@ class NetworkWrites(TournamentWrites):
     async def blocked_either(self, a: UserId, b: UserId) -> bool:
         """Whether either of two players has blocked the other."""
         return await _blocked_either(self._conn, a, b)
+
+    async def blocks_among_entrants(self, tournament_id: int) -> list[NetworkBlock]:
+        """The blocks between two players in a tournament (withdrawn or not), oldest first:
+        the pairs a network championship keeps apart (read in the transaction that deals a
+        season's divisions)."""
+        return await _blocks_among_entrants(self._conn, tournament_id)
 
     # the homes of network games
 
@@ -657,16 +676,7 @@ class NetworkReads(StorePart):
     async def blocks_among_entrants(self, tournament_id: int) -> list[NetworkBlock]:
         """The blocks between two players in a tournament (withdrawn or not), oldest first:
         the pairs a network championship keeps apart."""
-        rows = await self.db.fetch_all(
-            "SELECT b.blocker_id, b.blocked_id, b.created_at FROM network_blocks b "
-            "WHERE EXISTS (SELECT 1 FROM tournament_players p "
-            "WHERE p.tournament_id = ? AND p.user_id = b.blocker_id) "
-            "AND EXISTS (SELECT 1 FROM tournament_players p "
-            "WHERE p.tournament_id = ? AND p.user_id = b.blocked_id) "
-            "ORDER BY b.created_at, b.blocker_id, b.blocked_id",
-            (tournament_id, tournament_id),
-        )
-        return [_block(row) for row in rows]
+        return await _blocks_among_entrants(self.db, tournament_id)
 
     async def homes(self, game_id: int) -> list[GameHome]:
         """A network game's homes: a shared one, else White's then Black's; none for another
