@@ -218,6 +218,8 @@ class DvonnBot(commands.AutoShardedBot):
                 clock=self._clock,
                 outbox_lease=timedelta(seconds=self.settings.outbox_lease),
                 network=self.settings.network,
+                network_clock=self.settings.network_clock,
+                network_season_start=self.settings.network_season_start,
             )
         await self.renderer.start()
         self._publisher = Publisher(

@@ -32,7 +32,7 @@ PARTS: Final[tuple[str, ...]] = (
     # added here, one line each, by the work that writes it:
     # "bot.exts.network.seeks",  # challenge, seeks (and the board, buttons, homes)
     "bot.exts.network.ratings",  # leaderboard
-    # "bot.exts.network.championship",  # championship
+    "bot.exts.network.championship",  # championship (and its Enter button)
 )
 """The modules that add subcommands of ``/network`` besides :mod:`.commands`', in order."""
 

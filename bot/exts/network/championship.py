@@ -7,16 +7,7 @@ answered privately. The service's part is :mod:`bot.games.tournaments.championsh
 (``service.championship``); names are the network's (its members' global names), never a
 server's nicknames.
 
-**Wiring** (the ``/network`` group is another module's): the group's cog makes one
-:class:`ChampionshipCommand` and adds its command to the group before the cog is added, and
-the package's ``setup()`` registers the button::
-
-    # in the /network cog's __init__ (after super().__init__(...)):
-    self.network.add_command(ChampionshipCommand(service, publisher, deliverer).command())
-    # in bot/exts/network/__init__.py's setup(bot):
-    bot.add_dynamic_items(EnterButton)
-
-(``self.network`` being the cog's ``app_commands.Group`` named ``network``.)
+Added to ``/network`` by :func:`add_to` (the package's :data:`~bot.exts.network.PARTS`).
 """
 
 from __future__ import annotations
@@ -45,7 +36,7 @@ from bot.posting.texts import discord_time
 from render.standings import Column, Mark, StandingsRow, StandingsTable
 
 if TYPE_CHECKING:
-    from bot.app import Interaction
+    from bot.app import DvonnBot, Interaction
 
 ENTER_ID: Final = "dvonn:net:champ:enter"
 """The Enter button's id: a contract with the posts already on Discord."""
@@ -83,6 +74,12 @@ async def enter_championship(
         )
     reader = publisher.private_reader(interaction)
     await interaction.response.send_message(reader(text), ephemeral=True)
+
+
+async def add_to(bot: DvonnBot, network: app_commands.Group) -> None:
+    """``/network championship`` and the Enter button (the package's ``setup()`` calls this)."""
+    network.add_command(ChampionshipCommand(bot.service, bot.publisher, bot.deliverer).command())
+    bot.add_dynamic_items(EnterButton)
 
 
 class EnterButton(BotButton, template=r"dvonn:net:champ:enter"):

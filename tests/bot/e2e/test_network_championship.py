@@ -3,42 +3,28 @@ backend: entering by the Enter button and the option (network players only), the
 answered privately, the first season begun by the clock, the standings image public in the
 network channel and private elsewhere, the division autocomplete, withdrawing.
 
-The ``/network`` group is another module's (not in the bot yet): the test adds one holding this
-subcommand, wired as :mod:`bot.exts.network.championship` says."""
+The bot runs with the network on, so ``/network`` is the product's own group."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import AsyncIterator
 from datetime import timedelta
 from typing import Any
 
 import pytest
-from discord import app_commands
 
 from bot.app import DvonnBot
-from bot.exts.network.championship import CHAMPIONSHIP, ENTER_ID, ChampionshipCommand, EnterButton
+from bot.exts.network.championship import CHAMPIONSHIP, ENTER_ID
 from bot.games.service import GameService
 from bot.games.tournaments.errors import ChampionshipMembersOnly, NoSuchDivision
 from bot.i18n import _, n_
-from bot.interactions.feature import Feature
 from tests.bot.clock import ManualClock
 from tests.bot.e2e.conftest import BotRunner, Table
 from tests.bot.e2e.helpers import said, said_pattern
 
 FIRST_SEASON = timedelta(days=1)
-
-
-class NetworkGroup(Feature):
-    """A stand-in for the ``/network`` cog: its group, with the championship added."""
-
-    network = app_commands.Group(name="network", description="The DVONN network")
-
-    def __init__(self, bot: DvonnBot) -> None:
-        super().__init__(bot.service, bot.publisher, bot.deliverer, bot.inflight)
-        self.network.add_command(
-            ChampionshipCommand(bot.service, bot.publisher, bot.deliverer).command()
-        )
 
 
 @pytest.fixture
@@ -47,17 +33,8 @@ def clock() -> ManualClock:
 
 
 @pytest.fixture
-async def bot(
-    bot_runner: BotRunner, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
-) -> AsyncIterator[DvonnBot]:
-    loading = DvonnBot.load_features
-
-    async def with_network(self: DvonnBot) -> None:
-        await loading(self)
-        await self.add_feature(NetworkGroup(self), top_level=True)
-        self.add_dynamic_items(EnterButton)
-
-    monkeypatch.setattr(DvonnBot, "load_features", with_network)
+async def bot(bot_runner: BotRunner, clock: ManualClock) -> AsyncIterator[DvonnBot]:
+    bot_runner.settings = dataclasses.replace(bot_runner.settings, network=True)  # /network
     service = await GameService.open(
         bot_runner.database,
         clock=clock,
