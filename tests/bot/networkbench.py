@@ -49,7 +49,8 @@ from bot.games.core.errors import ChallengeClosed
 from bot.games.core.network import NETWORK
 from bot.games.network.errors import NetworkChallengeTaken
 from bot.games.service import GameService
-from bot.games.tournaments import rounds
+from bot.games.tournaments import pyramid, rounds
+from bot.games.tournaments.championship import DIVISION_SIZE
 from bot.storage import (
     Database,
     Entrant,
@@ -264,6 +265,10 @@ async def championship(
             for user in part:
                 seed = user - FIRST_USER + 1
                 await tx.add_entrant(Entrant(league.id, user, seed, now))
+    ladder = sorted(network.members, key=lambda u: -network.members[u])
+    started = time.perf_counter()
+    pyramid.divide(ladder, size=DIVISION_SIZE, blocked=network.blocks)
+    timings.by_name["the pyramid alone (pure divide)"] = [time.perf_counter() - started]
     begun = await timings.time("season start (divide, pair)", service.tournaments.start_due())
     assert [t.id for t in begun] == [league.id], begun
     league = await store.tournament(league.id)
@@ -317,26 +322,30 @@ async def run(target: str | Path, args: argparse.Namespace) -> None:
     try:
         started = time.perf_counter()
         network = await build(service, args.servers, args.players, rng)
-        print(
+        _say(
             f"network: {len(network.guilds):,} servers, {len(network.members):,} members, "
             f"{len(network.blocks):,} blocks, {len(network.seeks):,} open seeks "
             f"(built in {time.perf_counter() - started:.1f} s)"
         )
         seen = await listing(service, network, args.samples, rng, timings)
-        print(f"listing: a member may take {seen} seeks on average (up to 25 shown)")
+        _say(f"listing: a member may take {seen} seeks on average (up to 25 shown)")
         begun, races = await accepting(service, network, rng, timings)
-        print(
+        _say(
             f"accepting: {begun} network games begun; {races} seeks taken by two at once, "
             "each by exactly one"
         )
         divisions, pairings, later = await championship(service, network, timings)
-        print(
+        _say(
             f"championship: {len(network.members):,} entrants in {divisions} divisions, "
             f"{pairings:,} games written; next season {later} divisions"
         )
-        print(timings.render())
+        _say(timings.render())
     finally:
         await db.close()
+
+
+def _say(*parts: object) -> None:
+    print(*parts, flush=True)  # a long run shows each part as it ends
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -374,7 +383,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = _parser().parse_args(argv)
     with _target(args) as target:
         backend = "PostgreSQL" if isinstance(target, str) else "SQLite"
-        print(f"{backend}: {target}")
+        _say(f"{backend}: {target}")
         asyncio.run(run(target, args))
 
 
