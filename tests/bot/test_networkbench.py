@@ -1,5 +1,6 @@
-"""The network's benchmark runs, tiny, on SQLite (so it cannot rot): every part measured, each
-seek raced for taken by exactly one of its two takers, the championship's two seasons written."""
+"""The network's benchmark runs, tiny, on both backends (so it cannot rot): every part measured,
+each seek raced for taken by exactly one of its two takers, the championship's two seasons
+written."""
 
 from __future__ import annotations
 
@@ -11,10 +12,11 @@ from tests.bot.networkbench import _parser, run
 
 
 async def test_a_tiny_network_is_built_and_measured(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database_target: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     args = _parser().parse_args(["--servers", "10", "--players", "100", "--samples", "5"])
-    await run(tmp_path / "network.sqlite3", args)
+    target = database_target if "://" in database_target else Path(database_target)
+    await run(target, args)
     printed = capsys.readouterr().out
     assert "network: 10 servers, 100 members, 5 blocks, 3 open seeks" in printed
     assert "each by exactly one" in printed
