@@ -9,7 +9,8 @@
   :mod:`~bot.storage.game_saves`, the moves' group commit), :mod:`~bot.storage.challenges`,
   :mod:`~bot.storage.players` (preferences, ratings), :mod:`~bot.storage.outbox` (announcements,
   claims, leases), :mod:`~bot.storage.settings` (servers) and :mod:`~bot.storage.puzzles`
-  (puzzle ratings, tries, the daily puzzle); :mod:`~bot.storage.forget` forgets a player (the
+  (puzzle ratings, tries, the daily puzzle), :mod:`~bot.storage.network` (the network's
+  members, servers, blocks and games' homes); :mod:`~bot.storage.forget` forgets a player (the
   operator's ``python -m bot forget``).
 * :mod:`bot.storage.models` are the values read and written.
 
@@ -31,6 +32,7 @@ from bot.storage.forget import Forgotten, NotAPlayerId, StillPlaying, is_placeho
 from bot.storage.interface import Database
 from bot.storage.migrations import MIGRATIONS, SCHEMA_VERSION, Migration
 from bot.storage.models import (
+    NETWORK_GUILD_ID,
     BoardTheme,
     Challenge,
     ChallengeStatus,
@@ -40,9 +42,14 @@ from bot.storage.models import (
     EndReason,
     Entrant,
     Game,
+    GameHome,
     GameStatus,
     GuildId,
     GuildSettings,
+    HomeSeat,
+    NetworkBlock,
+    NetworkMember,
+    NetworkServer,
     Notification,
     PlayerPrefs,
     PuzzleAttempt,
@@ -63,6 +70,7 @@ from bot.storage.sqlite import SQLiteDatabase
 from bot.storage.store import (
     NewChallenge,
     NewGame,
+    NewHome,
     NewMove,
     NewNotification,
     Saved,
@@ -87,6 +95,7 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "MIGRATIONS",
+    "NETWORK_GUILD_ID",
     "SCHEMA_VERSION",
     "BoardTheme",
     "Challenge",
@@ -101,14 +110,20 @@ __all__ = [
     "Entrant",
     "Forgotten",
     "Game",
+    "GameHome",
     "GameStatus",
     "GuildId",
     "GuildSettings",
+    "HomeSeat",
     "Migration",
     "MigrationError",
+    "NetworkBlock",
+    "NetworkMember",
+    "NetworkServer",
     "NewAttempt",
     "NewChallenge",
     "NewGame",
+    "NewHome",
     "NewMove",
     "NewNotification",
     "NewTournament",

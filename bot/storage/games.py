@@ -78,6 +78,9 @@ class NewGame:
     caller, in the same transaction."""
     rematch_of: int | None = None
     """The game it plays again (:attr:`Game.rematch_of`)."""
+    network: bool = False
+    """A network game (:attr:`Game.network`): its homes are added by the caller, in the same
+    transaction."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +105,7 @@ GAME_COLUMNS: Final = (
     "result, end_reason, ended_by, score_white, score_black, position, version, clock_days, "
     "deadline_at, abort_requested_by, created_at, updated_at, finished_at, rated, "
     "takeback_requested_by, takeback_ply, computer_id, computer_level, private, channel_lost_at, "
-    "bank, white_bank_seconds, black_bank_seconds, setup_seed, rematch_of"
+    "bank, white_bank_seconds, black_bank_seconds, setup_seed, rematch_of, network"
 )
 _MOVE_COLUMNS: Final = (
     "game_id, ply, colour, player_id, move, automatic, played_at, white_bank_seconds, "
@@ -176,6 +179,7 @@ def _game(row: Row, positions: PositionCache) -> Game:
         black_bank=optional_seconds(row["black_bank_seconds"]),
         setup_seed=row["setup_seed"],
         rematch_of=row["rematch_of"],
+        network=bool(row["network"]),
     )
 
 
@@ -284,9 +288,9 @@ class GameWrites(WriterPart):
             "INSERT INTO games (guild_id, channel_id, parent_channel_id, challenge_id, white_id, "
             "black_id, status, position, ply, version, clock_days, deadline_at, created_at, "
             "updated_at, rated, computer_id, computer_level, private, bank, white_bank_seconds, "
-            "black_bank_seconds, setup_seed, rematch_of) "
+            "black_bank_seconds, setup_seed, rematch_of, network) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, "
-            "?, ?, ?, ?, ?) RETURNING id",
+            "?, ?, ?, ?, ?, ?) RETURNING id",
             (
                 new.guild_id,
                 new.channel_id,
@@ -310,6 +314,7 @@ class GameWrites(WriterPart):
                 seconds(new.black_bank),
                 new.setup_seed,
                 new.rematch_of,
+                int(new.network),
             ),
         )
         return int(rows[0][0])
