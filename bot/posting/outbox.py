@@ -198,8 +198,10 @@ class Deliverer:
         self._again.add(lane)
         task = self._lanes.get(lane)
         if task is None or task.done():
-            name = f"outbox-{lane.game_id}{lane.home}" if isinstance(lane, GameLane) else (
-                f"outbox-row-{lane.row}"
+            name = (
+                f"outbox-{lane.game_id}{lane.home}"
+                if isinstance(lane, GameLane)
+                else (f"outbox-row-{lane.row}")
             )
             self._lanes[lane] = asyncio.create_task(self._run_lane(lane), name=name)
 
@@ -341,7 +343,7 @@ class Deliverer:
             self._outbox.sent(notification.id)
         else:
             for written in await self._service.lose_channel(game.id):
-                self._kick(("row", written))
+                self._kick(RowLane(written))
         self._settle(notification.id, None)
 
     async def _home_refused(self, game_id: int, home: str) -> None:

@@ -13,7 +13,7 @@ import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Final, cast
+from typing import Final
 
 import render
 import rules
@@ -149,37 +149,43 @@ def players_at_home(game: Game, home: str) -> tuple[int, ...]:
 _MENTION: Final = re.compile(r"<@!?(\d+)>")
 
 
-def for_home(post: GamePost, home: Collection[int], names: Mapping[int, str]) -> GamePost:
-    """``post`` as one home of a network game shows it: it pings only the players of that
-    home (``home``), and names anyone else in plain words (``names``, else ``#id``) instead of
-    mentioning them, so that nobody is called from a server they do not play in. Nothing else
-    changes: a home's post says what the other's says."""
+def home_text(text: Text, home: Collection[int], names: Mapping[int, str]) -> Text:
+    """``text`` as one home of a network game shows it: mentions of the players of that home
+    (``home``) stay, anyone else is named in plain words (``names``, else ``#id``)."""
 
     def plain(match: re.Match[str]) -> str:
         user = int(match.group(1))
         return match.group(0) if user in home else names.get(user, f"#{user}")
 
-    def text(value: Text | str) -> Text | str:
+    def param(value: object) -> object:
         if isinstance(value, str):
             return _MENTION.sub(plain, value)
-        return dataclasses.replace(value, params={k: param(v) for k, v in value.params.items()})
+        if isinstance(value, Text):
+            return home_text(value, home, names)
+        return value
 
-    def param(value: object) -> object:
-        return text(value) if isinstance(value, (Text, str)) else value
+    return dataclasses.replace(text, params={k: param(v) for k, v in text.params.items()})
+
+
+def for_home(post: GamePost, home: Collection[int], names: Mapping[int, str]) -> GamePost:
+    """``post`` as one home of a network game shows it: it pings only the players of that
+    home (``home``), and names anyone else in plain words (``names``, else ``#id``) instead of
+    mentioning them (:func:`home_text`), so that nobody is called from a server they do not
+    play in. Nothing else changes: a home's post says what the other's says."""
 
     def texts(values: tuple[Text, ...]) -> tuple[Text, ...]:
-        return tuple(cast(Text, text(value)) for value in values)
+        return tuple(home_text(value, home, names) for value in values)
 
     ending = post.ending
     if ending is not None:
-        ending = dataclasses.replace(ending, headline=cast(Text, text(ending.headline)))
+        ending = dataclasses.replace(ending, headline=home_text(ending.headline, home, names))
     return dataclasses.replace(
         post,
-        title=cast(Text, text(post.title)),
+        title=home_text(post.title, home, names),
         lines=texts(post.lines),
         content=texts(post.content),
         ping=tuple(user for user in post.ping if user in home),
-        footer=None if post.footer is None else cast(Text, text(post.footer)),
+        footer=None if post.footer is None else home_text(post.footer, home, names),
         ending=ending,
     )
 

@@ -136,9 +136,9 @@ async def write_notification(
         row = dataclasses.replace(notice, home=seat, answer=notice.answer if answering else None)
         rows = await conn.fetch_all(INSERT_NOTIFICATION, notification_params(row, now, claim))
         written[seat] = int(rows[0][0])
-    for seat in (notice.answer_home, BOTH_PLAYERS):
-        if seat is not None and seat in written:
-            return written[seat]
+    for answering_home in (notice.answer_home, BOTH_PLAYERS):
+        if answering_home is not None and answering_home in written:
+            return written[answering_home]
     return written[seats[0]]
 
 

@@ -29,7 +29,7 @@ from typing import Final
 
 from bot.storage import Claim, Game, Notification, Store
 from bot.storage.models import GameHome, HomeSeat
-from bot.storage.outbox import ONE_PLACE as ONE_PLACE
+from bot.storage.outbox import ONE_PLACE as _ONE_PLACE
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +40,8 @@ DEFAULT_LEASE: Final = timedelta(seconds=30)
 Well within the few minutes in which Discord recognises a message nonce."""
 RETRY_AFTER: Final = (5.0, 30.0, 120.0, 600.0)
 """Seconds before the next try after each failed one."""
+ONE_PLACE: Final = _ONE_PLACE
+"""The home of every post that is not a network game's: its game's one place (or its user)."""
 REMEMBERED_GAMES: Final = 10_000
 """Games remembered as played in one place or in homes (:meth:`Outbox.homes_of`)."""
 
