@@ -23,6 +23,7 @@ from bot.storage import (
     Store,
     open_database,
 )
+from bot.storage import games as stored_games
 from tests.bot.clock import ManualClock
 from tests.bot.games import ordinary_outbox
 from tests.bot.games.test_service import ALICE, BOB, start_game
@@ -295,3 +296,54 @@ async def test_an_ordinary_game_is_looked_up_once_a_network_game_each_time(
     assert looks == [ordinary.id, network.id, network.id, network.id]
     assert service.outbox.has_homes(ordinary.id) is False
     assert service.outbox.has_homes(network.id) is True
+
+
+async def test_a_network_game_is_found_in_each_of_its_homes(service: GameService) -> None:
+    ordinary = await start_game(service, channel=THREAD_A + 100)
+    game = await network_game(service)
+    dm = 7300  # the bot's DM channel with Bob, home of two network games
+    first = await network_game(
+        service,
+        [
+            NewHome(HomeSeat.WHITE, GUILD_A, NETWORK_A, channel_id=THREAD_A + 10),
+            NewHome(HomeSeat.BLACK, user_id=BOB, channel_id=dm),
+        ],
+    )
+    second = await network_game(
+        service,
+        [
+            NewHome(HomeSeat.WHITE, GUILD_A, NETWORK_A, channel_id=THREAD_A + 20),
+            NewHome(HomeSeat.BLACK, user_id=BOB, channel_id=dm),
+        ],
+    )
+    store = service.store
+    for channel, expected in (
+        (THREAD_A, game.id),
+        (THREAD_B, game.id),
+        (THREAD_A + 100, ordinary.id),
+        (THREAD_A + 20, second.id),
+        (dm, None),  # two games there: a command must say which
+        (NETWORK_A, None),  # the network channel itself is no game's
+    ):
+        found = await store.active_game_in_channel(channel)
+        assert (found and found.id) == expected, channel
+        async with store.write() as tx:
+            found = await tx.active_game_in_channel(channel)
+        assert (found and found.id) == expected, channel
+    assert [g.id for g in await store.network_games_in_channel(dm)] == [first.id, second.id]
+    assert await store.network_games_in_channel(THREAD_A + 100) == []
+    await service.resign(second.id, BOB)
+    found = await store.active_game_in_channel(dm)
+    assert found is not None and found.id == first.id
+
+
+async def test_the_running_game_of_a_channel_is_looked_up_by_its_index(
+    service: GameService, database_target: str
+) -> None:
+    # Every command in a game's thread asks for it: the unique index of running ordinary games
+    # by channel (narrowed to ordinary games) must serve it, not a scan of all running games.
+    if "://" in database_target:
+        pytest.skip("SQLite's query plan")
+    sql = stored_games._SELECT_ACTIVE_IN_CHANNEL
+    plan = await service.store.db.fetch_all(f"EXPLAIN QUERY PLAN {sql}", (1,))
+    assert "USING INDEX games_active_by_channel" in " ".join(str(row[-1]) for row in plan)
