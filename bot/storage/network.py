@@ -54,7 +54,10 @@ _HOME_COLUMNS: Final = (
 )
 _SELECT_MEMBER: Final = f"SELECT {_MEMBER_COLUMNS} FROM network_members WHERE user_id = ?"
 _SELECT_SERVER: Final = f"SELECT {_SERVER_COLUMNS} FROM network_servers WHERE guild_id = ?"
-_SELECT_HOMES: Final = f"SELECT {_HOME_COLUMNS} FROM game_homes WHERE game_id = ? ORDER BY seat"
+_SELECT_HOMES: Final = (
+    f"SELECT {_HOME_COLUMNS} FROM game_homes WHERE game_id = ? "
+    "ORDER BY CASE seat WHEN 'W' THEN 1 WHEN 'B' THEN 2 ELSE 0 END"
+)
 _BLOCKED_EITHER: Final = (
     "SELECT 1 FROM network_blocks WHERE (blocker_id = ? AND blocked_id = ?) "
     "OR (blocker_id = ? AND blocked_id = ?) LIMIT 1"
@@ -422,7 +425,8 @@ class NetworkWrites(TournamentWrites):
         )
 
     async def homes(self, game_id: int) -> list[GameHome]:
-        """A network game's homes, by seat (``*``, ``B``, ``W``); none for another game."""
+        """A network game's homes: a shared one, else White's then Black's; none for another
+        game."""
         return [_home(row) for row in await self._conn.fetch_all(_SELECT_HOMES, (game_id,))]
 
     async def set_home_channel(
@@ -603,7 +607,8 @@ class NetworkReads(StorePart):
         return [_block(row) for row in rows]
 
     async def homes(self, game_id: int) -> list[GameHome]:
-        """A network game's homes, by seat (``*``, ``B``, ``W``); none for another game."""
+        """A network game's homes: a shared one, else White's then Black's; none for another
+        game."""
         return [_home(row) for row in await self.db.fetch_all(_SELECT_HOMES, (game_id,))]
 
     async def games_homed_in(self, guild_id: GuildId, limit: int) -> list[int]:
