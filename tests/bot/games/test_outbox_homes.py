@@ -188,6 +188,30 @@ async def test_the_answer_stays_on_the_row_of_the_home_it_was_asked_in(
     assert [(r.home, r.answer) for r in await all_rows(service) if r.id == one] == [("*", ROUTE)]
 
 
+async def test_the_answer_to_a_move_is_the_post_in_the_mover_s_home(
+    service: GameService,
+) -> None:
+    game = await network_game(service)
+    returned = []
+    for mover in (ALICE, BOB):
+        outcome = await service.play(
+            game.id, mover, rules.legal_moves(game.position)[0], answer=ROUTE
+        )
+        returned.append(outcome.announcement)
+        game = outcome.game
+    by_id = {r.id: r for r in await all_rows(service)}
+    assert [(by_id[i].home, by_id[i].answer) for i in returned] == [("W", ROUTE), ("B", ROUTE)]
+    others = [r for r in by_id.values() if r.kind == "turn" and r.id not in returned]
+    assert [(r.home, r.answer) for r in others] == [("B", None), ("W", None)]
+    # An ordinary game's turn keeps its answer, as it did.
+    ordinary = await start_game(service, channel=THREAD_A + 100)
+    outcome = await service.play(
+        ordinary.id, ALICE, rules.legal_moves(ordinary.position)[0], answer=ROUTE
+    )
+    row = [r for r in await all_rows(service) if r.id == outcome.announcement]
+    assert [(r.home, r.answer) for r in row] == [("", ROUTE)]
+
+
 async def test_a_post_that_names_its_home_is_one_row(service: GameService) -> None:
     game = await network_game(service)
     async with service.store.write() as tx:

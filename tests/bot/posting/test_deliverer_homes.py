@@ -10,6 +10,7 @@ import re
 from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass, field
 from datetime import timedelta
+from types import SimpleNamespace
 from typing import Any, cast
 
 import discord
@@ -20,6 +21,7 @@ from bot.exts.clocks.announcements import Announcements
 from bot.games.clocks.announcements import VACATION
 from bot.games.service import GameService
 from bot.i18n import Catalogues
+from bot.posting.answers import Answer
 from bot.posting.names import Names
 from bot.posting.outbox import Deliverer
 from bot.posting.publisher import Publisher
@@ -31,6 +33,7 @@ from tests.bot.games.test_outbox_homes import (
     GUILD_B,
     NETWORK_A,
     NETWORK_B,
+    ROUTE,
     THREAD_A,
     THREAD_B,
     network_game,
@@ -229,6 +232,53 @@ async def test_each_home_gets_each_post_once_pinging_only_its_own_player(
         deleted = [m for channel, m in bot.discord.deleted if channel == thread]
         assert deleted == [p.id for p in posts[1:-1]]  # the turns' boards but the last
     assert {channel for channel, _ in bot.discord.deleted} == {THREAD_A, THREAD_B}
+
+
+class Interaction:
+    """A player's command in their home's thread, whose answer the board may be."""
+
+    def __init__(self, world: Discord, channel_id: int) -> None:
+        self.created_at = discord.utils.utcnow()
+        self.response = self
+        self.world, self.channel_id = world, channel_id
+        self.answer: Posted | None = None
+
+    async def send_message(self, **kwargs: Any) -> Any:
+        channel = Channel(self.world, self.channel_id)
+        self.answer = await channel.send(**kwargs, nonce=f"answer-{id(self)}")
+        return SimpleNamespace(resource=None)
+
+    async def original_response(self) -> Posted:
+        assert self.answer is not None
+        return self.answer
+
+
+async def test_a_move_is_answered_in_its_mover_s_home_and_posted_in_the_other(
+    service: GameService, bot: Bot, clock: ManualClock
+) -> None:
+    game = await network_game(service)
+    for mover, home, other in ((ALICE, THREAD_A, THREAD_B), (BOB, THREAD_B, THREAD_A)):
+        asked = Interaction(bot.discord, home)
+        outcome = await service.play(
+            game.id, mover, rules.legal_moves(game.position)[0], answer=ROUTE
+        )
+        game = outcome.game
+        shown = await bot.deliverer.announce(
+            outcome.announcement,
+            game_id=game.id,
+            timeout=2,
+            answer=Answer(cast(discord.Interaction[Any], asked)),
+        )
+        assert asked.answer is not None and shown == asked.answer  # the command's answer
+        assert asked.answer.channel_id == home
+        # It is the mover's home's post: the opponent, called to move, is pinged in theirs.
+        assert mentioned([asked.answer]) <= {mover} and asked.answer.mentions == ()
+        await deliver(service, bot, clock)
+        in_other = bot.discord.in_channel(other)
+        assert in_other[-1].nonce.startswith("dvonn-")  # a post of its own there
+        assert in_other[-1].mentions == (game.to_move_id,)
+        assert in_other[-1].content.startswith(("Alice placed", "Bob placed"))
+    assert len(bot.discord.in_channel(THREAD_A)) == len(bot.discord.in_channel(THREAD_B)) == 3
 
 
 async def test_a_rate_limited_home_never_holds_back_the_other(
