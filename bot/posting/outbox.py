@@ -66,8 +66,8 @@ Handler = Callable[[Notification], Awaitable[discord.Message | None]]
 """Posts one announcement (with its nonce); returns the message, or ``None`` when there is
 nothing to post any more (a reminder of games moved since). Raises if it could not."""
 HomeLost = Callable[[int, str], Awaitable[Iterable[int]]]
-"""What follows a network game's home refusing the bot's posts, given the game and the home
-(moving it to the player's DMs, say); returns the rows it wrote, to post at once."""
+"""What follows a network game's home refusing the bot's posts (once), given the game and the
+home (moving it to the player's DMs, say); returns the rows it wrote, to post at once."""
 
 
 class GameLane(NamedTuple):
@@ -350,11 +350,14 @@ class Deliverer:
         """One home of a network game refused the bot's posts: its unsent posts are given up
         there (this one too), the other home's go on; then :attr:`home_lost` (moving the home
         elsewhere) if the network feature set it."""
-        if await self._outbox.lose_home(game_id, home):
-            log.info("game %s: its home %s refused the bot's posts; given up there", game_id, home)
+        if not await self._outbox.lose_home(game_id, home):
+            return  # recorded already (by another process, say): its follow-up too
+        log.info("game %s: its home %s refused the bot's posts; given up there", game_id, home)
         if self.home_lost is not None:
             for written in await self.home_lost(game_id, home):
-                self._kick(RowLane(written))
+                row = await self._outbox.get(written)
+                if row is not None:
+                    self._kick(lane_of(row))
 
     async def _postponed(self, notification: Notification, seconds: float) -> None:
         """A post Discord kept asking to wait for (discord.py waits and tries again, five
