@@ -190,6 +190,7 @@ async def deliver(service: GameService, made: Deliverer, clock: ManualClock) -> 
     clock.advance(service.outbox.lease * 2)
     while await made.deliver_pending():
         pass
+    await made.close(60)  # the lanes kicked after an ending, if any still run
     await service.outbox.flush()
 
 

@@ -168,7 +168,7 @@ async def bot(service: GameService) -> AsyncIterator[Bot]:
 
     deliverer.home_lost = home_lost
     yield Bot(fake, publisher, deliverer, lost)
-    await deliverer.close(5)
+    await deliverer.close(60)
 
 
 async def deliver(service: GameService, bot: Bot, clock: ManualClock) -> None:
@@ -176,20 +176,20 @@ async def deliver(service: GameService, bot: Bot, clock: ManualClock) -> None:
     clock.advance(service.outbox.lease * 2)
     while await bot.deliverer.deliver_pending():
         pass
-    await bot.deliverer.close(5)
+    await bot.deliverer.close(60)
     await service.outbox.flush()
 
 
 async def play_placements(
-    service: GameService, bot: Bot, game: Game, count: int
+    service: GameService, bot: Bot, game: Game, count: int, *, wait: float = 30
 ) -> tuple[Game, list[Posted | None]]:
     """``count`` placements, each announced as its mover's command would (the mover's
-    outcome's row, waited for)."""
+    outcome's row, waited for up to ``wait`` seconds)."""
     shown = []
     for _ in range(count):
         assert game.to_move_id is not None
         outcome = await service.play(game.id, game.to_move_id, rules.legal_moves(game.position)[0])
-        message = await bot.deliverer.announce(outcome.announcement, game_id=game.id, timeout=2)
+        message = await bot.deliverer.announce(outcome.announcement, game_id=game.id, timeout=wait)
         shown.append(cast(Posted | None, message))
         game = outcome.game
     return game, shown
@@ -266,7 +266,7 @@ async def test_a_move_is_answered_in_its_mover_s_home_and_posted_in_the_other(
         shown = await bot.deliverer.announce(
             outcome.announcement,
             game_id=game.id,
-            timeout=2,
+            timeout=30,
             answer=Answer(cast(discord.Interaction[Any], asked)),
         )
         assert asked.answer is not None and shown == asked.answer  # the command's answer
@@ -286,7 +286,7 @@ async def test_a_rate_limited_home_never_holds_back_the_other(
 ) -> None:
     game = await network_game(service)
     bot.discord.refusing[THREAD_A] = 429
-    await play_placements(service, bot, game, 3)
+    await play_placements(service, bot, game, 3, wait=0.5)  # the movers' posts are held up
     await deliver(service, bot, clock)
     assert bot.discord.in_channel(THREAD_A) == []
     assert len(bot.discord.in_channel(THREAD_B)) == 4  # all of the other home's posts
