@@ -33,6 +33,9 @@ class Announcements:
         ]
         if not games:
             return None  # they moved in the meantime
+        # A network game is where the player plays it: their own home, never the other's
+        # (and its opponent named as they joined the network).
+        games = [await self._own_place(game, user_id) for game in games]
         prefs = await self._service.prefs(user_id)
         reader = await self._publisher.public_reader(games[0].guild_id)
         if prefs.locale is not None:  # the language the player uses, not the server's
@@ -44,9 +47,6 @@ class Announcements:
                 len(games),
             )
         ]
-        # A network game is where the player plays it: their own home, never the other's
-        # (and its opponent named as they joined the network).
-        games = [await self._own_place(game, user_id) for game in games]
         for game in games:
             opponent = await self._opponent_name(game, user_id)
             assert game.deadline_at is not None

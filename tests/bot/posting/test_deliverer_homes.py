@@ -18,7 +18,7 @@ import pytest
 
 import rules
 from bot.exts.clocks.announcements import Announcements
-from bot.games.clocks.announcements import VACATION
+from bot.games.clocks.announcements import REMINDER, VACATION
 from bot.games.service import GameService
 from bot.i18n import Catalogues
 from bot.posting.answers import Answer
@@ -75,8 +75,21 @@ class Discord:
     def get_partial_messageable(self, channel_id: int, *, guild_id: int | None = None) -> Channel:
         return Channel(self, channel_id)
 
+    async def fetch_user(self, user_id: int) -> Any:
+        return Closed(user_id)
+
     def in_channel(self, channel_id: int) -> list[Posted]:
         return [p for p in self.posts if p.channel_id == channel_id]
+
+
+@dataclass
+class Closed:
+    """A user whose DMs are closed to the bot."""
+
+    id: int
+
+    async def send(self, *args: Any, **kwargs: Any) -> Any:
+        raise discord.Forbidden(cast(Any, Refusal(403)), {"code": 50007, "message": "closed"})
 
 
 @dataclass
@@ -389,3 +402,18 @@ async def test_a_vacation_notice_pings_the_opponent_in_their_home_only(
     assert notice_b.mentions == (BOB,)
     assert notice_a.content.startswith("Bob: Alice is on vacation until")
     assert notice_a.mentions == ()
+
+
+async def test_a_reminder_in_a_network_game_is_posted_in_the_player_s_own_home(
+    service: GameService, bot: Bot, clock: ManualClock
+) -> None:
+    game = await network_game(service)  # Alice (white) is to move, her DMs closed
+    bot.deliverer.handle(REMINDER, Announcements(service, bot.publisher).reminder)
+    await deliver(service, bot, clock)
+    clock.advance(timedelta(days=3) - timedelta(hours=4) - service.outbox.lease * 2)
+    assert [r.user_id for r in (await service.sweep()).reminders] == [ALICE]
+    await deliver(service, bot, clock)
+    (reminder,) = [p for p in bot.discord.posts if "before the deadline" in p.content]
+    assert reminder.channel_id == THREAD_A and reminder.mentions == (ALICE,)
+    assert f"#{game.id} vs Bob in <#{THREAD_A}>" in reminder.content
+    assert not any(nick in reminder.content for nick in NICKNAMES.values())
