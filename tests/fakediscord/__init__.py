@@ -39,6 +39,11 @@ bob)``), where the bot is not: interactions there have context 2 and
 ``authorizing_integration_owners`` ``{"1": installer}``, replies and followups (at most 5 per
 interaction) land there, and the bot's own REST calls there get 403 Missing Access.
 
+A server can take the bot out (``fake.remove_bot(guild)``): a GUILD_DELETE without
+``unavailable`` reaches the shard holding it (discord.py's ``on_guild_remove``); then REST in its
+channels gets 403 Missing Access (50001), its guild routes 404 Unknown Guild (10004), and only
+members who installed the app still reach it there.
+
 Tests cannot send what the Discord client would not (unknown options, missing required ones,
 hidden commands, commands not offered where they are run, disabled buttons):
 :class:`InvalidInvocation`.

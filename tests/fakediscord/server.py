@@ -197,6 +197,13 @@ class FakeDiscord:
             bot_member=bot_member,
         )
 
+    def remove_bot(self, guild: FakeGuild) -> None:
+        """The bot is removed from ``guild`` (kicked, banned, the app taken out): GUILD_DELETE
+        to the shard holding it, then REST in its channels is refused with 403 Missing Access
+        (50001) and its guild-installed commands and buttons no longer reach the bot. See
+        :meth:`World.remove_bot <tests.fakediscord.world.World.remove_bot>`."""
+        self.world.remove_bot(guild)
+
     def add_user(
         self,
         name: str,

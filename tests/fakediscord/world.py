@@ -462,6 +462,34 @@ class World:
         )
         return guild
 
+    def remove_bot(self, guild: FakeGuild) -> None:
+        """The bot is removed from ``guild`` (kicked, banned, or the app taken out by a
+        moderator), as Discord does it:
+
+        - a GUILD_DELETE without ``unavailable`` (the unavailable guild object, only its id) to
+          the session of the shard holding the guild: "If the unavailable field is not set, the
+          user was removed from the guild" (the gateway events documentation), so discord.py
+          fires ``on_guild_remove`` and drops the guild from its cache (an outage would set
+          ``unavailable: true``: ``on_guild_unavailable``);
+        - its member and its managed role are gone, and it leaves the guild's threads;
+        - the guild becomes one the app is not installed in (see :meth:`add_guild` with
+          ``bot_member=False``): REST in its channels is refused with 403 Missing Access
+          (50001), its own routes with 404 Unknown Guild (10004), no event of it reaches the
+          bot, and only members who installed the app to their account still reach it there.
+        """
+        if self.guilds.get(guild.id) is not guild:
+            raise ValueError(f"the bot is not in {guild!r}")
+        del self.guilds[guild.id]
+        guild.members.pop(self.bot.id, None)
+        for role in [r for r in guild.roles.values() if r.bot_id == self.bot.id]:
+            del guild.roles[role.id]
+        for thread in guild.threads:
+            thread.member_ids.discard(self.bot.id)
+        self.other_guilds[guild.id] = guild
+        self.dispatch(
+            "GUILD_DELETE", {"id": str(guild.id)}, guild_id=guild.id, intent=Intent.GUILDS
+        )
+
     # -- lookups ----------------------------------------------------------------------------------
 
     def channel(self, channel_id: int) -> FakeChannel:
@@ -502,10 +530,13 @@ class World:
         return InteractionContext.GUILD
 
     def bot_channel(self, channel_id: int) -> FakeChannel:
-        """A channel as the bot's REST calls reach it: a private channel between users is
-        out of its reach (403, Missing Access), as the bot is not in it."""
+        """A channel as the bot's REST calls reach it: a private channel between users, and
+        a channel of a server the bot is not in (or was removed from), are out of its reach
+        (403, Missing Access), as the bot is not in them."""
         channel = self.channel(channel_id)
         if channel.is_private:
+            raise errors.missing_access()
+        if channel.guild_id is not None and channel.guild_id not in self.guilds:
             raise errors.missing_access()
         return channel
 
