@@ -306,6 +306,13 @@ class Publisher:
         reader = await self._server_reader(game.guild_id, interaction)
         if game.guild_id is not None and not game.private:
             return reader
+        if game.network and interaction is None:
+            # A network game's DM home (:meth:`at_home`): in its player's own language.
+            homes = await self._service.network.games.homes(game.id)
+            here = next((h for h in homes if h.channel_id == game.channel_id), None)
+            if here is not None and here.in_dms and here.user_id is not None:
+                prefs = await self._service.prefs(here.user_id)
+                reader = replace(reader, locale=prefs.locale)
         chosen = {(await self._service.prefs(u)).theme or BoardTheme.DARK for u in game.human_ids}
         return replace(reader, theme=chosen.pop() if len(chosen) == 1 else None)
 
