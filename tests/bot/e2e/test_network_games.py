@@ -181,6 +181,7 @@ async def test_a_direct_challenge_to_a_player_whose_home_is_her_dms(
     dana = tables.dana
     await take_part(tables, 2)
     await join(tables, cat, tables.networks[2])
+    dana.locale = "fr"  # her home speaks her language
     dm = bot_dm(tables, dana)
     await join(tables, dana, dm)
     found = await fake.autocomplete(
@@ -195,8 +196,9 @@ async def test_a_direct_challenge_to_a_player_whose_home_is_her_dms(
     assert fake.messages_in(tables.networks[2], after=before) == []  # nothing public
     posted = await fake.wait_for_message(dm, lambda m: bool(m.buttons()), after=before)
     assert "Cat" in posted.content and "Cat of C" not in posted.content
-    assert {b.get("label") for b in posted.buttons()} == {said(_("Accept")), said(_("Decline"))}
-    accepted = await fake.click(dana, posted, label=said(_("Accept")))
+    accept, decline = said(_("Accept"), locale="fr"), said(_("Decline"), locale="fr")
+    assert {b.get("label") for b in posted.buttons()} == {accept, decline}
+    accepted = await fake.click(dana, posted, label=accept)
     assert not accepted.ephemeral or accepted.content
     thread = await thread_in(tables, tables.networks[2])
     await fake.wait_for_message(thread, lambda m: m.embed_image() is not None, timeout=10)
@@ -207,6 +209,16 @@ async def test_a_direct_challenge_to_a_player_whose_home_is_her_dms(
     game = await network_bot.service.game_in_channel(dm.id)
     assert game is not None and game.network
     assert (game.white_id, game.black_id) == (dana.id, cat.id)
+    names = {"game": game.id, "white": "dana", "black": "Cat"}
+    line = _(
+        "🌐 Network game #{game}: {white} (White) vs {black} (Black). Its boards come here; "
+        "each player plays from their own home."
+    )
+    assert any(m.content == said(line, locale="fr", **names) for m in fake.messages_in(dm))
+    title = _("DVONN #{game}: {white} (White) vs {black} (Black)")
+    assert first.embeds[0]["title"] == said(title, locale="fr", **names)
+    thread_first = boards(fake.messages_in(thread))[0]
+    assert thread_first.embeds[0]["title"] == said(title, **names)  # server C's: English
     # Dana moves from her DMs: the board is the answer there, and comes to Cat's thread.
     reply = await fake.run_command(dana, dm, "dvonn place", {"cell": "E3"})
     assert not reply.ephemeral, reply.content
