@@ -13,7 +13,7 @@ from bot.app import DvonnBot
 from bot.games.core.errors import ChallengeAlreadyAccepted as ALREADY_TAKEN
 from bot.games.core.errors import OwnChallenge
 from bot.games.network.errors import PlayerUnavailable, ServerLeftNetwork
-from bot.i18n import _
+from bot.i18n import Text, _
 from tests.bot.e2e.conftest import NetworkTables
 from tests.bot.e2e.helpers import play_turn, said
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser, InteractionResult, RecordedMessage
@@ -209,16 +209,20 @@ async def test_a_direct_challenge_to_a_player_whose_home_is_her_dms(
     game = await network_bot.service.game_in_channel(dm.id)
     assert game is not None and game.network
     assert (game.white_id, game.black_id) == (dana.id, cat.id)
-    names = {"game": game.id, "white": "dana", "black": "Cat"}
+    game_id = game.id
+
+    def named(text: Text, locale: str | None = None) -> str:
+        return said(text, locale=locale, game=game_id, white="dana", black="Cat")
+
     line = _(
         "🌐 Network game #{game}: {white} (White) vs {black} (Black). Its boards come here; "
         "each player plays from their own home."
     )
-    assert any(m.content == said(line, locale="fr", **names) for m in fake.messages_in(dm))
+    assert any(m.content == named(line, "fr") for m in fake.messages_in(dm))
     title = _("DVONN #{game}: {white} (White) vs {black} (Black)")
-    assert first.embeds[0]["title"] == said(title, locale="fr", **names)
+    assert first.embeds[0]["title"] == named(title, "fr")
     thread_first = boards(fake.messages_in(thread))[0]
-    assert thread_first.embeds[0]["title"] == said(title, **names)  # server C's: English
+    assert thread_first.embeds[0]["title"] == named(title)  # server C's: English
     # Dana moves from her DMs: the board is the answer there, and comes to Cat's thread.
     reply = await fake.run_command(dana, dm, "dvonn place", {"cell": "E3"})
     assert not reply.ephemeral, reply.content
