@@ -391,3 +391,55 @@ async def test_every_network_channel_shows_the_board_of_seeks_and_it_accepts(
     await thread_in(tables, tables.networks[1])
     late = await fake.select(cat, shown[2], PICK, [str(challenge.id)])  # a board behind
     assert said(ALREADY_TAKEN) in private(late)
+
+
+async def test_a_dm_home_with_several_network_games_finds_the_one_meant(
+    network_tables: NetworkTables, network_bot: DvonnBot
+) -> None:
+    """Dana plays two network games in her DMs: a command there is for the one where it is her
+    turn; where it is in both, she is asked, privately, to use a board's buttons."""
+    tables, fake = network_tables, network_tables.fake
+    ann, _bob, cat = tables.players
+    dana = tables.dana
+    await take_part(tables, 0, 2)
+    await join(tables, ann, tables.networks[0])
+    await join(tables, cat, tables.networks[2])
+    dm = bot_dm(tables, dana)
+    await join(tables, dana, dm)
+    games = []
+    for player, server in ((ann, 0), (cat, 2)):
+        before = fake.mark()
+        await fake.run_command(
+            player,
+            tables.networks[server],
+            "network challenge",
+            {"player": str(dana.id), "colour": "B"},
+        )
+        posted = await fake.wait_for_message(dm, lambda m: bool(m.buttons()), after=before)
+        await fake.click(dana, posted, label=said(_("Accept")))
+        await thread_in(tables, tables.networks[server])
+        await fake.wait_for_message(
+            dm, lambda m: m.embed_image() is not None, after=posted, timeout=10
+        )
+        found = await network_bot.service.network.games.games_in_channel(dm.id)
+        games.append(max(found, key=lambda g: g.id))
+    for _try in range(100):  # each home is recorded just after its first post
+        if len(await network_bot.service.network.games.games_in_channel(dm.id)) == 2:
+            break
+        await asyncio.sleep(0.05)
+    asked = await fake.run_command(dana, dm, "dvonn place", {"cell": "E3"})
+    ids = ", ".join(f"#{g.id}" for g in games)
+    several = _(
+        "Several of your network games are played here ({games}): use the buttons under the "
+        "board of the one you mean."
+    )
+    assert said(several, games=ids) in private(asked)
+    # She plays in the first with its board's buttons (here, the service): the command is
+    # then for the other, where it is still her turn.
+    await network_bot.service.play(games[0].id, dana.id, "E3")
+    played = await fake.run_command(dana, dm, "dvonn place", {"cell": "F3"})
+    assert not played.ephemeral, played.content
+    first = await network_bot.service.get_game(games[0].id)
+    second = await network_bot.service.get_game(games[1].id)
+    assert (first.version, second.version) == (games[0].version + 1, games[1].version + 1)
+    assert first.position != second.position  # E3 in one, F3 in the other
