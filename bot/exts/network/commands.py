@@ -65,7 +65,10 @@ class NetworkCommands(Feature, name="Network"):
                 server = await network.servers.server(member.home_guild_id)
                 home_channel = None if server is None else server.channel_id
             again = before is not None and before.is_member
-            await self._answer(interaction, texts.joined(member.name, home_channel, again=again))
+            moved = before is None or before.home_guild_id != member.home_guild_id
+            await self._answer(
+                interaction, texts.joined(member.name, home_channel, again=again, moved=moved)
+            )
 
     @app_commands.command(
         name="leave", description=locale_str("Leave the DVONN network (running games play on)")

@@ -30,9 +30,11 @@ def when(moment: datetime) -> str:
     return f"<t:{int(moment.timestamp())}:D>"
 
 
-def joined(name: str, home_channel_id: int | None, *, again: bool) -> list[Text]:
+def joined(
+    name: str, home_channel_id: int | None, *, again: bool, moved: bool = True
+) -> list[Text]:
     """``/network join``'s answer: where their network games are played, what others see, how
-    to leave."""
+    to leave. ``again``: they were a member already (``moved``: their home changed)."""
     if home_channel_id is None:
         home = _(
             "Your network games are played in your DMs with the bot (you join from a place "
@@ -45,11 +47,12 @@ def joined(name: str, home_channel_id: int | None, *, again: bool) -> list[Text]
             "channel.",
             channel=home_channel_id,
         )
-    first = (
-        _("You are in the DVONN network as **{name}**; your home has moved.", name=name)
-        if again
-        else _("You joined the DVONN network as **{name}**.", name=name)
-    )
+    if not again:
+        first = _("You joined the DVONN network as **{name}**.", name=name)
+    elif moved:
+        first = _("You are in the DVONN network as **{name}**; your home has moved.", name=name)
+    else:
+        first = _("You are in the DVONN network as **{name}** already.", name=name)
     lines = [first, home]
     if again:
         lines.append(_("Network games under way stay where they are."))

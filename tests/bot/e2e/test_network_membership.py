@@ -12,6 +12,7 @@ import pytest
 
 from bot.app import DvonnBot
 from bot.exts.network import texts
+from bot.exts.server_settings import network_line
 from bot.games.network.errors import (
     NoNetworkChannel,
     NotInNetwork,
@@ -72,6 +73,12 @@ async def test_without_the_operator_s_consent_there_is_no_network_command(
     with pytest.raises(InvalidInvocation):
         await table.fake.run_command(table.alice, table.games, "network join")
     assert bot.get_cog("Network") is None
+    assert not [job for job in bot.service.housekeeping.names if job.startswith("network")]
+    settings = await table.fake.run_command(table.alice, table.games, "dvonn settings")
+    assert said(_("Daily puzzle: not posted (choose a channel with puzzle_channel)")) in (
+        private(settings)
+    )
+    assert "network" not in settings.content.lower()
 
 
 async def test_players_join_from_a_network_channel_s_server_and_from_dms(
@@ -80,6 +87,7 @@ async def test_players_join_from_a_network_channel_s_server_and_from_dms(
     tables, fake = network_tables, network_tables.fake
     ann, bob, _cat = tables.players
     network = network_bot.service.network
+    assert "network: homes to move" in network_bot.service.housekeeping.names  # its jobs run
     named = private(await name_channel(tables, 0))
     assert said(TAKES_PART, channel=tables.networks[0].id) in named
 
@@ -105,6 +113,11 @@ async def test_players_join_from_a_network_channel_s_server_and_from_dms(
     for user in (bob, tables.dana):
         found = await network.member(user.id)
         assert found is not None and found.is_member and found.home_guild_id is None
+    # And from a DM between friends, where the bot may only answer (Dana's user install).
+    with_ann = fake.add_private_channel(tables.dana, ann)
+    again = private(await fake.run_command(tables.dana, with_ann, "network join"))
+    already = _("You are in the DVONN network as **{name}** already.")
+    assert said(already, name="dana") in again and said(HOME_DMS) in again
 
     # Joining again moves one's home: Ann's to her DMs, then back.
     moved = private(await fake.run_command(ann, bot_dm(tables, ann), "network join"))
@@ -190,7 +203,11 @@ async def test_moderators_name_the_network_channel_see_their_members_and_stop(
     refused = await fake.run_command(mod, general, "network server", both)
     assert said(_("Name a network channel, or stop: not both.")) in private(refused)
 
+    unnamed = private(await fake.run_command(mod, general, "dvonn settings"))
+    assert said(network_line(None)) in unnamed
     assert said(TAKES_PART, channel=tables.networks[0].id) in private(await name_channel(tables, 0))
+    named = private(await fake.run_command(tables.eve, general, "dvonn settings"))
+    assert said(network_line(tables.networks[0].id)) in named  # read only, for anyone
     server = await network.servers.server(guild_id)
     assert server is not None and server.is_live and server.channel_id == tables.networks[0].id
     assert server.joined_by == mod.id
