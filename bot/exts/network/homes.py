@@ -27,7 +27,7 @@ from bot.games.core.models import Game, GameHome, GameStatus, Notification
 from bot.games.network.announcements import read_network_home
 from bot.games.service import GameService
 from bot.posting.outbox import Deliverer
-from bot.posting.publisher import Publisher
+from bot.posting.publisher import Publisher, Reader
 from bot.posting.texts import Players, board_post, for_home, players_at_home
 from bot.posting.threads import thread_from
 
@@ -54,7 +54,7 @@ class Homes:
         self._posting: dict[int, asyncio.Lock] = {}
 
     async def make(self, notification: Notification) -> discord.Message | None:
-        game_id, seat, moved = read_network_home(notification)
+        game_id, seat, _moved = read_network_home(notification)
         game = await self._service.get_game(game_id)
         if game.status not in (GameStatus.ACTIVE, GameStatus.PENDING):
             return None  # over before its home was made
@@ -65,12 +65,22 @@ class Homes:
         names = await self._service.network.names(game)
         white = names.get(game.white_id, f"#{game.white_id}")
         black = names.get(game.black_id, f"#{game.black_id}")
+        message: discord.Message | None
+        players = Players(white=white, black=black)
         if home.guild_id is not None:
-            message, channel_id = await self._thread(game, home, notification, white, black)
+            try:
+                message, channel_id = await self._thread(game, home, notification, white, black)
+            except (discord.Forbidden, discord.NotFound):
+                # The network channel refuses the bot (its permissions, or gone): this home
+                # moves to its player's DMs, to be made there.
+                log.info(
+                    "game %s: no thread in server %s; home %s to DMs", game_id, home.guild_id, seat
+                )
+                for written in await self._service.network.lose_home(game_id, seat.value):
+                    await self._deliverer.announce(written, game_id=None, timeout=0)
+                return None
         else:
-            message, channel_id = await self._dm(
-                game, home, notification, white, black, moved=moved
-            )
+            message, channel_id = await self._dm(game, home, notification, players)
         ready = await self._service.network.home_ready(
             game_id, seat, channel_id, home.parent_channel_id
         )
@@ -104,21 +114,42 @@ class Homes:
         game: Game,
         home: GameHome,
         notification: Notification,
-        white: str,
-        black: str,
-        *,
-        moved: bool,
-    ) -> tuple[discord.Message, int]:
+        players: Players,
+    ) -> tuple[discord.Message | None, int]:
         assert home.user_id is not None
         channel = await self._bot.create_dm(discord.Object(home.user_id))
         reader = self._publisher.reader((await self._service.prefs(home.user_id)).locale)
+        try:
+            message = await self._dm_post(
+                game, home, notification, channel, reader=reader, players=players
+            )
+        except discord.Forbidden:
+            # Closed DMs: the home is made all the same (the game may begin); its posts are
+            # refused there and given up, and the player plays with /dvonn games and the
+            # buttons, or the clock decides.
+            log.info("game %s: %s's DMs are closed to the bot", game.id, home.user_id)
+            return None, channel.id
+        return message, channel.id
+
+    async def _dm_post(
+        self,
+        game: Game,
+        home: GameHome,
+        notification: Notification,
+        channel: discord.DMChannel,
+        *,
+        reader: Reader,
+        players: Players,
+    ) -> discord.Message:
+        """A DM home's first post: the game's line, or (moved here mid-game) what happened and
+        the board as it stands."""
+        white, black = players.as_tuple()
+        moved = read_network_home(notification)[2]
         if not moved or game.status is not GameStatus.ACTIVE:
-            message = await channel.send(
+            return await channel.send(
                 reader(game_line(game, white, black)), nonce=notification.nonce
             )
-            return message, channel.id
         # Moved here mid-game: what happened, and the board as it stands.
-        players = Players(white=white, black=black)
         seats = players_at_home(game, home.seat.value)
         post = for_home(
             board_post(game, players), seats, {game.white_id: white, game.black_id: black}
@@ -126,8 +157,7 @@ class Homes:
         kwargs = await self._publisher.message(game, post, reader, players)
         content = reader(moved_line(game))
         kwargs["content"] = f"{content}\n{kwargs['content']}" if kwargs.get("content") else content
-        message = await channel.send(**kwargs, nonce=notification.nonce)
-        return message, channel.id
+        return await channel.send(**kwargs, nonce=notification.nonce)
 
     async def lost(self, game_id: int, home: str) -> list[int]:
         """The deliverer's ``home_lost``: the home moves to its player's DMs."""

@@ -16,7 +16,16 @@ from bot.games.network.errors import PlayerUnavailable, ServerLeftNetwork
 from bot.i18n import Text, _
 from tests.bot.e2e.conftest import NetworkTables
 from tests.bot.e2e.helpers import play_turn, said
-from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser, InteractionResult, RecordedMessage
+from tests.fakediscord import (
+    FakeChannel,
+    FakeDiscord,
+    FakeUser,
+    InteractionResult,
+    Overwrite,
+    OverwriteTarget,
+    Permission,
+    RecordedMessage,
+)
 
 PICK = "dvonn:net:pick"
 
@@ -443,3 +452,37 @@ async def test_a_dm_home_with_several_network_games_finds_the_one_meant(
     second = await network_bot.service.get_game(games[1].id)
     assert (first.version, second.version) == (games[0].version + 1, games[1].version + 1)
     assert first.position != second.position  # E3 in one, F3 in the other
+
+
+async def test_a_network_channel_that_refuses_the_bot_sends_the_home_to_dms(
+    network_tables: NetworkTables, network_bot: DvonnBot
+) -> None:
+    """Server B's network channel no longer lets the bot post when Bob takes Ann's seek: his
+    home is made in his DMs instead, and the game begins in both homes."""
+    tables, fake = network_tables, network_tables.fake
+    ann, bob, _cat = tables.players
+    await take_part(tables, 0, 1)
+    await join(tables, ann, tables.networks[0])
+    await join(tables, bob, tables.networks[1])
+    tables.networks[1].overwrites.append(
+        Overwrite(
+            fake.world.bot.id,
+            OverwriteTarget.MEMBER,
+            allow=Permission(0),
+            deny=Permission.SEND_MESSAGES,
+        )
+    )
+    seek = await fake.run_command(ann, tables.networks[0], "network challenge")
+    assert seek.message is not None
+    listed = await fake.run_command(bob, bot_dm(tables, bob), "network seeks")
+    assert listed.message is not None
+    (challenge,) = await network_bot.service.network.seeks_for(bob.id)
+    private(await fake.select(bob, listed.message, PICK, [str(challenge.id)]))
+    thread = await thread_in(tables, tables.networks[0])
+    dm = await dm_with(tables, bob)
+    await fake.wait_for_message(thread, lambda m: m.embed_image() is not None, timeout=10)
+    await fake.wait_for_message(dm, lambda m: m.embed_image() is not None, timeout=10)
+    assert fake.threads_in(tables.networks[1]) == []
+    taken = await network_bot.service.network.lobby.challenge(challenge.id)
+    assert taken.game_id is not None
+    assert (await network_bot.service.get_game(taken.game_id)).is_active
