@@ -67,11 +67,14 @@ class NetworkBoards:
         self._pace = Pace(GLOBAL_LIMIT * HEADROOM * BOARD_SHARE, 1)
 
     async def refresh(self) -> int:
-        """Edit (or post) the boards that are behind; returns how many."""
+        """Edit (or post) the boards that are behind; returns how many. A look first, without
+        the lease (a read): most polls find nothing to do, and take no lease for it."""
+        network = self._service.network
+        if not (await network.boards.behind(self._every, 1))[1]:
+            return 0
         async with self._service.leases.holding(LEASE) as ours:
             if not ours:
                 return 0
-            network = self._service.network
             version, servers = await network.boards.behind(self._every, BATCH)
             if not servers:
                 return 0

@@ -486,3 +486,37 @@ async def test_a_network_channel_that_refuses_the_bot_sends_the_home_to_dms(
     taken = await network_bot.service.network.lobby.challenge(challenge.id)
     assert taken.game_id is not None
     assert (await network_bot.service.get_game(taken.game_id)).is_active
+
+
+async def test_two_members_of_one_server_share_one_home(
+    network_tables: NetworkTables, network_bot: DvonnBot
+) -> None:
+    """Eve takes Ann's seek with its own Accept, in their server: one thread, each board once,
+    the post says the seek is taken and Eve is told privately where to play."""
+    tables, fake = network_tables, network_tables.fake
+    ann, _bob, _cat = tables.players
+    eve = tables.eve
+    await take_part(tables, 0)
+    await join(tables, ann, tables.networks[0])
+    await join(tables, eve, tables.networks[0])
+    seek = await fake.run_command(
+        ann, tables.networks[0], "network challenge", {"colour": "W", "setup": "random"}
+    )
+    assert seek.message is not None
+    await fake.click(eve, seek.message, label=said(_("Accept")))
+    thread = await thread_in(tables, tables.networks[0])
+    first = await fake.wait_for_message(thread, lambda m: m.embed_image() is not None, timeout=10)
+    assert first.pinged_user_ids == {ann.id}
+    edited = fake.message(seek.message.id)
+    assert edited.buttons() == [] and "eve" in edited.content
+    told = [m for m in fake.visible_to(eve, tables.networks[0]) if m.ephemeral]
+    accepted = _(
+        "You accepted: network game #{game} is played in its thread in <#{channel}>, where its "
+        "boards come."
+    )
+    game = await network_bot.service.game_in_channel(thread.id)
+    assert game is not None
+    assert said(accepted, game=game.id, channel=tables.networks[0].id) in [m.content for m in told]
+    reply = await fake.run_command(ann, thread, "dvonn play", {"move": "PASS"})
+    assert reply.ephemeral  # not a legal move now: refused privately, nothing posted
+    assert len(boards(fake.messages_in(thread))) == 1
