@@ -213,12 +213,16 @@ class DirectChallenges:
         if server is not None and server.is_live:
             reader = await bot.publisher.public_reader(server.guild_id)
             channel = bot.get_partial_messageable(server.channel_id, guild_id=server.guild_id)
-            return await channel.send(
-                reader(direct_text(challenge, name, rating)),
-                view=buttons.challenge_view(challenge, reader, ("accept", "decline")),
-                allowed_mentions=pings,
-                nonce=notification.nonce,
-            )
+            try:
+                return await channel.send(
+                    reader(direct_text(challenge, name, rating)),
+                    view=buttons.challenge_view(challenge, reader, ("accept", "decline")),
+                    allowed_mentions=pings,
+                    nonce=notification.nonce,
+                )
+            except (discord.Forbidden, discord.NotFound):
+                # The network channel refuses the bot: the challenge goes to the DMs.
+                log.info("network challenge %s: its home channel refused; DMs", challenge.id)
         reader = bot.publisher.reader((await bot.service.prefs(challenge.opponent_id)).locale)
         dm = await bot.create_dm(discord.Object(challenge.opponent_id))
         return await dm.send(

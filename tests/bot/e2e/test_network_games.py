@@ -520,3 +520,29 @@ async def test_two_members_of_one_server_share_one_home(
     reply = await fake.run_command(ann, thread, "dvonn play", {"move": "PASS"})
     assert reply.ephemeral  # not a legal move now: refused privately, nothing posted
     assert len(boards(fake.messages_in(thread))) == 1
+
+
+async def test_a_direct_challenge_goes_to_dms_when_the_home_channel_refuses_the_bot(
+    network_tables: NetworkTables, network_bot: DvonnBot
+) -> None:
+    tables, fake = network_tables, network_tables.fake
+    ann, bob, _cat = tables.players
+    await take_part(tables, 0, 1)
+    await join(tables, ann, tables.networks[0])
+    await join(tables, bob, tables.networks[1])
+    tables.networks[1].overwrites.append(
+        Overwrite(
+            fake.world.bot.id,
+            OverwriteTarget.MEMBER,
+            allow=Permission(0),
+            deny=Permission.SEND_MESSAGES,
+        )
+    )
+    made = await fake.run_command(
+        ann, tables.generals[0], "network challenge", {"player": str(bob.id)}
+    )
+    assert "Bob" in private(made)
+    dm = await dm_with(tables, bob)
+    posted = await fake.wait_for_message(dm, lambda m: bool(m.buttons()), timeout=10)
+    assert "Ann" in posted.content
+    assert fake.messages_in(tables.networks[1]) == []
