@@ -606,6 +606,14 @@ class NetworkReads(StorePart):
         row = await self.db.fetch_one(_SELECT_MEMBER, (user_id,))
         return None if row is None else _member(row)
 
+    async def last_network_game_in_channel(self, channel_id: ChannelId) -> int | None:
+        """The newest network game with a home in a channel (a home's thread, or a player's
+        DMs), running or not; ``None`` if none."""
+        row = await self.db.fetch_one(
+            "SELECT max(game_id) AS game_id FROM game_homes WHERE channel_id = ?", (channel_id,)
+        )
+        return None if row is None or row["game_id"] is None else int(row["game_id"])
+
     async def names(self, user_ids: Iterable[UserId]) -> dict[UserId, str]:
         """The network names of those of ``user_ids`` who joined (members now or not)."""
         wanted = sorted(set(user_ids))
