@@ -1,0 +1,1 @@
+"""The lessons: learning DVONN by playing it, task by task, privately."""
