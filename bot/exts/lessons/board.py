@@ -18,7 +18,7 @@ import rules
 from bot.exts.lessons import texts
 from bot.games.lessons import book
 from bot.games.lessons.learning import LessonShown, LessonTried, game_position
-from bot.i18n import Text, _
+from bot.i18n import Text, _, rules_error_text
 from bot.interactions.replies import MAX_CONTENT
 from bot.posting.descriptions import board_alt_text, board_summary
 from bot.posting.publisher import BOARD_FILENAME, Reader
@@ -112,6 +112,8 @@ def tried_lines(answer: Answer) -> list[Text]:
     verdict = tried.verdict
     assert verdict is not None
     if verdict.error is not None:
+        if isinstance(task, book.GameTask):
+            return [rules_error_text(verdict.error)]  # in a game, the rules' own words
         return [texts.error_text(task, verdict)]
     if isinstance(task, book.GameTask):
         assert verdict.move is not None

@@ -23,7 +23,7 @@ either right or a miss with its reason.
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Final
@@ -66,6 +66,17 @@ class MoveTask:
     goal: Goal
 
 
+class Ask(enum.Enum):
+    """What a :class:`Question` asks about its position (its choices' keys in brackets)."""
+
+    WINNER = "winner"
+    """Who wins at the count (``"white"``, ``"black"``, ``"draw"``)."""
+    MARGIN = "margin"
+    """By how many pieces the winner wins (numbers, ``"3"``)."""
+    OWNER = "owner"
+    """Who controls the stack on :attr:`Question.cell` (``"white"``, ``"black"``)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Question:
     """Choose one of :attr:`choices` (stable keys, e.g. ``"white"``, ``"black"``, ``"draw"``)
@@ -74,6 +85,9 @@ class Question:
     key: str
     position: rules.Position
     choices: tuple[str, ...]
+    ask: Ask = Ask.WINNER
+    cell: rules.Cell | None = None
+    """The stack asked about (:attr:`Ask.OWNER`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,15 +151,198 @@ def judge(task: MoveTask, attempt: str | rules.Move) -> Verdict:
 
 def _miss(goal: Goal, result: rules.MoveResult) -> Miss | None:
     """Why a legal move misses ``goal``, or ``None`` if it meets it."""
-    raise NotImplementedError  # the lessons' helper fills this in, goal by goal
+    if goal.aim is Aim.ANY:
+        return None
+    if goal.aim is Aim.PASS:
+        # A pass task's position has no legal move but PASS (the tests check every one), so the
+        # only legal try is the pass itself.
+        return None
+    if goal.aim is Aim.ONE_OF:
+        return None if result.move in goal.moves else _other_move(goal, result.move)
+    removal = Removal.of(result)
+    if goal.aim is Aim.KEEP_LINKED:
+        if removal.mine:
+            return _miss_of("keep_linked.cut_own", count=removal.mine, cells=removal.mine_cells)
+        return None
+    # Aim.CUT_OFF
+    if removal.mine:
+        return _miss_of(
+            "cut_off.own",
+            count=removal.mine,
+            cells=removal.mine_cells,
+            theirs=removal.theirs,
+        )
+    if not removal.theirs:
+        return _miss_of("cut_off.nothing", count=goal.count)
+    if removal.theirs < goal.count:
+        return _miss_of(
+            "cut_off.too_few",
+            count=goal.count,
+            removed=removal.theirs,
+            cells=removal.their_cells,
+        )
+    return None
+
+
+def _miss_of(key: str, **params: Any) -> Miss:
+    return Miss(key, MappingProxyType(params))
+
+
+def _other_move(goal: Goal, move: rules.Move) -> Miss:
+    """A :attr:`Aim.ONE_OF` miss: what the move did instead of one of the goal's moves."""
+    if isinstance(move, rules.Jump):
+        source, target = rules.cell_name(move.source), rules.cell_name(move.target)
+        targets = _names(
+            m.target for m in goal.moves if isinstance(m, rules.Jump) and m.source == move.source
+        )
+        if targets:
+            return _miss_of("one_of.other_target", source=source, target=target, targets=targets)
+        sources = _names({m.source for m in goal.moves if isinstance(m, rules.Jump)})
+        return _miss_of("one_of.other_stack", source=source, target=target, sources=sources)
+    if isinstance(move, rules.Place):
+        cells = _names(m.cell for m in goal.moves if isinstance(m, rules.Place))
+        return _miss_of("one_of.other_cell", cell=rules.cell_name(move.cell), cells=cells)
+    return _miss_of("one_of.passed")
+
+
+def _names(cells: Iterable[rules.Cell]) -> tuple[str, ...]:
+    return tuple(rules.cell_name(cell) for cell in sorted(set(cells)))
+
+
+@dataclass(frozen=True, slots=True)
+class Removal:
+    """What a move cut off, by side: the pieces in the removed stacks each side controlled (as
+    they would have counted at the end), and where they stood."""
+
+    mine: int
+    theirs: int
+    mine_cells: tuple[str, ...]
+    their_cells: tuple[str, ...]
+
+    @classmethod
+    def of(cls, result: rules.MoveResult) -> Removal:
+        mover = result.mover.value
+        mine = {cell: stack for cell, stack in result.removed.items() if stack[-1] == mover}
+        theirs = {cell: stack for cell, stack in result.removed.items() if stack[-1] != mover}
+        return cls(
+            mine=sum(map(len, mine.values())),
+            theirs=sum(map(len, theirs.values())),
+            mine_cells=_names(mine),
+            their_cells=_names(theirs),
+        )
+
+
+def solutions(task: MoveTask) -> tuple[rules.Move, ...]:
+    """The legal moves of ``task`` that meet its goal (what a hint may point to)."""
+    return tuple(
+        move
+        for move in rules.legal_moves(task.position)
+        if _miss(task.goal, rules.apply(task.position, move)) is None
+    )
+
+
+def learner(task: Task) -> rules.Colour:
+    """The colour the learner plays in ``task``: always the colour to move."""
+    return task.position.turn
 
 
 def answer_of(question: Question) -> str:
     """The right choice of ``question``, from its position by the rules."""
-    raise NotImplementedError  # the lessons' helper fills this in
+    position = question.position
+    if question.ask is Ask.OWNER:
+        if question.cell is None:
+            raise ValueError(f"{question.key} asks who controls a stack but names no cell")
+        owner = position.owner(question.cell)
+        return "nobody" if owner is None else owner.name.lower()
+    white, black = rules.score(position)
+    if question.ask is Ask.MARGIN:
+        return str(abs(white - black))
+    if white == black:
+        return "draw"
+    return "white" if white > black else "black"
 
 
-LESSONS: Final[tuple[Lesson, ...]] = ()
+# --- the lessons ---------------------------------------------------------------------------------
+# Positions are written cell by cell (``"E3=BW"``: the stack on E3, bottom to top) with the ply,
+# which says whose turn it is: in the moves, White at an odd ply from 49 on, Black at an even one.
+# Every stack of a movement position is linked to a DVONN piece, so that whatever a try cuts off,
+# the try did it. Placement positions are played, placement by placement, from the empty board.
+
+WHITE_MOVES: Final = 71
+"""A ply of the moves at which White is to move (some moves into the game)."""
+BLACK_MOVES: Final = 72
+
+
+def _board(ply: int, layout: str) -> rules.Position:
+    """The position at ``ply`` with the stacks of ``layout`` (``"E3=BW F3=D"``), others empty."""
+    stacks = [""] * rules.CELL_COUNT
+    for item in layout.split():
+        name, stack = item.split("=")
+        cell = rules.lookup_cell(name)
+        if cell is None or stacks[cell]:
+            raise ValueError(f"a layout names each cell of the board once: {item!r}")
+        stacks[cell] = stack
+    return rules.Position(stacks, ply)
+
+
+def _placed(cells: str) -> rules.Position:
+    """The position after placing on ``cells`` in turn from the empty board (DVONN pieces
+    first)."""
+    position = rules.new_game()
+    for name in cells.split():
+        position = rules.play(position, rules.parse_move(name))
+    return position
+
+
+def _moves(*texts: str) -> frozenset[rules.Move]:
+    return frozenset(rules.parse_move(text) for text in texts)
+
+
+def _any() -> Goal:
+    return Goal(Aim.ANY)
+
+
+def _one_of(*texts: str) -> Goal:
+    return Goal(Aim.ONE_OF, _moves(*texts))
+
+
+_DISTANCE_ONE = _board(WHITE_MOVES, "C3=D E3=D G3=D D2=B D3=W F3=B E4=W F4=B")
+_DISTANCE_TWO = _board(WHITE_MOVES, "C2=D E4=D G4=D C3=B D3=BW F3=B D4=B F4=W")
+_LANDING = _board(WHITE_MOVES, "C2=D E3=D G3=D D2=B E2=BWW G2=B E4=B F4=W E5=B")
+_SURROUNDED = _board(BLACK_MOVES, "C2=D D3=D B4=D A2=W B2=W A3=WB B3=W C3=WB C4=W D4=B C5=W")
+
+LESSONS: Final[tuple[Lesson, ...]] = (
+    Lesson(
+        "placing",
+        (
+            MoveTask("placing.dvonn", _placed("D3 H3"), _any()),
+            MoveTask("placing.colours", _placed("D3 H3 F3 E2"), _any()),
+            MoveTask(
+                "placing.last",
+                _placed(
+                    "D3 H3 F3 J2 C3 C5 B2 G3 A2 C4 H4 D2 D1 I4 E1 K5 I3 C2 G4 K3 E5 F5 D4 E2 J3 "
+                    "B3 E3 F4 H5 A1 A3 H2 J5 D5 K4 I5 C1 B4 F1 J4 G1 I1 F2 G2 I2 B1 H1 G5"
+                ),
+                _any(),
+            ),
+        ),
+    ),
+    Lesson(
+        "distance",
+        (
+            MoveTask("distance.one", _DISTANCE_ONE, _any()),
+            MoveTask("distance.two", _DISTANCE_TWO, _one_of("D3F3")),
+        ),
+    ),
+    Lesson("landing", (MoveTask("landing.three", _LANDING, _one_of("E2E5")),)),
+    Lesson(
+        "surrounded",
+        (
+            MoveTask("surrounded.free", _SURROUNDED, _one_of("D4C4", "D4D3", "D4C3")),
+            MoveTask("surrounded.edge", _SURROUNDED, _one_of("A3C3", "A3C5")),
+        ),
+    ),
+)
 """Every lesson, in the order they are taught (the last, a game against the beginner)."""
 
 
@@ -155,3 +352,10 @@ def lesson(key: str) -> Lesson:
         if each.key == key:
             return each
     raise KeyError(key)
+
+
+def tasks() -> Iterator[tuple[Lesson, Task]]:
+    """Every task of every lesson, in order, with its lesson."""
+    for each in LESSONS:
+        for task in each.tasks:
+            yield each, task

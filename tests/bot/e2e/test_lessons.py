@@ -272,15 +272,15 @@ async def test_a_new_player_takes_every_lesson_to_its_end(
         # Everything done: /learn lists them, with the menu to replay any.
         listed = await fake.run_command(alice, table.games, "learn")
         assert listed.ephemeral and said(_("You have done every lesson:")) in listed.content
-        assert listed.message is not None
+        menu = listed.message
+        assert menu is not None
         replay = book.LESSONS[0]
-        assert replay.key in menu_options(listed.message, "dvonn:learn:lessons")
-        replayed = await fake.select(alice, listed.message, "dvonn:learn:lessons", [replay.key])
-        assert replayed.message is not None
-        await fake.wait_until(lambda: listed.message.files != [], what="the lesson's board")
+        assert replay.key in menu_options(menu, "dvonn:learn:lessons")
+        await edited(table, menu, fake.select(alice, menu, "dvonn:learn:lessons", [replay.key]))
+        board_of(menu)
         shown = await current(bot, alice)
         assert shown.lesson == replay and shown.attempt.step == 0 and not shown.resumed
-        assert said(texts.task_prompt(replay.tasks[0])) in listed.message.content
+        assert said(texts.task_prompt(replay.tasks[0])) in menu.content
         assert not [m for m in fake.messages_in(table.games) if not m.ephemeral]
 
 
