@@ -404,9 +404,13 @@ def _prompt_control_owner(question: Question) -> Text:
 
 
 def _prompt_count_winner(question: Question) -> Text:
+    position = question.position
+    stacks = [cell for cell in position.occupied_cells() if position.owner(cell) is not None]
     return _(
-        "You played **{colour}**. The game is over: neither side can move. Who wins?",
+        "You played **{colour}**. The game is over: neither side can move. The stacks, each from "
+        "bottom to top: {stacks}. Who wins?",
         colour=_colour(question),
+        stacks=", ".join(f"{rules.cell_name(c)} {_pieces(position.stack(c))}" for c in stacks),
     )
 
 

@@ -245,6 +245,12 @@ def learner(task: Task) -> rules.Colour:
     return task.position.turn
 
 
+def shows_score(task: Task) -> bool:
+    """Whether the board drawn for ``task`` may show the score (the players' cards): not while
+    a question asks who wins at the count or by how much, which the score would answer."""
+    return not (isinstance(task, Question) and task.ask in {Ask.WINNER, Ask.MARGIN})
+
+
 def answer_of(question: Question) -> str:
     """The right choice of ``question``, from its position by the rules."""
     position = question.position

@@ -248,3 +248,10 @@ def test_the_mistakes_each_task_teaches_can_be_made(task: MoveTask) -> None:
     assert TRAPS.get(task.key, set()) <= errors
     assert MISSES.get(task.key, set()) <= misses
     assert set(TRAPS) | set(MISSES) <= {each.key for each in MOVE_TASKS}
+
+
+def test_the_board_hides_the_score_while_the_count_is_asked() -> None:
+    counts = [task for task in QUESTIONS if task.ask in {Ask.WINNER, Ask.MARGIN}]
+    assert counts
+    assert not any(book.shows_score(task) for task in counts)
+    assert all(book.shows_score(task) for task in TASKS if task not in counts)
