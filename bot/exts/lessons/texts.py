@@ -19,6 +19,7 @@ from bot.games.lessons.book import (
     Miss,
     MoveTask,
     Question,
+    Removal,
     Task,
     Verdict,
     answer_of,
@@ -34,6 +35,13 @@ _TITLES: Final[Mapping[str, Text]] = {
     "distance": _("How far a stack moves"),
     "landing": _("Landing on a piece"),
     "surrounded": _("Surrounded stacks"),
+    "control": _("Who controls a stack"),
+    "cut_off": _("Cutting pieces off"),
+    "keep_linked": _("Keeping your pieces linked"),
+    "dvonn": _("Moving a DVONN piece"),
+    "pass": _("Passing"),
+    "count": _("The end and the count"),
+    "game": _("A short game"),
 }
 
 _INTROS: Final[Mapping[str, Text]] = {
@@ -57,6 +65,39 @@ _INTROS: Final[Mapping[str, Text]] = {
         "A stack whose six neighbouring cells are all occupied is surrounded: it cannot move. A "
         "cell on the edge of the board has fewer than six neighbours, so a stack there is never "
         "surrounded."
+    ),
+    "control": _(
+        "A stack belongs to the player whose piece is on top: only they may move it, and at the "
+        "end all its pieces count for them, whatever the colour of the pieces below. Land on a "
+        "stack and it is yours."
+    ),
+    "cut_off": _(
+        "This is what DVONN turns on: after every move, each piece or stack that is no longer "
+        "linked to a DVONN piece, directly or through a chain of pieces, is removed from the "
+        "board at once, whoever's it is. Cut your opponent's pieces off and they are gone."
+    ),
+    "keep_linked": _(
+        "Cutting off works both ways: a move can cut off your own pieces too. Before you move a "
+        "stack, look at what it links: if it is the only link between some of your pieces and a "
+        "DVONN piece, moving it loses them."
+    ),
+    "dvonn": _(
+        "A lone DVONN piece never moves. But once a stack lands on it, the DVONN piece is part "
+        "of that stack and goes wherever the stack goes. Moving it away can cut off every piece "
+        "that was linked through it."
+    ),
+    "pass": _(
+        "If you have no legal move, you pass, and your opponent plays on. You may pass only "
+        "then: while you have a move, you must make one."
+    ),
+    "count": _(
+        "The game ends when neither player can move. Then each player counts the pieces in the "
+        "stacks they control (their colour on top): every piece of the stack, whatever its "
+        "colour. The higher count wins."
+    ),
+    "game": _(
+        "Time to put it all together: a short game against the computer, from a position near "
+        "the end. Play until neither side can move, then count."
     ),
 }
 
@@ -151,6 +192,28 @@ def _colour(task: Task) -> Text:
     return COLOUR_NAMES[learner(task)]
 
 
+def _opponent(task: Task) -> Text:
+    return COLOUR_NAMES[learner(task).opponent]
+
+
+_SIGNS: Final = {"W": "⚪", "B": "⚫", "D": "🔴"}
+
+
+def _pieces(stack: str) -> str:
+    """A stack's pieces from bottom to top, as coloured discs."""
+    return "".join(_SIGNS[piece] for piece in stack)
+
+
+def _target(task: MoveTask) -> Cell:
+    (target,) = {m.target for m in task.goal.moves if isinstance(m, rules.Jump)}
+    return target
+
+
+def _removal(verdict: Verdict) -> Removal:
+    assert verdict.result is not None
+    return Removal.of(verdict.result)
+
+
 # --- prompts -------------------------------------------------------------------------------------
 
 
@@ -236,6 +299,77 @@ def _prompt_surrounded_edge(task: MoveTask) -> Text:
     )
 
 
+def _prompt_control_capture(task: MoveTask) -> Text:
+    return _(
+        "You play **{colour}**, on the same board. {opponent} controls the stack on {cell}. Take "
+        "it: land one of your stacks on it.",
+        colour=_colour(task),
+        opponent=_opponent(task),
+        cell=rules.cell_name(_target(task)),
+    )
+
+
+def _prompt_cut_off(task: MoveTask) -> Text:
+    return n_(
+        "You play **{colour}**. Some of {opponent}'s pieces are linked to a DVONN piece only "
+        "through one of yours. Cut off at least {count} of them with one move.",
+        "You play **{colour}**. Some of {opponent}'s pieces are linked to a DVONN piece only "
+        "through one of yours. Cut off at least {count} of them with one move.",
+        task.goal.count,
+        colour=_colour(task),
+        opponent=_opponent(task),
+    )
+
+
+def _prompt_keep_linked(task: MoveTask) -> Text:
+    position = task.position
+    theirs = _where(position, lambda cell, _stack: position.owner(cell) is learner(task).opponent)
+    tallest = max(theirs, key=lambda cell: len(position.stack(cell)))
+    return _(
+        "You play **{colour}**. {opponent}'s stack on {cell} is worth taking, but look first: "
+        "which of your pieces link the others to a DVONN piece? Make a move that keeps all your "
+        "pieces linked.",
+        colour=_colour(task),
+        opponent=_opponent(task),
+        cell=rules.cell_name(tallest),
+    )
+
+
+def _prompt_dvonn_carry(task: MoveTask) -> Text:
+    position = task.position
+    carriers = [cell for cell in _own(position) if position.has_dvonn(cell)]
+    return n_(
+        "You play **{colour}**. Your stack on {source} has a DVONN piece under your piece, so "
+        "you may move it, and the DVONN piece goes along. Cut off at least {count} of "
+        "{opponent}'s pieces.",
+        "You play **{colour}**. Your stack on {source} has a DVONN piece under your piece, so "
+        "you may move it, and the DVONN piece goes along. Cut off at least {count} of "
+        "{opponent}'s pieces.",
+        task.goal.count,
+        colour=_colour(task),
+        opponent=_opponent(task),
+        source=_names(carriers),
+    )
+
+
+def _prompt_pass_must(task: MoveTask) -> Text:
+    return _(
+        "You play **{colour}**. Look at your stacks on {cells}: can any of them move? If none "
+        "can, pass.",
+        colour=_colour(task),
+        cells=_names(_own(task.position)),
+    )
+
+
+def _prompt_pass_not_allowed(task: MoveTask) -> Text:
+    return _(
+        "You play **{colour}**, on a board much like the last one: your stacks are on {cells}. "
+        "Can you pass this time?",
+        colour=_colour(task),
+        cells=_names(_own(task.position)),
+    )
+
+
 _PROMPTS: Final[Mapping[str, Callable[[MoveTask], Text]]] = {
     "placing.dvonn": _prompt_placing_dvonn,
     "placing.colours": _prompt_placing_colours,
@@ -245,9 +379,53 @@ _PROMPTS: Final[Mapping[str, Callable[[MoveTask], Text]]] = {
     "landing.three": _prompt_landing_three,
     "surrounded.free": _prompt_surrounded_free,
     "surrounded.edge": _prompt_surrounded_edge,
+    "control.capture": _prompt_control_capture,
+    "cut_off.bridge": _prompt_cut_off,
+    "keep_linked.bridge": _prompt_keep_linked,
+    "dvonn.carry": _prompt_dvonn_carry,
+    "pass.must": _prompt_pass_must,
+    "pass.not_allowed": _prompt_pass_not_allowed,
 }
 
-_QUESTION_PROMPTS: Final[Mapping[str, Callable[[Question], Text]]] = {}
+
+def _prompt_control_owner(question: Question) -> Text:
+    assert question.cell is not None
+    stack = question.position.stack(question.cell)
+    return n_(
+        "You play **{colour}**. Look at the stack on {cell}: {count} piece, from bottom to top "
+        "{pieces}. Who controls it?",
+        "You play **{colour}**. Look at the stack on {cell}: {count} pieces, from bottom to top "
+        "{pieces}. Who controls it?",
+        len(stack),
+        colour=_colour(question),
+        cell=rules.cell_name(question.cell),
+        pieces=_pieces(stack),
+    )
+
+
+def _prompt_count_winner(question: Question) -> Text:
+    position = question.position
+    stacks = [cell for cell in position.occupied_cells() if position.owner(cell) is not None]
+    return _(
+        "You played **{colour}**. The game is over: neither side can move. The stacks, each from "
+        "bottom to top: {stacks}. Who wins?",
+        colour=_colour(question),
+        stacks=", ".join(f"{rules.cell_name(c)} {_pieces(position.stack(c))}" for c in stacks),
+    )
+
+
+def _prompt_count_margin(question: Question) -> Text:
+    return _(
+        "You played **{colour}**, on the same board. By how many pieces does the winner win?",
+        colour=_colour(question),
+    )
+
+
+_QUESTION_PROMPTS: Final[Mapping[str, Callable[[Question], Text]]] = {
+    "control.owner": _prompt_control_owner,
+    "count.winner": _prompt_count_winner,
+    "count.margin": _prompt_count_margin,
+}
 
 
 def task_prompt(task: Task) -> Text:
@@ -366,6 +544,91 @@ def _right_surrounded_edge(_task: MoveTask, verdict: Verdict) -> Text:
     )
 
 
+def _right_control_capture(_task: MoveTask, verdict: Verdict) -> Text:
+    assert verdict.result is not None
+    target = _jump(verdict).target
+    return n_(
+        "✅ Right: your piece is on top of the stack on {target} now, so it is yours: all "
+        "{count} of its pieces will count for you at the end, whatever their colour.",
+        "✅ Right: your piece is on top of the stack on {target} now, so it is yours: all "
+        "{count} of its pieces will count for you at the end, whatever their colour.",
+        len(verdict.result.after.stack(target)),
+        target=rules.cell_name(target),
+    )
+
+
+def _right_cut_off(task: MoveTask, verdict: Verdict) -> Text:
+    removal = _removal(verdict)
+    return n_(
+        "✅ Right: {move} cut off {count} of {opponent}'s pieces ({cells}): it lost its last "
+        "link to a DVONN piece and was removed from the board.",
+        "✅ Right: {move} cut off {count} of {opponent}'s pieces ({cells}): they lost their "
+        "last link to a DVONN piece and were removed from the board.",
+        removal.theirs,
+        move=str(verdict.move),
+        opponent=_opponent(task),
+        cells=", ".join(removal.their_cells),
+    )
+
+
+def _right_keep_linked(task: MoveTask, verdict: Verdict) -> Text:
+    removal = _removal(verdict)
+    if not removal.theirs:
+        return _(
+            "✅ Right: after {move}, every one of your pieces is still linked to a DVONN piece.",
+            move=str(verdict.move),
+        )
+    return n_(
+        "✅ Right: after {move}, every one of your pieces is still linked to a DVONN piece, and "
+        "{count} of {opponent}'s pieces were cut off ({cells}).",
+        "✅ Right: after {move}, every one of your pieces is still linked to a DVONN piece, and "
+        "{count} of {opponent}'s pieces were cut off ({cells}).",
+        removal.theirs,
+        move=str(verdict.move),
+        opponent=_opponent(task),
+        cells=", ".join(removal.their_cells),
+    )
+
+
+def _right_dvonn_carry(task: MoveTask, verdict: Verdict) -> Text:
+    move, removal = _jump(verdict), _removal(verdict)
+    return n_(
+        "✅ Right: the DVONN piece went along from {source} to {target}. The piece on {cells} "
+        "was linked to a DVONN piece only through it, so it was cut off and removed: {count} "
+        "of {opponent}'s pieces.",
+        "✅ Right: the DVONN piece went along from {source} to {target}. The pieces on {cells} "
+        "were linked to a DVONN piece only through it, so they were cut off and removed: "
+        "{count} of {opponent}'s pieces.",
+        removal.theirs,
+        source=rules.cell_name(move.source),
+        target=rules.cell_name(move.target),
+        cells=", ".join(removal.their_cells),
+        opponent=_opponent(task),
+    )
+
+
+def _right_pass(task: MoveTask, _verdict: Verdict) -> Text:
+    return _(
+        "✅ Right: none of your stacks could move, so you pass, and {opponent} plays on. When "
+        "neither side can move, the game is over.",
+        opponent=_opponent(task),
+    )
+
+
+def _right_pass_not_allowed(_task: MoveTask, verdict: Verdict) -> Text:
+    move = _jump(verdict)
+    return n_(
+        "✅ Right: {move} is a legal move: the stack on {source} is {count} high, and {target} "
+        "holds a piece exactly {count} cell away. While you have a move, you may not pass.",
+        "✅ Right: {move} is a legal move: the stack on {source} is {count} high, and {target} "
+        "holds a piece exactly {count} cells away. While you have a move, you may not pass.",
+        _height(verdict),
+        move=str(move),
+        source=rules.cell_name(move.source),
+        target=rules.cell_name(move.target),
+    )
+
+
 _RIGHT: Final[Mapping[str, Callable[[MoveTask, Verdict], Text]]] = {
     "placing.dvonn": _right_placing_dvonn,
     "placing.colours": _right_placing_colours,
@@ -375,6 +638,12 @@ _RIGHT: Final[Mapping[str, Callable[[MoveTask, Verdict], Text]]] = {
     "landing.three": _right_landing,
     "surrounded.free": _right_surrounded_free,
     "surrounded.edge": _right_surrounded_edge,
+    "control.capture": _right_control_capture,
+    "cut_off.bridge": _right_cut_off,
+    "keep_linked.bridge": _right_keep_linked,
+    "dvonn.carry": _right_dvonn_carry,
+    "pass.must": _right_pass,
+    "pass.not_allowed": _right_pass_not_allowed,
 }
 
 
@@ -441,27 +710,41 @@ def _miss_cut_too_few(_task: MoveTask, verdict: Verdict, miss: Miss) -> Text:
     )
 
 
-def _miss_cut_own(_task: MoveTask, verdict: Verdict, miss: Miss) -> Text:
-    return n_(
-        "{move} cut off {count} of your own pieces too ({cells}): they lost their last link to a "
-        "DVONN piece and were removed. Find a move that cuts off only your opponent's.",
-        "{move} cut off {count} of your own pieces too ({cells}): they lost their last link to "
-        "a DVONN piece and were removed. Find a move that cuts off only your opponent's.",
-        miss.params["count"],
+def _miss_cut_own(task: MoveTask, verdict: Verdict, miss: Miss) -> Text:
+    return _(
+        "{move} cut off some of your own pieces: {own}. Find a move that cuts off only your "
+        "opponent's.",
         move=str(verdict.move),
-        cells=", ".join(miss.params["cells"]),
+        own=_own_cut_off(task, miss),
     )
 
 
-def _miss_cut_own_linked(_task: MoveTask, verdict: Verdict, miss: Miss) -> Text:
-    return n_(
-        "{move} cut off {count} of your own pieces ({cells}): they lost their last link to a "
-        "DVONN piece and were removed. Find a move that keeps all your pieces linked.",
-        "{move} cut off {count} of your own pieces ({cells}): they lost their last link to a "
-        "DVONN piece and were removed. Find a move that keeps all your pieces linked.",
-        miss.params["count"],
+def _miss_cut_own_linked(task: MoveTask, verdict: Verdict, miss: Miss) -> Text:
+    return _(
+        "{move} cut off some of your own pieces: {own}. Find a move that keeps all your pieces "
+        "linked.",
         move=str(verdict.move),
+        own=_own_cut_off(task, miss),
+    )
+
+
+def _own_cut_off(task: MoveTask, miss: Miss) -> Text:
+    """The learner's pieces a miss cut off (and the opponent's, if any), and why they went."""
+    own = n_(
+        "{count} piece ({cells}) lost its last link to a DVONN piece and was removed",
+        "{count} pieces ({cells}) lost their last link to a DVONN piece and were removed",
+        miss.params["count"],
         cells=", ".join(miss.params["cells"]),
+    )
+    if not miss.params["theirs"]:
+        return own
+    return n_(
+        "{own}, along with {count} of {opponent}'s ({cells})",
+        "{own}, along with {count} of {opponent}'s ({cells})",
+        miss.params["theirs"],
+        own=own,
+        opponent=_opponent(task),
+        cells=", ".join(miss.params["their_cells"]),
     )
 
 
@@ -487,8 +770,19 @@ def _miss_surrounded_free(task: MoveTask, verdict: Verdict, _miss: Miss) -> Text
     )
 
 
+def _miss_control_capture(task: MoveTask, verdict: Verdict, _miss: Miss) -> Text:
+    return _(
+        "{move} is a legal move, but {opponent} still controls the stack on {cell}: its top "
+        "piece has not changed. Land on it to take it.",
+        move=str(verdict.move),
+        opponent=_opponent(task),
+        cell=rules.cell_name(_target(task)),
+    )
+
+
 _TASK_MISSES: Final[Mapping[str, Callable[[MoveTask, Verdict, Miss], Text]]] = {
     "surrounded.free": _miss_surrounded_free,
+    "control.capture": _miss_control_capture,
 }
 """Tasks that say more about a miss than :data:`_MISSES` does (every miss of the task)."""
 
@@ -520,6 +814,17 @@ def error_text(task: MoveTask, verdict: Verdict) -> Text:
             "distance.",
             error=error,
         )
+    if reason is IllegalReason.NOT_YOUR_STACK and lesson_key == "control":
+        return _("{error} To take a stack, land one of yours on it.", error=error)
+    if reason is IllegalReason.LONE_DVONN and lesson_key == "dvonn":
+        return _(
+            "{error} A stack with a DVONN piece inside and your piece on top can move, though.",
+            error=error,
+        )
+    if task.key == "pass.must" and isinstance(verdict.error, rules.IllegalMoveError):
+        return _("{error} None of your stacks has a legal move here: pass.", error=error)
+    if reason is IllegalReason.PASS_NOT_ALLOWED:
+        return _("{error} Look again along the six lines from each of your stacks.", error=error)
     return error
 
 

@@ -160,18 +160,17 @@ def _miss(goal: Goal, result: rules.MoveResult) -> Miss | None:
     if goal.aim is Aim.ONE_OF:
         return None if result.move in goal.moves else _other_move(goal, result.move)
     removal = Removal.of(result)
+    own = {
+        "count": removal.mine,
+        "cells": removal.mine_cells,
+        "theirs": removal.theirs,
+        "their_cells": removal.their_cells,
+    }
     if goal.aim is Aim.KEEP_LINKED:
-        if removal.mine:
-            return _miss_of("keep_linked.cut_own", count=removal.mine, cells=removal.mine_cells)
-        return None
+        return _miss_of("keep_linked.cut_own", **own) if removal.mine else None
     # Aim.CUT_OFF
     if removal.mine:
-        return _miss_of(
-            "cut_off.own",
-            count=removal.mine,
-            cells=removal.mine_cells,
-            theirs=removal.theirs,
-        )
+        return _miss_of("cut_off.own", **own)
     if not removal.theirs:
         return _miss_of("cut_off.nothing", count=goal.count)
     if removal.theirs < goal.count:
@@ -246,6 +245,12 @@ def learner(task: Task) -> rules.Colour:
     return task.position.turn
 
 
+def shows_score(task: Task) -> bool:
+    """Whether the board drawn for ``task`` may show the score (the players' cards): not while
+    a question asks who wins at the count or by how much, which the score would answer."""
+    return not (isinstance(task, Question) and task.ask in {Ask.WINNER, Ask.MARGIN})
+
+
 def answer_of(question: Question) -> str:
     """The right choice of ``question``, from its position by the rules."""
     position = question.position
@@ -311,6 +316,20 @@ _DISTANCE_TWO = _board(WHITE_MOVES, "C2=D E4=D G4=D C3=B D3=BW F3=B D4=B F4=W")
 _LANDING = _board(WHITE_MOVES, "C2=D E3=D G3=D D2=B E2=BWW G2=B E4=B F4=W E5=B")
 _SURROUNDED = _board(BLACK_MOVES, "C2=D D3=D B4=D A2=W B2=W A3=WB B3=W C3=WB C4=W D4=B C5=W")
 
+_CONTROL = _board(WHITE_MOVES, "D2=D E4=D G4=D D3=B E3=WWB F3=W G3=BW H4=B")
+_CUT_OFF = _board(BLACK_MOVES, "C2=D D3=D D4=D E3=B F3=W G3=W B4=W C4=B E4=B")
+_KEEP_LINKED = _board(WHITE_MOVES, "C1=D E1=D D3=D C2=W D2=BB E3=W F3=W G3=WW")
+_DVONN = _board(BLACK_MOVES, "C2=D D3=D C3=B F3=DB G3=W H3=W G4=W")
+_PASS = _board(WHITE_MOVES, "A2=D D3=D E4=D B2=B A3=BW E3=BBW F4=B")
+_PASS_NOT = _board(WHITE_MOVES, "A2=D D3=D E4=D B2=B A3=BW B3=B E3=BBW F4=B")
+_COUNT = _board(BLACK_MOVES, "C3=D E3=D F3=D E2=BW D3=WWWWB F4=BW")
+_GAME = rules.Position.from_text(
+    "67 W,.,.,.,B,.,.,.,./B,BW,WB,.,B,B,BW,.,.,./W,D,B,WB,.,W,WWB,D,.,.,./.,WBBBW,D,BW,.,W,WWB,.,"
+    ".,./.,BW,.,.,WB,B,B,.,."
+)
+"""Some moves from the end of a game between two computers at the easy level: White to move,
+with about as many pieces as Black; two beginners win it about as often each."""
+
 LESSONS: Final[tuple[Lesson, ...]] = (
     Lesson(
         "placing",
@@ -342,6 +361,31 @@ LESSONS: Final[tuple[Lesson, ...]] = (
             MoveTask("surrounded.edge", _SURROUNDED, _one_of("A3C3", "A3C5")),
         ),
     ),
+    Lesson(
+        "control",
+        (
+            Question("control.owner", _CONTROL, ("white", "black"), Ask.OWNER, rules.E3),
+            MoveTask("control.capture", _CONTROL, _one_of("F3E3", "G3E3")),
+        ),
+    ),
+    Lesson("cut_off", (MoveTask("cut_off.bridge", _CUT_OFF, Goal(Aim.CUT_OFF, count=2)),)),
+    Lesson("keep_linked", (MoveTask("keep_linked.bridge", _KEEP_LINKED, Goal(Aim.KEEP_LINKED)),)),
+    Lesson("dvonn", (MoveTask("dvonn.carry", _DVONN, Goal(Aim.CUT_OFF, count=3)),)),
+    Lesson(
+        "pass",
+        (
+            MoveTask("pass.must", _PASS, Goal(Aim.PASS)),
+            MoveTask("pass.not_allowed", _PASS_NOT, _any()),
+        ),
+    ),
+    Lesson(
+        "count",
+        (
+            Question("count.winner", _COUNT, ("white", "black", "draw")),
+            Question("count.margin", _COUNT, ("1", "3", "5"), Ask.MARGIN),
+        ),
+    ),
+    Lesson("game", (GameTask("game.end", _GAME),)),
 )
 """Every lesson, in the order they are taught (the last, a game against the beginner)."""
 

@@ -53,12 +53,21 @@ def tries(position: Position) -> Iterator[rules.Move]:
 
 
 def test_the_lessons_come_in_the_order_they_are_taught() -> None:
-    assert [lesson.key for lesson in book.LESSONS][:4] == [
+    assert [lesson.key for lesson in book.LESSONS] == [
         "placing",
         "distance",
         "landing",
         "surrounded",
+        "control",
+        "cut_off",
+        "keep_linked",
+        "dvonn",
+        "pass",
+        "count",
+        "game",
     ]
+    assert [type(task) for task in book.LESSONS[-1].tasks] == [GameTask]
+    assert {book.learner(task) for task in TASKS} == set(rules.Colour)
     assert all(1 <= len(lesson.tasks) <= 3 for lesson in book.LESSONS)
     keys = [task.key for task in TASKS]
     assert len(set(keys)) == len(keys)
@@ -203,3 +212,46 @@ def test_the_game_is_short_open_and_playable_to_its_end(task: GameTask) -> None:
     assert time.monotonic() - started < 12 * 3
     assert book.learner(task) in winners, "the learner never wins"
     assert book.learner(task).opponent in winners, "the game is decided already"
+
+
+R = rules.IllegalReason
+TRAPS = {
+    "placing.dvonn": {R.CELL_OCCUPIED, R.PLACEMENT_NOT_OVER},
+    "distance.one": {R.WRONG_DISTANCE, R.TARGET_EMPTY},
+    "distance.two": {R.WRONG_DISTANCE, R.TARGET_EMPTY},
+    "landing.three": {R.TARGET_EMPTY, R.WRONG_DISTANCE},
+    "surrounded.free": {R.SURROUNDED},
+    "surrounded.edge": {R.SURROUNDED},
+    "control.capture": {R.NOT_YOUR_STACK},
+    "dvonn.carry": {R.LONE_DVONN},
+    "pass.must": {R.TARGET_EMPTY},
+    "pass.not_allowed": {R.PASS_NOT_ALLOWED},
+}
+"""The illegal tries each task is there to explain (a beginner's likely mistakes)."""
+MISSES = {
+    "distance.two": {"one_of.other_stack"},
+    "surrounded.free": {"one_of.other_stack"},
+    "surrounded.edge": {"one_of.other_stack"},
+    "control.capture": {"one_of.other_target"},
+    "cut_off.bridge": {"cut_off.own", "cut_off.nothing", "cut_off.too_few"},
+    "keep_linked.bridge": {"keep_linked.cut_own"},
+    "dvonn.carry": {"cut_off.nothing"},
+}
+"""The legal but wrong moves each task is there to explain."""
+
+
+@pytest.mark.parametrize("task", MOVE_TASKS, ids=ids)
+def test_the_mistakes_each_task_teaches_can_be_made(task: MoveTask) -> None:
+    tried = [book.judge(task, move) for move in tries(task.position)]
+    errors = {verdict.error.reason for verdict in tried if verdict.error is not None}
+    misses = {verdict.miss.key for verdict in tried if verdict.miss is not None}
+    assert TRAPS.get(task.key, set()) <= errors
+    assert MISSES.get(task.key, set()) <= misses
+    assert set(TRAPS) | set(MISSES) <= {each.key for each in MOVE_TASKS}
+
+
+def test_the_board_hides_the_score_while_the_count_is_asked() -> None:
+    counts = [task for task in QUESTIONS if task.ask in {Ask.WINNER, Ask.MARGIN}]
+    assert counts
+    assert not any(book.shows_score(task) for task in counts)
+    assert all(book.shows_score(task) for task in TASKS if task not in counts)
