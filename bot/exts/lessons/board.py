@@ -158,14 +158,26 @@ def lines(answer: Answer) -> list[Text]:
     return out
 
 
+def shows_score(answer: Answer) -> bool:
+    """Whether the board may show the score: not while a question asks what the score would
+    answer (who wins at the count, by how much), until it is answered right."""
+    tried = answer.tried
+    if tried is not None and tried.right:
+        return True
+    return book.shows_score(answer.shown.task if tried is None else tried.task)
+
+
 async def message(renderer: Renderer, answer: Answer, reader: Reader) -> dict[str, Any]:
     """Keyword arguments for ``send``/``edit`` (``content`` and ``file``) that show ``answer``
-    to its player; what can be tapped under it is the picker's to add."""
+    to its player; what can be tapped under it is the picker's to add. While the score would
+    give a question's answer away, the board is drawn without the players' cards and status
+    (which show the score and the winner), and its alt text says neither."""
     shown = answer.shown
     position, move, removed = drawn(answer)
     named = players(shown, reader)
     headline = texts.lesson_title(shown.lesson.key)
     details = task_line(shown)
+    score = shows_score(answer)
     png = await renderer.board_png(
         position,
         last_move=move,
@@ -176,11 +188,11 @@ async def message(renderer: Renderer, answer: Answer, reader: Reader) -> dict[st
             headline=reader(headline), details=reader(details), highlighted=shown.learner
         ),
         theme=reader.theme,
+        header=score,
     )
-    summary: tuple[Text, ...] = (
-        details,
-        *board_summary(position, named, last_move=move, removed=removed),
-    )
+    summary: tuple[Text, ...] = (details,)
+    if score:
+        summary += board_summary(position, named, last_move=move, removed=removed)
     content = "\n".join(reader(line) for line in lines(answer))
     return {
         "content": content[:MAX_CONTENT],

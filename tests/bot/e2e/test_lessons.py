@@ -22,6 +22,7 @@ from bot.games.lessons import book
 from bot.games.lessons.errors import LessonMovedOn, NoLessonRunning, NotYourLesson, UnknownLesson
 from bot.games.lessons.learning import LessonShown
 from bot.i18n import Text, _
+from bot.posting.descriptions import score_line
 from tests.bot.e2e.conftest import BotRunner, Table
 from tests.bot.e2e.helpers import said, said_pattern
 from tests.bot.e2e.test_private import dm_between, global_runner
@@ -190,11 +191,20 @@ async def take_question(
     alice = table.alice
     right = book.answer_of(question)
     wrong = next(c for c in question.choices if c != right)
+    score = said(score_line(question.position))
+    hidden = not book.shows_score(question)
+    if hidden:  # the board does not give the answer away: no cards, no score in its words
+        (board,) = message.files
+        assert score not in str(board.description)
+        height = board_of(message).height
     await click(table, alice, message, texts.choice_text(question, wrong))
     assert said(texts.question_wrong(question, wrong)) in message.content
     await click(table, alice, message, TRY_AGAIN)
     await click(table, alice, message, texts.choice_text(question, right))
     assert said(texts.question_right(question)) in message.content
+    if hidden:  # answered: the cards and the score are back
+        (board,) = message.files
+        assert score in str(board.description) and board_of(message).height > height
     return message
 
 
@@ -231,7 +241,7 @@ async def test_a_new_player_takes_every_lesson_to_its_end(
     table: Table, bot_runner: BotRunner
 ) -> None:
     fake, alice = table.fake, table.alice
-    assert book.LESSONS  # TEMP
+    assert book.LESSONS and isinstance(book.LESSONS[-1].tasks[-1], book.GameTask)
     async with bot_runner.run(ai_budget=AI_BUDGET) as bot:
         rules_answer = await fake.run_command(alice, table.games, "dvonn rules")
         assert rules_answer.ephemeral and rules_answer.message is not None
