@@ -86,7 +86,7 @@ def lesson_view(answer: Answer, reader: Reader) -> discord.ui.View:
                 view.add_item(cells)
         elif stacks := StackMenu.offer(here, position, reader):
             view.add_item(stacks)
-        if _may_pass(task, position):
+        if _may_pass(shown, position):
             view.add_item(PassButton(here, reader))
         if isinstance(task, book.GameTask):
             view.add_item(HintButton(here, reader))
@@ -101,11 +101,16 @@ def progress_view(progress: Progress, reader: Reader) -> discord.ui.View:
     return view
 
 
-def _may_pass(task: book.Task, position: rules.Position) -> bool:
-    """Pass is offered when it is legal, and in a task about passing (a wrong pass explained)."""
+def _may_pass(shown: LessonShown, position: rules.Position) -> bool:
+    """Pass is offered when it is legal, and in every move task of the lesson about passing
+    (where a pass tapped when a move is left is a wrong try, explained)."""
     if position.is_placement:
         return False
-    if isinstance(task, book.MoveTask) and task.goal.aim is book.Aim.PASS:
+    teaches_passing = any(
+        isinstance(each, book.MoveTask) and each.goal.aim is book.Aim.PASS
+        for each in shown.lesson.tasks
+    )
+    if isinstance(shown.task, book.MoveTask) and teaches_passing:
         return True
     return rules.legal_moves(position) == (rules.PASS,)
 

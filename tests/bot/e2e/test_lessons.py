@@ -146,6 +146,26 @@ def illegal_try(position: rules.Position) -> str:
     )
 
 
+def illegal_tap(message: RecordedMessage, position: rules.Position) -> rules.Move | None:
+    """A try the picker under ``message`` offers that the rules refuse: **Pass** with a move
+    left, or a stack offered and a landing offered for it that is no move."""
+    legal = set(rules.legal_moves(position))
+    labels = {c.get("label") for c in message.iter_components()}
+    if said(PASS) in labels and rules.PASS not in legal:
+        return rules.PASS
+    stacks = menu_ids(message, "from")
+    if not stacks:
+        return None
+    for name in menu_options(message, stacks[0]):
+        source = rules.lookup_cell(name)
+        assert source is not None
+        for ray in rules.RAYS[source]:
+            for target in ray:
+                if rules.jump(source, target) not in legal:
+                    return rules.jump(source, target)
+    return None
+
+
 async def current(bot: DvonnBot, user: FakeUser) -> LessonShown:
     return await bot.service.lessons.current(user.id)
 
@@ -164,6 +184,13 @@ async def take_move_task(
         await tap(table, alice, message, miss.move)
         assert said(texts.miss_text(task, miss)) in message.content
         board_of(message)  # drawn after the miss, with what it cut off
+        await click(table, alice, message, TRY_AGAIN)
+    wrong_tap = illegal_tap(message, position)
+    if wrong_tap is not None:  # a stack that may not go there, a pass: the rules say why
+        verdict = book.judge(task, wrong_tap)
+        assert verdict.error is not None
+        await tap(table, alice, message, wrong_tap)
+        assert said(texts.error_text(task, verdict)) in message.content, message.content
         await click(table, alice, message, TRY_AGAIN)
     shown = await current(bot, alice)
     if shown.attempt.task == 0:
@@ -259,6 +286,12 @@ async def test_a_new_player_takes_every_lesson_to_its_end(
                 assert shown.attempt.task == number
                 assert said(texts.task_prompt(task)) in message.content, message.content
                 if isinstance(task, book.MoveTask):
+                    if any(
+                        isinstance(t, book.MoveTask) and t.goal.aim is book.Aim.PASS
+                        for t in lesson.tasks
+                    ):  # the lesson about passing offers Pass in each task, right or wrong
+                        labels = {c.get("label") for c in message.iter_components()}
+                        assert said(PASS) in labels
                     tapped = (index + number) % 2 == 0
                     message = await take_move_task(table, bot, message, task, tapped=tapped)
                 elif isinstance(task, book.Question):
