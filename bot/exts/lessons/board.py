@@ -177,6 +177,12 @@ async def message(renderer: Renderer, answer: Answer, reader: Reader) -> dict[st
     named = players(shown, reader)
     headline = texts.lesson_title(shown.lesson.key)
     details = task_line(shown)
+    if shown.over:
+        status = _("lesson done")
+    else:
+        status = _(
+            "task {number} of {count}", number=shown.attempt.task + 1, count=len(shown.lesson.tasks)
+        )
     score = shows_score(answer)
     png = await renderer.board_png(
         position,
@@ -185,7 +191,7 @@ async def message(renderer: Renderer, answer: Answer, reader: Reader) -> dict[st
         players=named.as_tuple(),
         labels=image_labels(reader.catalogues, reader.locale),
         status=render.Status(
-            headline=reader(headline), details=reader(details), highlighted=shown.learner
+            headline=reader(headline), details=reader(status), highlighted=shown.learner
         ),
         theme=reader.theme,
         header=score,

@@ -459,6 +459,9 @@ async def test_every_bad_input_is_answered_privately(table: Table, bot_runner: B
         started = await fake.run_command(alice, table.games, "learn")
         assert started.message is not None
         shown = await current(bot, alice)
+        moves = await fake.autocomplete(alice, table.games, "learn", {"move": ""}, focused="move")
+        legal = {str(m) for m in rules.legal_moves(shown.position)}
+        assert moves and {c.value for c in moves} <= legal
         wrong = await typed(table, alice, illegal_try(shown.position))  # Try again under it
         (again,) = [
             str(c["custom_id"])
@@ -484,7 +487,10 @@ async def test_lessons_in_a_dm_by_user_install(table: Table, global_runner: BotR
     fake, alice = table.fake, table.alice
     place = await dm_between(table, alice, table.bob)
     async with global_runner.run() as bot:
-        first = await fake.run_command(alice, place, "learn")
+        helped = await fake.run_command(alice, place, "dvonn help")
+        assert helped.ephemeral, helped.content
+        last = helped.messages[-1]  # Learn by playing, under the help's last message
+        first = await fake.click(alice, last, label=said(LEARN))
         assert first.ephemeral and first.message is not None
         shown = await current(bot, alice)
         task = shown.task
