@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 import discord
 
@@ -73,7 +73,7 @@ def lesson_view(answer: Answer, reader: Reader) -> discord.ui.View:
         if shown.next_lesson is not None:
             view.add_item(NextButton(here, reader, lesson_over=True))
     elif answer.wrong:
-        view.add_item(AgainButton(here, reader, _("Try again")))
+        view.add_item(AgainButton(here, reader))
     elif answer.waiting_for_next:
         view.add_item(NextButton(here, reader))
     elif isinstance(task, book.Question):
@@ -196,16 +196,19 @@ class StackMenu(move_picker.StackMenu[At], template=rf"dvonn:learn:from:{AT}"):
 
 
 class _AtButton(BotButton, template=r"dvonn:learn:base:(?P<attempt>\d+):(?P<step>\d+)"):
-    """A button of a lesson's board: its id carries the lesson and the step shown."""
+    """A button of a lesson's board: its id carries the lesson and the step shown. (The base
+    of the feature's buttons, never registered itself.)"""
 
-    kind: str = "base"
-    style: discord.ButtonStyle = discord.ButtonStyle.secondary
+    kind: ClassVar[str] = "base"
+    style: ClassVar[discord.ButtonStyle] = discord.ButtonStyle.secondary
+    text: ClassVar[Text] = _("Next")
+    """Its label, unless one is given (rebuilt from its id, the label is not used)."""
 
     def __init__(self, step: At, reader: Reader | None = None, text: Text | None = None) -> None:
         self.step = step
         super().__init__(
             discord.ui.Button(
-                label=label(reader, text or _("Next")),
+                label=label(reader, text or self.text),
                 style=self.style,
                 custom_id=f"dvonn:learn:{self.kind}:{step}",
             )
@@ -221,7 +224,7 @@ class _AtButton(BotButton, template=r"dvonn:learn:base:(?P<attempt>\d+):(?P<step
 class AgainButton(_AtButton, template=rf"dvonn:learn:again:{AT}"):
     """ "Try again" after a wrong try, "Choose again" in the picker: the task, as it stands."""
 
-    kind = "again"
+    kind, text = "again", _("Try again")
 
     async def run(self, interaction: Interaction) -> None:
         shown = await _shown_at(interaction, self.step)
@@ -255,10 +258,7 @@ class NextButton(_AtButton, template=rf"dvonn:learn:next:{AT}"):
 class PassButton(_AtButton, template=rf"dvonn:learn:pass:{AT}"):
     """Pass (when the learner has no move; in the lesson about passing, always)."""
 
-    kind = "pass"
-
-    def __init__(self, step: At, reader: Reader | None = None, text: Text | None = None) -> None:
-        super().__init__(step, reader, text or _("Pass"))
+    kind, text = "pass", _("Pass")
 
     async def run(self, interaction: Interaction) -> None:
         await try_in_place(interaction, rules.PASS, self.step)
@@ -267,10 +267,7 @@ class PassButton(_AtButton, template=rf"dvonn:learn:pass:{AT}"):
 class HintButton(_AtButton, template=rf"dvonn:learn:hint:{AT}"):
     """The engine's choice, in the game lesson (hints are counted)."""
 
-    kind = "hint"
-
-    def __init__(self, step: At, reader: Reader | None = None, text: Text | None = None) -> None:
-        super().__init__(step, reader, text or _("Hint"))
+    kind, text = "hint", _("Hint")
 
     async def run(self, interaction: Interaction) -> None:
         bot = interaction.client

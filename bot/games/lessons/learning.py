@@ -241,7 +241,10 @@ class Learning(UseCases):
                 over = right and rules.is_over(game_position(task, played))
                 after = _on(dataclasses.replace(attempt, played=played), right=over)
             saved = await self._save(tx, attempt, after, now)
-        log.info("lesson %s: %s tried %s (right: %s)", attempt.lesson_key, user_id, move, right)
+        # The move as the rules read it, never the text typed (a player's words stay out of
+        # the logs at INFO: docs/operators/personal-data.md).
+        tried = "not a move" if verdict.move is None else verdict.move
+        log.info("lesson %s: %s tried %s (right: %s)", attempt.lesson_key, user_id, tried, right)
         return LessonTried(saved, task, before, verdict, right=right)
 
     async def answer(
