@@ -33,6 +33,7 @@ from bot.i18n import Text, _
 from bot.interactions import events, move_picker
 from bot.interactions.buttons import BotButton, BotMenu, label
 from bot.interactions.replies import finish
+from bot.interactions.thinking import BUDGETS, HINT_LEVEL
 from bot.posting.publisher import Reader
 
 if TYPE_CHECKING:
@@ -40,12 +41,6 @@ if TYPE_CHECKING:
 
 AT: Final = r"(?P<attempt>\d+):(?P<step>\d+)"
 """How the ids spell the lesson and the step a board showed."""
-REPLY_SECONDS: Final = 0.3
-"""The computer's thinking time for its reply in the game lesson (the beginner's, as in a game
-against it)."""
-HINT_SECONDS: Final = 0.5
-HINT_LEVEL: Final = ai.Level.MEDIUM
-"""A hint is a good move, not the beginner's."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,7 +271,7 @@ class HintButton(_AtButton, template=rf"dvonn:learn:hint:{AT}"):
         hint = await bot.engine.choose(
             shown.position,
             HINT_LEVEL,
-            bot.thinking_time(HINT_SECONDS),
+            bot.thinking_time(BUDGETS[HINT_LEVEL]) / 2,  # as /dvonn hint
             game=("lesson", shown.attempt.id),
         )
         counted = await bot.service.lessons.hint_asked(
@@ -461,7 +456,7 @@ async def computer_reply(
     move = await bot.engine.choose(
         shown.position,
         task.level,
-        bot.thinking_time(REPLY_SECONDS),
+        bot.thinking_time(BUDGETS[ai.Level.parse(task.level)]),
         seed=attempt.id * 1000 + len(attempt.played),
         game=("lesson", attempt.id),
     )
