@@ -152,11 +152,16 @@ class Learning(UseCases):
     """The lessons' use cases, over the store."""
 
     async def progress(self, user_id: UserId) -> Progress:
+        """Where the player stands. A running lesson the book no longer has (an update took
+        it out) is not shown: the next lesson begun leaves it."""
         running = await self._store.running_lesson(user_id)
         done = frozenset(await self._store.lessons_done(user_id))
-        if running is None:
-            return Progress(None, done)
-        return Progress(LessonShown(running, find_lesson(running.lesson_key), done, True), done)
+        known = {each.key for each in book.LESSONS}
+        if running is None or running.lesson_key not in known:
+            return Progress(None, done & known)
+        return Progress(
+            LessonShown(running, find_lesson(running.lesson_key), done, True), done & known
+        )
 
     async def start(self, user_id: UserId, lesson_key: str) -> LessonShown:
         """Begin (or replay) ``lesson_key``, leaving the lesson running if another; the running

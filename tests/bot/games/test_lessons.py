@@ -282,3 +282,14 @@ async def test_a_lesson_is_saved_only_from_the_step_it_was_read_at(service: Game
 
 def clock_now() -> datetime:
     return datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+
+
+async def test_a_lesson_taken_out_of_the_book_is_left_behind(
+    service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await service.lessons.start(ALICE, "game")
+    monkeypatch.setattr(book, "LESSONS", LESSONS[:1])  # an update took the game lesson out
+    progress = await service.lessons.progress(ALICE)
+    assert progress.running is None and progress.next_lesson == LESSONS[0]
+    shown = await service.lessons.start(ALICE, "first")
+    assert (await service.lessons.current(ALICE)).attempt == shown.attempt
