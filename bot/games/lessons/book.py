@@ -9,8 +9,10 @@ one of three kinds:
   why not: a text that is no move or an illegal move is explained by the rules' own error
   (:class:`rules.RulesError`: its reason and params), a legal move that misses the goal by the
   goal's :class:`Miss` (a stable key and the params that fill its text).
-* :class:`Question`: choose one of a few answers (who wins at the count); the right one is
-  worked out from the position by the rules (:func:`answer_of`), never written by hand.
+* :class:`Question`: choose one of a few answers (:class:`Ask`: who wins at the count, by how
+  much, who controls a stack); the right one is worked out from the position by the rules
+  (:func:`answer_of`), never written by hand. While one asks for the count, the board drawn for
+  it hides the score (:func:`shows_score`).
 * :class:`GameTask`: play the position out against the computer at the beginner level, with
   hints offered; done when the game is over.
 
