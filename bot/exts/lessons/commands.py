@@ -23,6 +23,7 @@ from bot.interactions import events
 from bot.interactions.errors import UserError
 from bot.interactions.feature import Feature
 from bot.interactions.move_labels import move_label
+from bot.interactions.places import answers_only
 
 if TYPE_CHECKING:
     from bot.app import Interaction
@@ -98,7 +99,12 @@ class LessonCommands(Feature, name="Lessons"):
     @commands.Cog.listener(events.FIRST_STEPS_LISTENER)
     async def on_first_steps(self, interaction: Interaction, game_id: int | None) -> None:
         """A player acted in the lobby: offer them the lessons, privately, if they are new to
-        DVONN and were never offered them (once, whatever the processes)."""
+        DVONN and were never offered them (once, whatever the processes); not where the bot
+        may only answer and a game just began there (its posts need the followups)."""
+        if game_id is not None and answers_only(interaction):
+            # There the game's posts follow up this interaction, and Discord allows it five
+            # followups: they are the game's (the offer waits for another first step).
+            return
         async with self.inflight.track():
             try:
                 if not await self.service.lessons.offer(interaction.user.id, game_id):
