@@ -376,7 +376,7 @@ async def test_the_offer_comes_once_to_newcomers_only(table: Table, bot_runner: 
     fake, alice, bob, carol = table.fake, table.alice, table.bob, table.carol
     guild = table.guild
     old, second, third, fourth = (guild.add_text_channel(f"room-{n}") for n in range(4))
-    dave, eve = fake.add_user("dave", guild), fake.add_user("eve", guild)
+    dave, eve, frank = (fake.add_user(name, guild) for name in ("dave", "eve", "frank"))
     async with bot_runner.run(ai_budget=AI_BUDGET) as bot:
         # Carol played before the lessons came (a game recorded for her).
         before = await bot.service.create_challenge(
@@ -411,8 +411,14 @@ async def test_the_offer_comes_once_to_newcomers_only(table: Table, bot_runner: 
         assert lessons.ephemeral and lessons.message is not None
         shown = await current(bot, alice)
         assert shown.lesson == book.LESSONS[0] and in_lesson(shown) in lessons.content
-        eves = await challenge_posted(table, eve, fourth)
+        eves = await challenge_posted(table, eve, fourth, {"opponent": frank})
         assert len(await eves.wait_for_followups(1)) == 1
+        assert eves.message is not None
+        declined = await fake.click(frank, eves.message, label=said(_("Decline")))
+        (franks,) = await declined.wait_for_followups(1)  # declining is a first step too
+        assert franks.visible_to == frank.id and said(OFFER, mentions=bot.mentions) in (
+            franks.content
+        )
     async with bot_runner.run() as bot:  # after a restart too: once (and still no game of hers)
         later = await challenge_posted(table, eve, third)
         assert await bot.inflight.wait_idle(10)
