@@ -9,7 +9,8 @@
   :mod:`~bot.storage.game_saves`, the moves' group commit), :mod:`~bot.storage.challenges`,
   :mod:`~bot.storage.players` (preferences, ratings), :mod:`~bot.storage.outbox` (announcements,
   claims, leases), :mod:`~bot.storage.settings` (servers) and :mod:`~bot.storage.puzzles`
-  (puzzle ratings, tries, the daily puzzle); :mod:`~bot.storage.forget` forgets a player (the
+  (puzzle ratings, tries, the daily puzzle), :mod:`~bot.storage.lessons` (players' lessons);
+  :mod:`~bot.storage.forget` forgets a player (the
   operator's ``python -m bot forget``).
 * :mod:`bot.storage.models` are the values read and written.
 
@@ -43,6 +44,8 @@ from bot.storage.models import (
     GameStatus,
     GuildId,
     GuildSettings,
+    LessonAttempt,
+    LessonState,
     Notification,
     PlayerPrefs,
     PuzzleAttempt,
@@ -104,6 +107,8 @@ __all__ = [
     "GameStatus",
     "GuildId",
     "GuildSettings",
+    "LessonAttempt",
+    "LessonState",
     "Migration",
     "MigrationError",
     "NewAttempt",

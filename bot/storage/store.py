@@ -16,6 +16,7 @@ parts below; every SQL statement lives in the module of the aggregate it is abou
 * :mod:`bot.storage.tournaments`: tournaments and leagues, their players and pairings;
 * :mod:`bot.storage.plans`: the lines of moves players plan while waiting (conditional moves);
 * :mod:`bot.storage.puzzles`: puzzle ratings, players' tries, the daily puzzle and its posts;
+* :mod:`bot.storage.lessons`: players' lessons (tries, lessons done, the offer made once);
 * :mod:`bot.storage.forget`: forgetting a player (an operator's command), across all of them;
 * :mod:`bot.storage.sql_helpers`: what they share.
 
@@ -38,6 +39,7 @@ from bot.storage.forget import ForgetWrites, Forgotten
 from bot.storage.game_saves import GameSaves, Saved
 from bot.storage.games import GameReads, GameWrites, NewGame, NewMove, PositionCache
 from bot.storage.interface import Connection, Database
+from bot.storage.lessons import LessonReads, LessonWrites
 from bot.storage.models import UserId
 from bot.storage.outbox import NewNotification, OutboxReads, OutboxWrites
 from bot.storage.plans import PlanReads, PlanWrites
@@ -67,6 +69,7 @@ class Writer(
     TournamentWrites,
     PlanWrites,
     PuzzleWrites,
+    LessonWrites,
 ):
     """The writes (and consistent reads) of one write transaction.
 
@@ -92,6 +95,7 @@ class Store(
     TournamentReads,
     PlanReads,
     PuzzleReads,
+    LessonReads,
 ):
     """All reads and writes of the bot's data, over one :class:`Database`."""
 
