@@ -1,6 +1,6 @@
 """The DVONN network: players of every server in one pool, by their own choice (issue 41).
 
-The tables of migration ``0018_network.sql``: ``network_members`` (who joined, the name other
+The tables of migration ``0019_network.sql``: ``network_members`` (who joined, the name other
 servers see, their home), ``network_servers`` (a server's network channel and its board of open
 challenges), ``network_state`` (the ``seeks`` count), ``network_blocks`` and ``game_homes``
 (where a network game is played for each player); and the network's rows of shared tables:
