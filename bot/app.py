@@ -54,6 +54,7 @@ EXTENSIONS: Final = (
     "bot.exts.server_settings",
     "bot.exts.tournaments",
     "bot.exts.puzzles",
+    "bot.exts.lessons",
     "bot.exts.help",
 )
 """The features, loaded in this order."""
@@ -242,7 +243,7 @@ class DvonnBot(commands.AutoShardedBot):
             if command.name == self.dvonn.name:
                 self.mentions.learn(command.id, subcommands(self.dvonn))
             elif not any(isinstance(o, app_commands.AppCommandGroup) for o in command.options):
-                self.mentions.learn_command(command.name, command.id)  # /puzzle
+                self.mentions.learn_command(command.name, command.id)  # /puzzle, /learn
         if self.application_id is not None:
             log.info("invite link: %s", invite_url(self.application_id))
             log.info("install link (for players' DMs): %s", user_install_url(self.application_id))

@@ -12,7 +12,8 @@ vacations), :attr:`~GameService.takebacks`, :attr:`~GameService.ratings`,
 :attr:`~GameService.plans` (conditional moves), :attr:`~GameService.digests` (turn notices and
 the daily digest), :attr:`~GameService.tournaments`, :attr:`~GameService.championship` (the
 network championship, a league the bot runs), :attr:`~GameService.puzzles` (puzzles, puzzle
-ratings, the daily puzzle) and :attr:`~GameService.outbox` (announcements to deliver).
+ratings, the daily puzzle), :attr:`~GameService.lessons` (the lessons a player takes) and
+:attr:`~GameService.outbox` (announcements to deliver).
 Every use case either succeeds completely and durably before it returns, or raises one of the
 service's errors (:mod:`bot.games.core.errors` and each feature's ``errors``; or a rules error,
 unchanged) and changes nothing. Every ending goes through :func:`bot.games.core.endings.finish`.
@@ -43,6 +44,7 @@ from bot.games.core.parts import Shared
 from bot.games.core.ratings import Ratings
 from bot.games.core.results import GameEnded, GameRecord
 from bot.games.core.timecontrol import LITTLE_GOLEM, TimeControl, from_columns, parse
+from bot.games.lessons.learning import Learning
 from bot.games.lobby.challenges import DEFAULT_CHALLENGE_TTL, Lobby
 from bot.games.lobby.checks import check_clock
 from bot.games.lobby.errors import InvalidTimeControl
@@ -181,6 +183,7 @@ class GameService:
         self.puzzles = Puzzles(
             shared, self._rng, PuzzleBook.standard if puzzles is None else puzzles
         )
+        self.lessons = Learning(shared)
         self.housekeeping = PeriodicJobs()
         """The housekeeping pass's jobs, each feature's own, in the order they run."""
         self.network = Network(shared, self._rng, challenge_ttl)

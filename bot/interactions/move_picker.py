@@ -13,7 +13,9 @@ The flow is the same everywhere, in one private message:
 What differs is passed in as a :class:`Picker`: how the ids spell the step a picker showed (a
 game's version, a plan's move expected so far, a puzzle try's step), who may choose and in
 which position (checked again at every step: a picker only ever acts in the position it
-showed), the feature's "Choose again", what a chosen move leads to, and the texts that differ.
+showed), the feature's "Choose again", what a chosen move leads to, the texts that differ, and
+which stacks and landings are offered (the legal ones; a lesson offers illegal ones too, so
+that a wrong tap is explained by the rules).
 Each feature subclasses the menus and the confirm button with its own id templates and names
 its picker (``picker = ...``): the ids are a contract with messages already posted
 (:mod:`bot.interactions.buttons`), and the templates stay with the feature that owns them.
@@ -107,6 +109,22 @@ class Picker(ABC, Generic[Step, Opened]):
         """A whole move was chosen, a cell (the feature checks it) or a stack and one of its
         landings: the feature's next step (as a rule, what the move does and its confirm)."""
 
+    def stacks(self, position: rules.Position) -> Sequence[rules.Cell]:
+        """The stacks offered in the first step while moving: those that may move. (A lesson
+        offers every stack, so that a wrong tap can be tried and explained.)"""
+        return rules.movable_cells(position)
+
+    def landings(self, position: rules.Position, source: rules.Cell) -> Sequence[rules.Cell]:
+        """Where the stack on ``source`` is offered to land: where it may. (A lesson offers
+        every cell in line with it.)"""
+        return rules.destinations(position, source)
+
+    def landing_text(
+        self, position: rules.Position, source: rules.Cell, target: rules.Cell
+    ) -> Text:
+        """A landing's option: the cell and what landing there cuts off."""
+        return landing_label(position, source, target)
+
     def stack_placeholder(self, step: Step) -> Text:
         return _("Your stack")
 
@@ -198,7 +216,7 @@ class LandingMenu(BotMenu, Generic[Step], template=r"dvonn:picker:to"):
         if (
             source is None
             or target is None
-            or target not in rules.destinations(opened.position, source)
+            or target not in self.picker.landings(opened.position, source)
         ):
             raise UserError(_("Pick where the stack lands from the menu."))
         await self.picker.picked(interaction, self.step, opened, rules.jump(source, target))
@@ -229,7 +247,7 @@ class StackMenu(BotMenu, Generic[Step], template=r"dvonn:picker:from"):
         as a menu holds); none when the player to move can only pass."""
         options = [
             (rules.cell_name(c), reader(stack_label(position, c)))
-            for c in rules.movable_cells(position)
+            for c in cls.picker.stacks(position)
         ]
         return cls(step, options[:MAX_OPTIONS], reader) if options else None
 
@@ -244,14 +262,14 @@ class StackMenu(BotMenu, Generic[Step], template=r"dvonn:picker:from"):
         opened = await picker.open(interaction, self.step)
         position = opened.position
         source = rules.lookup_cell(self.chosen or "")
-        landings = [] if source is None else rules.destinations(position, source)
+        landings = [] if source is None else picker.landings(position, source)
         if source is None or not landings:  # not a stack that can move
             raise UserError(picker.not_a_stack)
         reader = private_reader(interaction)
         name = rules.cell_name(source)
         targets = [
-            (rules.cell_name(t), reader(landing_label(position, source, t))) for t in landings
-        ]
+            (rules.cell_name(t), reader(picker.landing_text(position, source, t))) for t in landings
+        ][:MAX_OPTIONS]
         view = discord.ui.View(timeout=None)
         view.add_item(self.landings(self.step, name, targets, reader))
         view.add_item(picker.again(self.step, opened, reader))

@@ -9,8 +9,9 @@
   :mod:`~bot.storage.game_saves`, the moves' group commit), :mod:`~bot.storage.challenges`,
   :mod:`~bot.storage.players` (preferences, ratings), :mod:`~bot.storage.outbox` (announcements,
   claims, leases), :mod:`~bot.storage.settings` (servers) and :mod:`~bot.storage.puzzles`
-  (puzzle ratings, tries, the daily puzzle), :mod:`~bot.storage.network` (the network's
-  members, servers, blocks and games' homes); :mod:`~bot.storage.forget` forgets a player (the
+  (puzzle ratings, tries, the daily puzzle), :mod:`~bot.storage.lessons` (players' lessons),
+  :mod:`~bot.storage.network` (the network's members, servers, blocks and games' homes);
+  :mod:`~bot.storage.forget` forgets a player (the
   operator's ``python -m bot forget``).
 * :mod:`bot.storage.models` are the values read and written.
 
@@ -47,6 +48,8 @@ from bot.storage.models import (
     GuildId,
     GuildSettings,
     HomeSeat,
+    LessonAttempt,
+    LessonState,
     NetworkBlock,
     NetworkMember,
     NetworkServer,
@@ -115,6 +118,8 @@ __all__ = [
     "GuildId",
     "GuildSettings",
     "HomeSeat",
+    "LessonAttempt",
+    "LessonState",
     "Migration",
     "MigrationError",
     "NetworkBlock",

@@ -6,11 +6,11 @@ records they share with other players puts a placeholder in place of their Disco
 
 * deleted: their ``players`` row (preferences: language, theme, time zone, turn notices,
   reminders, vacations), their ratings in every server and in the network, their puzzle rating
-  and puzzle tries, their planned lines, the challenges they made or were sent that started no
-  game, their entries in tournaments not yet begun (the seeds after theirs close up, as when a
-  player leaves), the announcements addressed to them (direct messages, vacation notices),
-  their network membership (their network name and home) and their blocks and the blocks of
-  them;
+  and puzzle tries, their lessons (tries, lessons done, the offer made), their planned lines,
+  the challenges they made or were sent that started no game, their entries in tournaments not
+  yet begun (the seeds after theirs close up, as when a player leaves), the announcements
+  addressed to them (direct messages, vacation notices), their network membership (their
+  network name and home) and their blocks and the blocks of them;
 * anonymised: the games they played (``white_id``, ``black_id``, ``ended_by`` and a pending
   abort or takeback request), those games' moves (``player_id``), the challenges that started
   them, tournaments they organised, and their entries and pairings in tournaments begun; the
@@ -71,6 +71,9 @@ _OWN: Final = (
     ("network_members", "user_id"),
     ("network_blocks", "blocker_id"),
     ("network_blocks", "blocked_id"),
+    ("lesson_attempts", "user_id"),
+    ("lessons_done", "user_id"),
+    ("lesson_learners", "user_id"),
 )
 """The tables of rows that are the player's alone, by the column that says whose."""
 

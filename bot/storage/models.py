@@ -434,6 +434,39 @@ class PuzzleAttempt:
         return self.ended_at is None
 
 
+class LessonState(enum.StrEnum):
+    """Where a player's lesson stands."""
+
+    RUNNING = "running"
+    DONE = "done"
+    """Every task solved."""
+    LEFT = "left"
+    """Left for another lesson before its end."""
+
+
+@dataclass(frozen=True, slots=True)
+class LessonAttempt:
+    """A player taking a lesson (a replay is another)."""
+
+    id: int
+    user_id: UserId
+    lesson_key: str
+    task: int
+    """The index of the task the player is on."""
+    step: int
+    """Counts every change (a try, a move, a hint): a board shown at an older step is stale."""
+    played: tuple[str, ...]
+    """The game lesson's moves so far, the learner's and the computer's, canonical."""
+    hints: int
+    state: LessonState
+    started_at: datetime
+    updated_at: datetime
+
+    @property
+    def running(self) -> bool:
+        return self.state is LessonState.RUNNING
+
+
 @dataclass(frozen=True, slots=True)
 class DailyPuzzlePost:
     """A server's post of a day's puzzle."""

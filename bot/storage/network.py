@@ -1,6 +1,6 @@
 """The DVONN network: players of every server in one pool, by their own choice (issue 41).
 
-The tables of migration ``0018_network.sql``: ``network_members`` (who joined, the name other
+The tables of migration ``0019_network.sql``: ``network_members`` (who joined, the name other
 servers see, their home), ``network_servers`` (a server's network channel and its board of open
 challenges), ``network_state`` (the ``seeks`` count), ``network_blocks`` and ``game_homes``
 (where a network game is played for each player); and the network's rows of shared tables:
@@ -605,6 +605,14 @@ class NetworkReads(StorePart):
         """A player's network membership (``None``: never joined, or their data deleted)."""
         row = await self.db.fetch_one(_SELECT_MEMBER, (user_id,))
         return None if row is None else _member(row)
+
+    async def last_network_game_in_channel(self, channel_id: ChannelId) -> int | None:
+        """The newest network game with a home in a channel (a home's thread, or a player's
+        DMs), running or not; ``None`` if none."""
+        row = await self.db.fetch_one(
+            "SELECT max(game_id) AS game_id FROM game_homes WHERE channel_id = ?", (channel_id,)
+        )
+        return None if row is None or row["game_id"] is None else int(row["game_id"])
 
     async def names(self, user_ids: Iterable[UserId]) -> dict[UserId, str]:
         """The network names of those of ``user_ids`` who joined (members now or not)."""

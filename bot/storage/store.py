@@ -18,6 +18,7 @@ parts below; every SQL statement lives in the module of the aggregate it is abou
 * :mod:`bot.storage.puzzles`: puzzle ratings, players' tries, the daily puzzle and its posts;
 * :mod:`bot.storage.network`: the network's members, servers, blocks, network games' homes and
   open network challenges;
+* :mod:`bot.storage.lessons`: players' lessons (tries, lessons done, the offer made once);
 * :mod:`bot.storage.forget`: forgetting a player (an operator's command), across all of them;
 * :mod:`bot.storage.sql_helpers`: what they share.
 
@@ -40,6 +41,7 @@ from bot.storage.forget import ForgetWrites, Forgotten
 from bot.storage.game_saves import GameSaves, Saved
 from bot.storage.games import GameReads, GameWrites, NewGame, NewMove, PositionCache
 from bot.storage.interface import Connection, Database
+from bot.storage.lessons import LessonReads, LessonWrites
 from bot.storage.models import UserId
 from bot.storage.network import NetworkReads, NetworkWrites, NewHome
 from bot.storage.outbox import NewNotification, OutboxReads, OutboxWrites
@@ -72,6 +74,7 @@ class Writer(
     TournamentWrites,
     PlanWrites,
     PuzzleWrites,
+    LessonWrites,
 ):
     """The writes (and consistent reads) of one write transaction.
 
@@ -98,6 +101,7 @@ class Store(
     PlanReads,
     PuzzleReads,
     NetworkReads,
+    LessonReads,
 ):
     """All reads and writes of the bot's data, over one :class:`Database`."""
 

@@ -57,6 +57,16 @@ BUTTON_IDS = {
     "dvonn:puzzle:play:12:2:E3F4",
     "dvonn:puzzle:solution:12:0",
     "dvonn:puzzle:next",
+    "dvonn:learn:open",
+    "dvonn:learn:lessons",
+    "dvonn:learn:cells:12:3:1",
+    "dvonn:learn:from:12:3",
+    "dvonn:learn:to:12:3:E3",
+    "dvonn:learn:again:12:3",
+    "dvonn:learn:next:12:3",
+    "dvonn:learn:pass:12:3",
+    "dvonn:learn:hint:12:3",
+    "dvonn:learn:answer:12:3:white",
 }
 
 

@@ -12,8 +12,9 @@ import pytest
 from ai import Level
 from bot.app import DvonnBot
 from bot.config import PERMISSIONS, Secret, Settings, SettingsError, invite_url
-from bot.exts.computer.player import BUDGETS, ComputerPlayer
+from bot.exts.computer.player import ComputerPlayer
 from bot.games.core import timecontrol
+from bot.interactions.thinking import BUDGETS
 
 
 def test_defaults_without_anything() -> None:

@@ -18,6 +18,7 @@ import pytest
 import rules
 from bot.__main__ import main
 from bot.exts.tournaments.texts import standings_table
+from bot.games.lessons import book
 from bot.games.lobby.errors import RematchOfFormerPlayer
 from bot.games.service import GameService
 from bot.games.tournaments.tables import table
@@ -99,7 +100,8 @@ class History:
 
 async def history(service: GameService) -> History:
     """Alice's preferences, two finished rated games against Bob (one with its channel lost,
-    which told both by DM), a puzzle failed, a challenge to Carol still open, and a round robin
+    which told both by DM), a puzzle failed, a lesson done and another begun (and the lessons
+    offered), a challenge to Carol still open, and a round robin
     she organised and withdrew from (its news names her) that Bob and Carol finished."""
     await service.remember_locale(ALICE, "pl")
     await service.save_theme(ALICE, BoardTheme.LIGHT)
@@ -113,6 +115,15 @@ async def history(service: GameService) -> History:
     right = shown.puzzle.line[0]
     wrong = next(m for m in rules.legal_moves(shown.position) if m != right)
     assert (await service.puzzles.play(ALICE, wrong)).over
+    short = next(each for each in book.LESSONS if len(each.tasks) == 1)
+    task = short.tasks[0]
+    assert isinstance(task, book.MoveTask)
+    await service.lessons.start(ALICE, short.key)
+    right = next(m for m in rules.legal_moves(task.position) if book.judge(task, m).right)
+    assert (await service.lessons.try_move(ALICE, right)).finished  # a lesson done
+    await service.lessons.start(ALICE, book.LESSONS[0].key)  # and one running
+    async with service.store.write() as tx:
+        assert await tx.mark_offered(ALICE, service.now())
     challenge = await service.create_challenge(
         guild_id=GUILD, channel_id=CHANNEL + 2, challenger_id=ALICE, opponent_id=CAROL
     )
@@ -211,6 +222,9 @@ async def test_a_forgotten_player_leaves_no_trace_and_the_others_records_stay_wh
         "ratings.user_id",
         "puzzle_ratings.user_id",
         "puzzle_attempts.user_id",
+        "lesson_learners.user_id",
+        "lesson_attempts.user_id",
+        "lessons_done.user_id",
         "games.white_id",
         "games.black_id",
         "games.ended_by",
@@ -242,6 +256,8 @@ async def test_a_forgotten_player_leaves_no_trace_and_the_others_records_stay_wh
     assert forgotten.deleted["players"] == 1
     assert forgotten.deleted["ratings"] == 2  # one server, and the network
     assert forgotten.deleted["puzzle_ratings"] == forgotten.deleted["puzzle_attempts"] == 1
+    assert forgotten.deleted["lesson_attempts"] == 2
+    assert forgotten.deleted["lessons_done"] == forgotten.deleted["lesson_learners"] == 1
     assert forgotten.deleted["challenges"] == 2  # the open ones; the games' challenges stay
     assert forgotten.deleted["notifications"] == 1  # the DM about the lost channel
     assert forgotten.deleted["network_members"] == 1

@@ -23,6 +23,7 @@ from bot.games.core.models import Game
 from bot.games.service import GameService
 from bot.i18n import _
 from bot.interactions.inflight import InFlight
+from bot.interactions.thinking import BUDGETS, HINT_LEVEL
 from bot.posting.outbox import REPLY_WAIT, Deliverer
 from bot.posting.publisher import Publisher
 
@@ -30,15 +31,6 @@ log = logging.getLogger(__name__)
 
 THINKING_NOTICE_AFTER: Final = 1.5
 """Seconds of thought after which the game thread is told the bot is thinking."""
-BUDGETS: Final[dict[ai.Level, float]] = {
-    ai.Level.BEGINNER: 0.3,
-    ai.Level.EASY: 0.5,
-    ai.Level.MEDIUM: 1.0,
-    ai.Level.STRONG: 2.0,
-    ai.Level.STRONGEST: 3.0,
-}
-"""Seconds per move: correspondence players wait seconds, not milliseconds."""
-HINT_LEVEL: Final = ai.Level.MEDIUM
 
 
 class ComputerPlayer:

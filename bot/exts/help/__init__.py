@@ -1,4 +1,5 @@
-"""Help: ``/dvonn rules`` and ``/dvonn help``, each with a picture naming every cell."""
+"""Help: ``/dvonn rules`` and ``/dvonn help``, each with a picture naming every cell and
+**Learn by playing** (the lessons, ``/learn``) under it."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ import rules
 from bot.config import user_install_url
 from bot.games.core.timecontrol import PRESETS
 from bot.i18n import Text, _
+from bot.interactions import events
+from bot.interactions.buttons import label
 from bot.interactions.feature import Feature
 from bot.interactions.replies import finish
 from bot.posting.commands import subcommands
@@ -60,9 +63,27 @@ class Help(Feature):
                 file=discord.File(
                     io.BytesIO(png), filename="cells.png", description=reader.plain(cells_picture())
                 ),
+                view=None if more else learn_view(reader),
             )
-            for embeds in more:  # what one message cannot hold follows, in order
-                await interaction.followup.send(embeds=embeds, ephemeral=True)
+            for index, embeds in enumerate(more, 1):  # what one message cannot hold follows
+                last = index == len(more)
+                view = learn_view(reader) if last else discord.utils.MISSING
+                await interaction.followup.send(embeds=embeds, ephemeral=True, view=view)
+
+
+def learn_view(reader: Reader) -> discord.ui.View:
+    """ "Learn by playing", under the last message: the lessons (``/learn``), privately, for
+    whoever taps. The lessons feature answers it (:data:`bot.interactions.events.LEARN_BUTTON`)."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        discord.ui.Button(
+            label=label(reader, _("Learn by playing")),
+            style=discord.ButtonStyle.primary,
+            emoji="🎓",
+            custom_id=events.LEARN_BUTTON,
+        )
+    )
+    return view
 
 
 EMBED_DESCRIPTION: Final = 4096
@@ -196,6 +217,15 @@ def puzzles() -> Text:
     )
 
 
+def lessons() -> Text:
+    """The lessons: a command of their own, beside /dvonn."""
+    return _(
+        "**Lessons.** New to DVONN? `/learn` teaches it by playing, a short lesson at a time, "
+        "only for you: placing, moving, what cuts pieces off, passing, the count, and a first "
+        "game against the beginner. Tap **Learn by playing** below to begin."
+    )
+
+
 def clocks(banks: str) -> Text:
     """The clocks a game may have; ``banks``: the time banks offered, in the reader's words."""
     return _(
@@ -262,5 +292,6 @@ def help_paragraphs(reader: Reader, descriptions: Mapping[str, str], install: st
     paragraphs.append(reader(clocks("; ".join(reader(bank_terms(bank)) for bank in PRESETS))))
     paragraphs.append(reader(turn_notices()))
     paragraphs.append(reader(puzzles()))
+    paragraphs.append(reader(lessons()))
     paragraphs.append(reader(where_to_play(install)))
     return paragraphs

@@ -64,6 +64,7 @@ class ChallengeButton(
             await interaction.response.edit_message(
                 content=reader(_("{player} declined the challenge.", player=name)), view=None
             )
+            interaction.client.dispatch(events.FIRST_STEPS, interaction, None)
             return
         if self.action == "cancel":
             await service.cancel_challenge(self.challenge_id, interaction.user.id)
@@ -132,6 +133,7 @@ class ChallengeButton(
             started.announcement, game_id=game.id, timeout=REPLY_WAIT
         )
         interaction.client.dispatch(events.TURN, game)
+        interaction.client.dispatch(events.FIRST_STEPS, interaction, game.id)
 
 
 def _check_may_accept(challenge: Challenge, user_id: int) -> None:

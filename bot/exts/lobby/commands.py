@@ -16,7 +16,7 @@ from bot.exts.lobby.threads import check_room_for_a_game
 from bot.games.core.models import Setup
 from bot.games.lobby.challenges import SERVER_DEFAULT
 from bot.i18n import _
-from bot.interactions import choices
+from bot.interactions import choices, events
 from bot.interactions.errors import UserError
 from bot.interactions.feature import Feature
 
@@ -101,6 +101,7 @@ class Lobby(Feature):
                     users=[discord.Object(opponent.id)] if opponent is not None else []
                 ),
             )
+            interaction.client.dispatch(events.FIRST_STEPS, interaction, None)
 
     @app_commands.command(name="play-bot", description=locale_str("Play a game against the bot"))
     @app_commands.describe(

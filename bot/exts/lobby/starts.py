@@ -67,3 +67,4 @@ async def start_computer_game(
     await remember_reply_route(service, interaction, started.game)
     await bot.deliverer.announce(started.announcement, game_id=started.game.id, timeout=REPLY_WAIT)
     bot.dispatch(events.TURN, started.game)
+    bot.dispatch(events.FIRST_STEPS, interaction, started.game.id)

@@ -28,9 +28,7 @@ if TYPE_CHECKING:
 COMMAND: Final = "network"
 
 PARTS: Final[tuple[str, ...]] = (
-    # The other subcommands of /network, each its package's module with add_to(bot, network),
-    # added here, one line each, by the work that writes it:
-    # "bot.exts.network.seeks",  # challenge, seeks (and the board, buttons, homes)
+    "bot.exts.network.seeks",  # challenge, seeks (and the board, buttons, homes)
     "bot.exts.network.ratings",  # leaderboard
     "bot.exts.network.championship",  # championship (and its Enter button)
 )

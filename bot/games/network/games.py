@@ -199,6 +199,16 @@ class NetworkGames(UseCases):
             raise NotYourHome(game.id, user_id)
         return home
 
+    async def games_in_channel(self, channel_id: ChannelId) -> list[Game]:
+        """The running network games with a home in ``channel_id`` (a player's DMs may hold
+        several), the oldest first."""
+        return await self._store.network_games_in_channel(channel_id)
+
+    async def last_in_channel(self, channel_id: ChannelId) -> Game | None:
+        """The newest network game with a home in ``channel_id``, running or not."""
+        game_id = await self._store.last_network_game_in_channel(channel_id)
+        return None if game_id is None else await self._store.game(game_id)
+
     async def homes(self, game_id: int) -> list[GameHome]:
         """A network game's homes (none for another game)."""
         return await self._store.homes(game_id)

@@ -9,6 +9,7 @@ from datetime import timedelta
 from bot.games.core.housekeeping import PeriodicJobs
 from bot.games.core.parts import Shared
 from bot.games.network.blocks import Blocks
+from bot.games.network.boards import Boards
 from bot.games.network.games import NetworkGames
 from bot.games.network.membership import Membership
 from bot.games.network.seeking import NetworkLobby
@@ -24,6 +25,7 @@ class Network:
         self.blocks = Blocks(shared)
         self.lobby = NetworkLobby(shared, rng, challenge_ttl)
         self.games = NetworkGames(shared)
+        self.boards = Boards(shared)
         # The use cases the Discord layer calls, on the network itself.
         self.join = self.membership.join
         self.leave = self.membership.leave

@@ -24,6 +24,7 @@ from psycopg import sql
 
 import rules
 from bot.games.core.timecontrol import LITTLE_GOLEM
+from bot.games.lessons import book
 from bot.games.lobby.setups import random_placements
 from bot.games.service import GameService
 from bot.storage import PostgresDatabase, SQLiteDatabase, StorageError, Store
@@ -165,6 +166,17 @@ async def make_source(path: Path) -> Source:
         failed = await service.puzzles.start(CAROL)
         await service.puzzles.give_up(CAROL, failed.attempt.id, 0)
         await service.puzzles.start(BOB)
+        # Lessons: Carol finished one, then began another; the offer made to Dave.
+        short = next(each for each in book.LESSONS if len(each.tasks) == 1)
+        task = short.tasks[0]
+        assert isinstance(task, book.MoveTask)
+        await service.lessons.start(CAROL, short.key)
+        right = next(m for m in rules.legal_moves(task.position) if book.judge(task, m).right)
+        assert (await service.lessons.try_move(CAROL, right)).finished
+        await service.lessons.start(CAROL, book.LESSONS[0].key)
+        async with service.store.write() as tx:
+            await tx.lock_learner(DAVE, service.now())
+            assert await tx.mark_offered(DAVE, service.now())
         clock.advance(hours=1)
         service.outbox.sent(1, message_id=123456789012345678)  # one announcement delivered
         await service.outbox.flush()
@@ -269,6 +281,8 @@ async def test_the_copy_holds_every_row_of_every_table(tmp_path: Path, postgres_
     assert report.rows["plans"] == 1  # a line planned, and kept private
     assert report.rows["puzzle_ratings"] == 3 and report.rows["puzzle_attempts"] == 3
     assert report.rows["daily_puzzles"] == 2 and report.rows["daily_puzzle_posts"] == 2
+    assert report.rows["lesson_learners"] == 2 and report.rows["lesson_attempts"] == 2
+    assert report.rows["lessons_done"] == 1
     assert report.games_replayed == len(source.game_ids) == report.rows["games"]
     assert f"moves: {report.rows['moves']} rows" in lines
     assert f"players: {report.rows['players']} rows" in lines
@@ -328,6 +342,11 @@ async def test_a_service_on_the_copy_reads_the_same_games_and_plays_on(
         assert moved.right and moved.attempt.played[0] == str(line[0])
         again = await pg.puzzles.start(CAROL, puzzle_id=running.puzzle.id)  # a new id, after
         assert again.attempt.id > running.attempt.id
+        lesson = await pg.lessons.current(CAROL)  # her lesson goes on, her progress kept
+        assert lesson == await lite.lessons.current(CAROL)
+        assert await pg.store.lesson_offered(DAVE) and not await pg.store.lesson_offered(CAROL)
+        replayed = await pg.lessons.start(CAROL, book.LESSONS[1].key)  # a new id, after
+        assert replayed.attempt.id > lesson.attempt.id
         randomly = await pg.record(source.randomly)  # the seed, and what it placed
         assert randomly.game.setup_seed is not None
         assert [m.move for m in randomly.moves[:49]] == [

@@ -1,4 +1,4 @@
--- 0018: the DVONN network (issue 41): players of every server in one pool, by their own
+-- 0019: the DVONN network (issue 41): players of every server in one pool, by their own
 -- choice. Nothing is written to these tables or columns until the network is switched on.
 --
 -- * network_members: who joined the network (nobody is in without joining): the name other

@@ -1,4 +1,4 @@
--- 0018 for PostgreSQL: as sql/0018_network.sql, the DVONN network (issue 41): players of
+-- 0019 for PostgreSQL: as sql/0019_network.sql, the DVONN network (issue 41): players of
 -- every server in one pool, by their own choice. Nothing is written to these tables or columns
 -- until the network is switched on.
 --
