@@ -58,6 +58,10 @@ EXTENSIONS: Final = (
     "bot.exts.help",
 )
 """The features, loaded in this order."""
+NETWORK: Final = "bot.exts.network"
+"""The DVONN network's feature (``/network``), loaded after the others only when the operator
+turned the network on (``DVONN_NETWORK``): off, none of its commands, buttons, jobs or posts
+exists."""
 INTENTS: Final = discord.Intents(guilds=True)
 """Only the servers and their channels and threads (for each server's language and the game
 threads). The bot reads no messages, members or reactions: slash commands and buttons arrive
@@ -214,6 +218,9 @@ class DvonnBot(commands.AutoShardedBot):
                 self.settings.database,
                 clock=self._clock,
                 outbox_lease=timedelta(seconds=self.settings.outbox_lease),
+                network=self.settings.network,
+                network_clock=self.settings.network_clock,
+                network_season_start=self.settings.network_season_start,
             )
         await self.renderer.start()
         self._publisher = Publisher(
@@ -292,9 +299,12 @@ class DvonnBot(commands.AutoShardedBot):
     # --- features ------------------------------------------------------------------------------
 
     async def load_features(self) -> None:
-        """Load every feature in :data:`EXTENSIONS`."""
+        """Load every feature in :data:`EXTENSIONS`, and the network's (:data:`NETWORK`) if it
+        is on."""
         for name in EXTENSIONS:
             await self.load_extension(name)
+        if self.settings.network:
+            await self.load_extension(NETWORK)
 
     def thinking_time(self, default: float) -> float:
         """Seconds the engine may think for a request whose own is ``default``: the tests'
@@ -304,9 +314,16 @@ class DvonnBot(commands.AutoShardedBot):
         cap = self.settings.ai_seconds
         return seconds if cap is None else min(seconds, cap)
 
-    async def add_feature(self, cog: commands.Cog, *, top_level: bool = False) -> None:
-        """Add a feature's cog; its slash commands become subcommands of ``/dvonn``, or, with
-        ``top_level``, stay commands of their own (``/puzzle``: ``/dvonn`` holds the 25
+    async def add_feature(
+        self,
+        cog: commands.Cog,
+        *,
+        top_level: bool = False,
+        group: app_commands.Group | None = None,
+    ) -> None:
+        """Add a feature's cog; its slash commands become subcommands of ``/dvonn`` (or of
+        ``group``, a top-level command of the feature's own: :meth:`add_top_level_group`), or,
+        with ``top_level``, stay commands of their own (``/puzzle``: ``/dvonn`` holds the 25
         subcommands Discord allows), offered where ``/dvonn`` is."""
         await self.add_cog(cog)
         for command in cog.get_app_commands():
@@ -315,7 +332,20 @@ class DvonnBot(commands.AutoShardedBot):
                 continue
             # add_cog registered them at the top level; each belongs in the one group.
             self.tree.remove_command(command.name)
-            self.dvonn.add_command(command)
+            (self.dvonn if group is None else group).add_command(command)
+
+    def add_top_level_group(self, name: str, description: locale_str) -> app_commands.Group:
+        """A top-level command of subcommands beside ``/dvonn`` (``/network``), offered where
+        ``/dvonn`` is; a feature adds its cogs' commands to it with :meth:`add_feature`."""
+        installs, contexts = EVERYWHERE
+        group = app_commands.Group(
+            name=name,
+            description=description,
+            allowed_installs=installs,
+            allowed_contexts=contexts,
+        )
+        self.tree.add_command(group)
+        return group
 
     def add_poll(self, job: PollJob) -> None:
         """Run ``job`` every ``DVONN_OUTBOX_POLL_SECONDS`` in every process, with the outbox's

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
 
@@ -34,6 +36,21 @@ PERMISSIONS: Final = (
     | (1 << 38)  # Send Messages in Threads
 )
 SCOPES: Final = ("bot", "applications.commands")
+
+SWITCHES: Final = {"on": True, "off": False, "true": True, "false": False, "1": True, "0": False}
+"""How a setting that is on or off may be spelled (``on`` and ``off`` in the documentation)."""
+NETWORK_CLOCK: Final = "bank:10d+36h/10d"
+"""The network championship's clock by default: Little Golem's time bank."""
+NETWORK_BOARD_MINUTES: Final = 10
+_DURATION: Final = r"\d{1,9}[dhms]"
+_CLOCK: Final = re.compile(
+    rf"days:(?P<days>\d{{1,4}})"
+    rf"|bank:(?P<initial>{_DURATION})\+(?P<increment>{_DURATION})/(?P<cap>{_DURATION})"
+)
+"""A clock spelled as ``/dvonn challenge clock`` spells it (the game service's
+``bot.games.core.timecontrol``, which the configuration may not import; tests/bot/test_config.py
+keeps the two in step): days per move, or a time bank in days, hours, minutes or seconds."""
+_SECONDS: Final = {"d": 86400, "h": 3600, "m": 60, "s": 1}
 
 
 class Secret:
@@ -127,6 +144,15 @@ class Settings:
     """How many shards the bot has in all (``None``: as many as Discord recommends)."""
     shards: tuple[int, ...] | None = None
     """The shards this process serves (``None``: all of them)."""
+    network: bool = False
+    """The DVONN network is on: the ``/network`` command, its jobs and its posts (issue 41).
+    Off by default: the operator consents to it for their deployment."""
+    network_clock: str = NETWORK_CLOCK
+    """The network championship's clock, spelled as ``/dvonn challenge clock`` spells it."""
+    network_season_start: datetime | None = None
+    """When the network championship's first season starts (UTC); ``None``: no championship."""
+    network_board_minutes: int = NETWORK_BOARD_MINUTES
+    """The longest a network channel's board of open challenges shows an old list."""
 
     @property
     def serves_every_shard(self) -> bool:
@@ -176,6 +202,12 @@ class Settings:
             owner_id=_snowflake(values, "DVONN_OWNER_ID"),
             http_port=_port(values, "DVONN_HTTP_PORT"),
             http_host=values.get("DVONN_HTTP_HOST", "").strip() or "127.0.0.1",
+            network=_switch(values, "DVONN_NETWORK"),
+            network_clock=_clock(values, "DVONN_NETWORK_CLOCK", default=NETWORK_CLOCK),
+            network_season_start=_moment(values, "DVONN_NETWORK_SEASON_START"),
+            network_board_minutes=_count(
+                values, "DVONN_NETWORK_BOARD_MINUTES", default=NETWORK_BOARD_MINUTES, minimum=1
+            ),
             **_sharding(values),
         )
 
@@ -244,6 +276,69 @@ def _seconds(values: Mapping[str, str], name: str) -> float | None:
             )
         )
     return seconds
+
+
+def _switch(values: Mapping[str, str], name: str) -> bool:
+    raw = values.get(name, "").strip()
+    if not raw:
+        return False
+    switch = SWITCHES.get(raw.lower())
+    if switch is None:
+        raise SettingsError(_("{name} must be on or off, not {value}.", name=name, value=raw))
+    return switch
+
+
+def _clock(values: Mapping[str, str], name: str, *, default: str) -> str:
+    """A clock as ``/dvonn challenge clock`` spells it: ``days:3``, or a time bank such as
+    ``bank:10d+36h/10d`` (start + a move's increment / cap, none of them longer than its cap,
+    the start not nothing); never none (a championship's games need a clock)."""
+    raw = values.get(name, "").strip()
+    if not raw:
+        return default
+    match = _CLOCK.fullmatch(raw)
+    if match is not None and match["days"] is not None and not int(match["days"]):
+        match = None
+    if match is not None and match["days"] is None:
+        initial, cap = _duration(match["initial"]), _duration(match["cap"])
+        if not 0 < initial <= cap:
+            match = None
+    if match is None:
+        raise SettingsError(
+            _(
+                "{name} must be a clock such as days:3 or bank:10d+36h/10d (a time bank: start "
+                "+ increment / cap, the start above nothing and at most the cap), not {value}.",
+                name=name,
+                value=raw,
+            )
+        )
+    return raw
+
+
+def _duration(spelled: str) -> int:
+    """Seconds in a duration of :data:`_CLOCK` (``10d``, ``36h``, ``0s``)."""
+    return int(spelled[:-1]) * _SECONDS[spelled[-1]]
+
+
+def _moment(values: Mapping[str, str], name: str) -> datetime | None:
+    """A moment in ISO 8601 (``2027-01-04T18:00Z``, ``2027-01-04``), in UTC: one without an
+    offset is taken as UTC."""
+    raw = values.get(name, "").strip()
+    if not raw:
+        return None
+    try:
+        moment = datetime.fromisoformat(raw.replace("Z", "+00:00").replace("z", "+00:00"))
+    except ValueError:
+        raise SettingsError(
+            _(
+                "{name} must be a moment in ISO 8601, such as 2027-01-04T18:00Z (UTC), not "
+                "{value}.",
+                name=name,
+                value=raw,
+            )
+        ) from None
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)
 
 
 def _port(values: Mapping[str, str], name: str) -> int | None:

@@ -33,6 +33,10 @@ SAMPLE = {
     "DVONN_OUTBOX_POLL_SECONDS": "3",
     "DISCORD_API_BASE": "http://127.0.0.1:1/api/v10",
     "DISCORD_GATEWAY_URL": "ws://127.0.0.1:1/",
+    "DVONN_NETWORK": "on",
+    "DVONN_NETWORK_CLOCK": "days:7",
+    "DVONN_NETWORK_SEASON_START": "2027-01-04T18:00Z",
+    "DVONN_NETWORK_BOARD_MINUTES": "5",
 }
 """A value for every variable of the table, none of them its default: a setting added to
 ``bot/config.py`` needs a row in the table, a line in ``.env.example`` and a value here."""

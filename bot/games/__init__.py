@@ -15,8 +15,11 @@ is re-exported here: import each name from the module that defines it.
   are no feature's (games and records, players' and servers' settings).
 * ``core/``: what every game goes through and every feature may use (errors, models,
   announcements, outbox, leases, results, checks, clocks and the deadline check, time controls,
-  turns, endings, ratings, the periodic jobs' registry); it imports no feature.
-* ``lobby/``: challenges, games against the bot, random setups, rematches.
+  turns, random setups, a game's start, endings, ratings, the network's homes, the periodic
+  jobs' registry); it imports no feature.
+* ``lobby/``: challenges, games against the bot, rematches.
+* ``network/``: the DVONN network: members, servers, blocks, network challenges, network games'
+  homes (its periodic jobs run only when it is on).
 * ``play/``: moves, resignations, aborts.
 * ``clocks/``: losses on time, reminders, vacations.
 * ``notices/``: turn notices and the daily digest.

@@ -10,9 +10,10 @@ itself, as ``service.create_challenge``), :attr:`~GameService.playing` (moves, r
 aborts; likewise ``service.play``), :attr:`~GameService.clocks` (losses on time, reminders,
 vacations), :attr:`~GameService.takebacks`, :attr:`~GameService.ratings`,
 :attr:`~GameService.plans` (conditional moves), :attr:`~GameService.digests` (turn notices and
-the daily digest), :attr:`~GameService.tournaments`, :attr:`~GameService.puzzles` (puzzles,
-puzzle ratings, the daily puzzle), :attr:`~GameService.lessons` (the lessons a player takes)
-and :attr:`~GameService.outbox` (announcements to deliver).
+the daily digest), :attr:`~GameService.tournaments`, :attr:`~GameService.championship` (the
+network championship, a league the bot runs), :attr:`~GameService.puzzles` (puzzles, puzzle
+ratings, the daily puzzle), :attr:`~GameService.lessons` (the lessons a player takes) and
+:attr:`~GameService.outbox` (announcements to deliver).
 Every use case either succeeds completely and durably before it returns, or raises one of the
 service's errors (:mod:`bot.games.core.errors` and each feature's ``errors``; or a rules error,
 unchanged) and changes nothing. Every ending goes through :func:`bot.games.core.endings.finish`.
@@ -42,17 +43,19 @@ from bot.games.core.outbox import DEFAULT_LEASE, Outbox
 from bot.games.core.parts import Shared
 from bot.games.core.ratings import Ratings
 from bot.games.core.results import GameEnded, GameRecord
-from bot.games.core.timecontrol import TimeControl, from_columns
+from bot.games.core.timecontrol import LITTLE_GOLEM, TimeControl, from_columns, parse
 from bot.games.lessons.learning import Learning
 from bot.games.lobby.challenges import DEFAULT_CHALLENGE_TTL, Lobby
 from bot.games.lobby.checks import check_clock
 from bot.games.lobby.errors import InvalidTimeControl
+from bot.games.network.network import Network
 from bot.games.notices.digests import DigestQueued, Digests, DigestsQueued
 from bot.games.plans.planning import Planning
 from bot.games.play.moves import Play
 from bot.games.puzzles.book import PuzzleBook
 from bot.games.puzzles.solving import DailyQueued, Puzzles
 from bot.games.takebacks.requests import Takebacks
+from bot.games.tournaments.championship import Championship
 from bot.games.tournaments.running import Tournaments
 from bot.storage import (
     BoardTheme,
@@ -124,11 +127,18 @@ class GameService:
         default_clock: TimeControl | None = None,
         outbox_lease: timedelta = DEFAULT_LEASE,
         puzzles: PuzzleBook | None = None,
+        network: bool = False,
+        network_clock: TimeControl | str | None = None,
+        network_season_start: datetime | None = None,
     ) -> None:
         """``default_clock``: the clock of a challenge that names none, in a server without a
         default of its own (``None``: no clock). ``outbox_lease``: how long a claim on an
         announcement holds (see :mod:`bot.games.core.outbox`). ``puzzles``: the puzzles
-        (``None``: :mod:`ai.puzzles`', read when first needed)."""
+        (``None``: :mod:`ai.puzzles`', read when first needed). ``network``: the DVONN network
+        is on (its periodic jobs run; its use cases, :attr:`network`, are there either way).
+        ``network_clock``: the network championship's clock (a time control or its spelling;
+        ``None``: Little Golem's); ``network_season_start``: its first season's start (aware;
+        ``None``: no championship is made)."""
         self.store = store
         self._clock = clock
         self._rng = rng if rng is not None else random.Random()
@@ -144,6 +154,13 @@ class GameService:
         self.ratings = Ratings(store, self.now)
         self.tournaments = Tournaments(shared)
         self.game_ends.register(self.tournaments.game_ended)
+        self.championship = Championship(
+            shared,
+            self.tournaments,
+            clock=_championship_clock(network_clock),
+            season_start=network_season_start,
+        )
+        """The network championship (a league of the whole network the bot runs)."""
         self.plans = Planning(shared)
         self.lobby = Lobby(
             shared, self._rng, challenge_ttl=challenge_ttl, default_clock=default_clock
@@ -169,6 +186,12 @@ class GameService:
         self.lessons = Learning(shared)
         self.housekeeping = PeriodicJobs()
         """The housekeeping pass's jobs, each feature's own, in the order they run."""
+        self.network = Network(shared, self._rng, challenge_ttl)
+        """The DVONN network: members, servers, blocks, network challenges and games' homes."""
+        if network:  # before the lobby's expiry, which would close network challenges unseen
+            self.network.add_jobs(self.housekeeping)
+            # Before the tournaments' starts, which begin its first season when due.
+            self.housekeeping.add("network: championship", self.championship.open_due)
         self.housekeeping.add("challenges: expiry", self.lobby.expire_due)
         self.housekeeping.add("clocks: losses on time", self.clocks.lose_late_games)
         self.housekeeping.add("ratings: games left unrated", self.ratings.rate_unrated)
@@ -187,6 +210,9 @@ class GameService:
         challenge_ttl: timedelta = DEFAULT_CHALLENGE_TTL,
         default_clock: TimeControl | None = None,
         outbox_lease: timedelta = DEFAULT_LEASE,
+        network: bool = False,
+        network_clock: TimeControl | str | None = None,
+        network_season_start: datetime | None = None,
     ) -> GameService:
         """Open the database ``database`` names, an SQLite file's path or a PostgreSQL URL
         (creating and migrating it), and a service over it."""
@@ -198,6 +224,9 @@ class GameService:
             challenge_ttl=challenge_ttl,
             default_clock=default_clock,
             outbox_lease=outbox_lease,
+            network=network,
+            network_clock=network_clock,
+            network_season_start=network_season_start,
         )
         try:
             await db.hold_life(service.outbox.claimant)
@@ -398,3 +427,12 @@ class GameService:
         async with self.store.write() as tx:
             await tx.save_guild_settings(settings, self.now())
         return settings
+
+
+def _championship_clock(clock: TimeControl | str | None) -> str:
+    """The network championship's clock as stored: Little Golem's unless configured; it
+    must be a clock (a player who went away would hold a season up for ever)."""
+    control = LITTLE_GOLEM if clock is None else parse(clock) if isinstance(clock, str) else clock
+    if control is None:
+        raise ValueError(f"the network championship needs a clock, not {clock!r}")
+    return control.to_text()

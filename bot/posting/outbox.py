@@ -13,7 +13,10 @@ refusal left unsent, once its claim has run out. What that rests on:
   deliverers at once, returns the message made the first time instead of a second one
   (Discord checks nonces for a few minutes, much longer than a claim lasts);
 * in order: a game's announcements go out one after another, oldest first (one lane a game);
-  a rate-limited post holds back the game's next ones, not other games'.
+  a rate-limited post holds back the game's next ones, not other games'. A network game's
+  posts go to each of its homes (a thread in each player's server, or their DMs), a row per
+  home: one lane per home, so that one home's rate limit or refusal never holds back the
+  other's; each home's post pings only that home's player (:func:`~bot.posting.texts.for_home`).
 
 Each kind has one handler (:meth:`Deliverer.handle`): the posting side posts turns, starts,
 takebacks and endings; the clocks feature its reminders and vacation notices.
@@ -27,21 +30,25 @@ import dataclasses
 import logging
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from typing import NamedTuple
 
 import discord
 
 from bot.games.core import announcements as kinds
 from bot.games.core.models import Game, Notification, TurnNotices
+from bot.games.core.outbox import ONE_PLACE
 from bot.games.core.results import GameOver
 from bot.games.service import GameService
 from bot.games.takebacks.announcements import TAKEBACK, read_takeback
 from bot.posting.answers import Answer, is_answer
-from bot.posting.publisher import ChannelLost, Publisher
+from bot.posting.publisher import ChannelLost, HomeNotReady, Publisher
 from bot.posting.texts import (
     GamePost,
     Players,
     channel_lost_text,
     ended_post,
+    for_home,
+    players_at_home,
     start_post,
     takeback_post,
     turn_post,
@@ -58,6 +65,31 @@ way (Discord rate-limits or is down: the post goes out later, in order)."""
 Handler = Callable[[Notification], Awaitable[discord.Message | None]]
 """Posts one announcement (with its nonce); returns the message, or ``None`` when there is
 nothing to post any more (a reminder of games moved since). Raises if it could not."""
+HomeLost = Callable[[int, str], Awaitable[Iterable[int]]]
+"""What follows a network game's home refusing the bot's posts (once), given the game and the
+home (moving it to the player's DMs, say); returns the rows it wrote, to post at once."""
+
+
+class GameLane(NamedTuple):
+    """The posts of one game's home, in order (an ordinary game's one place: ``home`` "")."""
+
+    game_id: int
+    home: str
+
+
+class RowLane(NamedTuple):
+    """One post that belongs to no game (a reminder, a DM)."""
+
+    row: int
+
+
+Lane = GameLane | RowLane
+
+
+def lane_of(notification: Notification) -> Lane:
+    if notification.game_id is None:
+        return RowLane(notification.id)
+    return GameLane(notification.game_id, notification.home)
 
 
 class Deliverer:
@@ -68,14 +100,17 @@ class Deliverer:
         self._outbox = service.outbox
         self._publisher = publisher
         self._handlers: dict[str, Handler] = {}
-        self._lanes: dict[int | tuple[str, int], asyncio.Task[int]] = {}
-        self._again: set[int | tuple[str, int]] = set()
+        self._lanes: dict[Lane, asyncio.Task[int]] = {}
+        self._again: set[Lane] = set()
         self._results: dict[int, asyncio.Future[discord.Message | None]] = {}
         self._done: OrderedDict[int, discord.Message | None] = OrderedDict()
         """What became of the rows posted lately that nobody was waiting for (yet)."""
         self._answers: dict[int, Answer] = {}
         """The commands that rows being posted may answer, by row."""
         self._kicking: set[asyncio.Task[None]] = set()
+        self.home_lost: HomeLost | None = None
+        """Set by the feature that runs network games: what follows a home's refusal (its
+        posts there are given up first)."""
         self.handle(kinds.TURN, self._turn)
         self.handle(kinds.GAME_STARTED, self._game_started)
         self.handle(TAKEBACK, self._takeback)
@@ -107,7 +142,10 @@ class Deliverer:
         if answer is not None:
             self._answers[notification_id] = answer
         result = self._result(notification_id)
-        self._kick(game_id if game_id is not None else ("row", notification_id))
+        if game_id is None:
+            self._kick(RowLane(notification_id))
+        else:
+            self._kick_game(game_id)
         try:
             return await asyncio.wait_for(asyncio.shield(result), timeout)
         except TimeoutError:
@@ -132,10 +170,7 @@ class Deliverer:
 
     async def deliver_pending(self) -> int:
         """Post everything claimable (the housekeeping pass); returns how many were posted."""
-        lanes = {
-            n.game_id if n.game_id is not None else ("row", n.id)
-            for n in await self._outbox.claimable()
-        }
+        lanes = {lane_of(n) for n in await self._outbox.claimable()}
         for lane in lanes:
             self._kick(lane)
         done = await asyncio.gather(*(self._lanes[lane] for lane in lanes if lane in self._lanes))
@@ -159,29 +194,56 @@ class Deliverer:
             self._results[notification_id] = future
         return future
 
-    def _kick(self, lane: int | tuple[str, int]) -> None:
+    def _kick(self, lane: Lane) -> None:
         self._again.add(lane)
         task = self._lanes.get(lane)
         if task is None or task.done():
-            self._lanes[lane] = asyncio.create_task(self._run_lane(lane), name=f"outbox-{lane}")
+            name = (
+                f"outbox-{lane.game_id}{lane.home}"
+                if isinstance(lane, GameLane)
+                else (f"outbox-row-{lane.row}")
+            )
+            self._lanes[lane] = asyncio.create_task(self._run_lane(lane), name=name)
 
-    async def _run_lane(self, lane: int | tuple[str, int]) -> int:
+    def _kick_game(self, game_id: int) -> None:
+        """Post a game's pending rows: its one place's lane, at once unless the game is known
+        to be played in homes; each home's lane once they are looked up (an ordinary game's
+        look is made once, beside its first post, and it is remembered)."""
+        homes = self._outbox.has_homes(game_id)
+        if not homes:
+            self._kick(GameLane(game_id, ONE_PLACE))
+        if homes is False:
+            return
+
+        async def kick_homes() -> None:
+            try:
+                for home in await self._outbox.homes_of(game_id):
+                    if home != ONE_PLACE:
+                        self._kick(GameLane(game_id, home))
+            except Exception:
+                log.exception("could not look up the homes of game %s; the next poll will", game_id)
+
+        task = asyncio.create_task(kick_homes(), name=f"outbox-homes-{game_id}")
+        self._kicking.add(task)
+        task.add_done_callback(self._kicking.discard)
+
+    async def _run_lane(self, lane: Lane) -> int:
         posted = 0
         try:
             while lane in self._again:
                 self._again.discard(lane)
                 while True:
-                    if isinstance(lane, int):
-                        notification = await self._outbox.claim_next(lane)
+                    if isinstance(lane, GameLane):
+                        notification = await self._outbox.claim_next(lane.game_id, lane.home)
                     else:
-                        notification = await self._outbox.claim_one(lane[1])  # ("row", id)
+                        notification = await self._outbox.claim_one(lane.row)
                     if notification is None:
                         break
                     outcome = await self._deliver(notification)
                     if outcome is None:
-                        break  # it failed: the game's next posts wait for its retry
+                        break  # it failed: the home's next posts wait for its retry
                     posted += outcome
-                    if not isinstance(lane, int):
+                    if isinstance(lane, RowLane):
                         break
         except Exception:
             log.exception("the outbox lane %s stopped; the housekeeping pass goes on", lane)
@@ -205,6 +267,11 @@ class Deliverer:
             self._outbox.sent(notification.id)
             self._settle(notification.id, None)
             return 0
+        except HomeNotReady:
+            # A network game's home whose thread is being made: its posts wait (not a failed
+            # try), the other home's go on.
+            await self._postponed(notification, HOME_WAIT)
+            return None
         except discord.RateLimited as error:
             await self._postponed(notification, error.retry_after)
             return None
@@ -259,6 +326,11 @@ class Deliverer:
         Discord bans a bot, so: a game's posts are given up where it is played, and its
         players are told by DM (:meth:`GameService.lose_channel`, logged once); any other
         post (a DM to someone who closed them) is given up."""
+        if notification.game_id is not None and notification.home:
+            self._outbox.sent(notification.id)  # given up (lose_home gives up the rest)
+            await self._home_refused(notification.game_id, notification.home)
+            self._settle(notification.id, None)
+            return
         game = None
         if notification.game_id is not None:
             game = await self._publisher.game(notification.game_id)
@@ -271,8 +343,21 @@ class Deliverer:
             self._outbox.sent(notification.id)
         else:
             for written in await self._service.lose_channel(game.id):
-                self._kick(("row", written))
+                self._kick(RowLane(written))
         self._settle(notification.id, None)
+
+    async def _home_refused(self, game_id: int, home: str) -> None:
+        """One home of a network game refused the bot's posts: its unsent posts are given up
+        there (this one too), the other home's go on; then :attr:`home_lost` (moving the home
+        elsewhere) if the network feature set it."""
+        if not await self._outbox.lose_home(game_id, home):
+            return  # recorded already (by another process, say): its follow-up too
+        log.info("game %s: its home %s refused the bot's posts; given up there", game_id, home)
+        if self.home_lost is not None:
+            for written in await self.home_lost(game_id, home):
+                row = await self._outbox.get(written)
+                if row is not None:
+                    self._kick(lane_of(row))
 
     async def _postponed(self, notification: Notification, seconds: float) -> None:
         """A post Discord kept asking to wait for (discord.py waits and tries again, five
@@ -326,14 +411,31 @@ class Deliverer:
         else (when the row keeps a command's route) unless an earlier try answered with it."""
         answer = self._answers.pop(notification.id, None)
         players = await self._publisher.players(game)
+        made = post(players)
+        if notification.home:
+            # A network game's home: posted in its thread (or DM), pinging only its player(s);
+            # a command is answered only by the row of the home it was used in (the row that
+            # keeps its route), never by the other home's post.
+            if notification.answer is None:
+                answer = None
+            home = players_at_home(game, notification.home)
+            names = {game.white_id: players.white, game.black_id: players.black}
+            made = for_home(made, home, names)
+            game = await self._place(game, notification)
         return await self._publisher.send_to_game(
             game,
-            await self._with_turn_notices(post(players)),
+            await self._with_turn_notices(made),
             players=players,
             nonce=notification.nonce,
             answer=answer,
             answered=notification.answer if answer is None else None,
         )
+
+    async def _place(self, game: Game, notification: Notification) -> Game:
+        """Where a row about ``game`` is posted: the game's own place, or its row's home."""
+        if not notification.home:
+            return game
+        return await self._publisher.at_home(game, notification.home)
 
     async def _with_turn_notices(self, post: GamePost) -> GamePost:
         """``post``, pinging the player it calls to move only if they chose a ping on every
@@ -361,7 +463,8 @@ class Deliverer:
             ),
         )
         if kinds.is_placement(notification):
-            await self._replace_placement_board(notification, turn.game, message)
+            place = await self._place(turn.game, notification)
+            await self._replace_placement_board(notification, place, message)
         if turn.over:
             self._kick_unclaimed()  # as after any ending (see _game_ended)
         return message
@@ -425,7 +528,7 @@ class Deliverer:
         async def kick() -> None:
             try:
                 for row in await self._outbox.claimable():
-                    self._kick(row.game_id if row.game_id is not None else ("row", row.id))
+                    self._kick(lane_of(row))
             except Exception:
                 log.exception("could not look for unclaimed posts; the next poll will")
 
@@ -446,6 +549,8 @@ UNAUTHORIZED_WAIT = 600.0
 """Seconds a post waits after Discord refused the bot's token."""
 MIN_POSTPONE = 1.0
 """Seconds a rate-limited post waits at least before its next try."""
+HOME_WAIT = 10.0
+"""Seconds a post waits for its home's thread to be made."""
 UNKNOWN_WAIT = 60.0
 """Seconds to wait when a 429 does not say how long (Cloudflare's, not Discord's: a ban for
 too many invalid requests, which every early try would make longer)."""

@@ -186,6 +186,10 @@ class ChannelLost(Exception):
     """A game's post is not tried: where the game is played refuses the bot's posts."""
 
 
+class HomeNotReady(Exception):
+    """A network game's home has no thread or DM channel yet: its posts wait for it."""
+
+
 class Publisher:
     """Posts about games: names, the server's language, and where the game lives."""
 
@@ -220,8 +224,33 @@ class Publisher:
         return await self._service.get_game(game_id)
 
     async def players(self, game: Game) -> Players:
+        """The players' names as the game's posts show them: in a network game the names
+        they joined the network with (their global names), never what this process's cache
+        holds (a server's nickname, which must not be shown in another server)."""
+        if game.network:
+            white, black = await self._service.outbox.network_names(game)
+            return Players(white=white, black=black)
         names = self.names
         return Players(white=await names.get(game.white_id), black=await names.get(game.black_id))
+
+    async def at_home(self, game: Game, home: str) -> Game:
+        """``game`` as posted in one of its homes (a network game's ``W``, ``B`` or ``*``): its
+        server, thread (or DM channel) and whether the bot lost it there, in place of the
+        game's own. Raises :class:`ChannelLost` if that home is gone (split since),
+        :class:`HomeNotReady` if its thread is not made yet."""
+        found = await self._service.outbox.home(game.id, home)
+        if found is None:
+            raise ChannelLost(game.id)
+        if found.channel_id is None:
+            raise HomeNotReady(game.id, home)
+        return replace(
+            game,
+            guild_id=found.guild_id,
+            channel_id=found.channel_id,
+            parent_channel_id=found.parent_channel_id,
+            private=False,
+            channel_lost_at=found.lost_at,
+        )
 
     async def public_reader(
         self, guild_id: int | None, interaction: discord.Interaction[Any] | None = None
@@ -277,6 +306,13 @@ class Publisher:
         reader = await self._server_reader(game.guild_id, interaction)
         if game.guild_id is not None and not game.private:
             return reader
+        if game.network and interaction is None:
+            # A network game's DM home (:meth:`at_home`): in its player's own language.
+            homes = await self._service.network.games.homes(game.id)
+            here = next((h for h in homes if h.channel_id == game.channel_id), None)
+            if here is not None and here.in_dms and here.user_id is not None:
+                prefs = await self._service.prefs(here.user_id)
+                reader = replace(reader, locale=prefs.locale)
         chosen = {(await self._service.prefs(u)).theme or BoardTheme.DARK for u in game.human_ids}
         return replace(reader, theme=chosen.pop() if len(chosen) == 1 else None)
 
@@ -379,8 +415,11 @@ class Publisher:
         return None
 
     def _with_view(self, game: Game, reader: Reader, kwargs: dict[str, Any]) -> dict[str, Any]:
-        """``kwargs`` with the buttons under a board of ``game`` as it is, if any."""
-        made = [make(game, reader) for make in (self.board_view, self.end_view) if make]
+        """``kwargs`` with the buttons under a board of ``game`` as it is, if any. (No end
+        view under a network game's: its players' rematch would be a challenge in one server's
+        channel.)"""
+        end_view = None if game.network else self.end_view
+        made = [make(game, reader) for make in (self.board_view, end_view) if make]
         views = [view for view in made if view is not None]
         if not views:
             return kwargs

@@ -8,7 +8,9 @@ post mentions or pings the bot itself.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import dataclasses
+import re
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Final
@@ -132,6 +134,60 @@ class GamePost:
     def removed(self) -> dict[Cell, Stack]:
         """The stacks the image crosses out: those the turn's move cut off."""
         return {} if self.last_turn is None else dict(self.last_turn.removed)
+
+
+def players_at_home(game: Game, home: str) -> tuple[int, ...]:
+    """The players whose home of a network game ``home`` is (its seat: ``W``, ``B``, or ``*``
+    for both); a game's one place (``""``) is both players'."""
+    if home == "W":
+        return (game.white_id,)
+    if home == "B":
+        return (game.black_id,)
+    return game.human_ids
+
+
+_MENTION: Final = re.compile(r"<@!?(\d+)>")
+
+
+def home_text(text: Text, home: Collection[int], names: Mapping[int, str]) -> Text:
+    """``text`` as one home of a network game shows it: mentions of the players of that home
+    (``home``) stay, anyone else is named in plain words (``names``, else ``#id``)."""
+
+    def plain(match: re.Match[str]) -> str:
+        user = int(match.group(1))
+        return match.group(0) if user in home else names.get(user, f"#{user}")
+
+    def param(value: object) -> object:
+        if isinstance(value, str):
+            return _MENTION.sub(plain, value)
+        if isinstance(value, Text):
+            return home_text(value, home, names)
+        return value
+
+    return dataclasses.replace(text, params={k: param(v) for k, v in text.params.items()})
+
+
+def for_home(post: GamePost, home: Collection[int], names: Mapping[int, str]) -> GamePost:
+    """``post`` as one home of a network game shows it: it pings only the players of that
+    home (``home``), and names anyone else in plain words (``names``, else ``#id``) instead of
+    mentioning them (:func:`home_text`), so that nobody is called from a server they do not
+    play in. Nothing else changes: a home's post says what the other's says."""
+
+    def texts(values: tuple[Text, ...]) -> tuple[Text, ...]:
+        return tuple(home_text(value, home, names) for value in values)
+
+    ending = post.ending
+    if ending is not None:
+        ending = dataclasses.replace(ending, headline=home_text(ending.headline, home, names))
+    return dataclasses.replace(
+        post,
+        title=home_text(post.title, home, names),
+        lines=texts(post.lines),
+        content=texts(post.content),
+        ping=tuple(user for user in post.ping if user in home),
+        footer=None if post.footer is None else home_text(post.footer, home, names),
+        ending=ending,
+    )
 
 
 def game_title(game: Game, players: Players) -> Text:

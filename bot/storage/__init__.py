@@ -9,7 +9,8 @@
   :mod:`~bot.storage.game_saves`, the moves' group commit), :mod:`~bot.storage.challenges`,
   :mod:`~bot.storage.players` (preferences, ratings), :mod:`~bot.storage.outbox` (announcements,
   claims, leases), :mod:`~bot.storage.settings` (servers) and :mod:`~bot.storage.puzzles`
-  (puzzle ratings, tries, the daily puzzle), :mod:`~bot.storage.lessons` (players' lessons);
+  (puzzle ratings, tries, the daily puzzle), :mod:`~bot.storage.lessons` (players' lessons),
+  :mod:`~bot.storage.network` (the network's members, servers, blocks and games' homes);
   :mod:`~bot.storage.forget` forgets a player (the
   operator's ``python -m bot forget``).
 * :mod:`bot.storage.models` are the values read and written.
@@ -32,6 +33,7 @@ from bot.storage.forget import Forgotten, NotAPlayerId, StillPlaying, is_placeho
 from bot.storage.interface import Database
 from bot.storage.migrations import MIGRATIONS, SCHEMA_VERSION, Migration
 from bot.storage.models import (
+    NETWORK_GUILD_ID,
     BoardTheme,
     Challenge,
     ChallengeStatus,
@@ -41,11 +43,16 @@ from bot.storage.models import (
     EndReason,
     Entrant,
     Game,
+    GameHome,
     GameStatus,
     GuildId,
     GuildSettings,
+    HomeSeat,
     LessonAttempt,
     LessonState,
+    NetworkBlock,
+    NetworkMember,
+    NetworkServer,
     Notification,
     PlayerPrefs,
     PuzzleAttempt,
@@ -66,6 +73,7 @@ from bot.storage.sqlite import SQLiteDatabase
 from bot.storage.store import (
     NewChallenge,
     NewGame,
+    NewHome,
     NewMove,
     NewNotification,
     Saved,
@@ -90,6 +98,7 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "MIGRATIONS",
+    "NETWORK_GUILD_ID",
     "SCHEMA_VERSION",
     "BoardTheme",
     "Challenge",
@@ -104,16 +113,22 @@ __all__ = [
     "Entrant",
     "Forgotten",
     "Game",
+    "GameHome",
     "GameStatus",
     "GuildId",
     "GuildSettings",
+    "HomeSeat",
     "LessonAttempt",
     "LessonState",
     "Migration",
     "MigrationError",
+    "NetworkBlock",
+    "NetworkMember",
+    "NetworkServer",
     "NewAttempt",
     "NewChallenge",
     "NewGame",
+    "NewHome",
     "NewMove",
     "NewNotification",
     "NewTournament",

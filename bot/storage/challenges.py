@@ -46,16 +46,23 @@ class NewChallenge:
     setup: Setup = Setup.STANDARD
     rematch_of: int | None = None
     """The game it offers to play again (:attr:`Challenge.rematch_of`)."""
+    network: bool = False
+    """A network challenge (:attr:`Challenge.network`)."""
+    min_rating: int | None = None
+    """Its range of network ratings that may accept it (:attr:`Challenge.min_rating`)."""
+    max_rating: int | None = None
 
 
-_CHALLENGE_COLUMNS: Final = (
+CHALLENGE_COLUMNS: Final = (
     "id, guild_id, channel_id, challenger_id, opponent_id, challenger_colour, clock_days, "
-    "status, created_at, expires_at, closed_at, closed_by, game_id, bank, setup, rematch_of"
+    "status, created_at, expires_at, closed_at, closed_by, game_id, bank, setup, rematch_of, "
+    "network, min_rating, max_rating"
 )
-_SELECT_CHALLENGE: Final = f"SELECT {_CHALLENGE_COLUMNS} FROM challenges WHERE id = ?"
+_SELECT_CHALLENGE: Final = f"SELECT {CHALLENGE_COLUMNS} FROM challenges WHERE id = ?"
 
 
-def _challenge(row: Row) -> Challenge:
+def challenge_of(row: Row) -> Challenge:
+    """A challenge from a row of :data:`CHALLENGE_COLUMNS`."""
     return Challenge(
         id=row["id"],
         guild_id=row["guild_id"],
@@ -73,6 +80,9 @@ def _challenge(row: Row) -> Challenge:
         bank=row["bank"],
         setup=Setup(row["setup"]),
         rematch_of=row["rematch_of"],
+        network=bool(row["network"]),
+        min_rating=row["min_rating"],
+        max_rating=row["max_rating"],
     )
 
 
@@ -82,14 +92,15 @@ class ChallengeWrites(WriterPart):
     async def challenge(self, challenge_id: int) -> Challenge | None:
         """A challenge by id, or ``None``."""
         row = await one_row(self._conn, locking(self._conn, _SELECT_CHALLENGE), (challenge_id,))
-        return None if row is None else _challenge(row)
+        return None if row is None else challenge_of(row)
 
     async def insert_challenge(self, new: NewChallenge) -> Challenge:
         """Insert an open challenge (its players must exist: :meth:`ensure_players`)."""
         rows = await self._conn.fetch_all(
             "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, "
             "challenger_colour, clock_days, status, created_at, expires_at, bank, setup, "
-            "rematch_of) VALUES (?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?) RETURNING id",
+            "rematch_of, network, min_rating, max_rating) "
+            "VALUES (?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             (
                 new.guild_id,
                 new.channel_id,
@@ -102,6 +113,9 @@ class ChallengeWrites(WriterPart):
                 new.bank,
                 new.setup.value,
                 new.rematch_of,
+                int(new.network),
+                new.min_rating,
+                new.max_rating,
             ),
         )
         created = await self.challenge(rows[0][0])
@@ -113,11 +127,11 @@ class ChallengeWrites(WriterPart):
         cancel (open, accepted, declined or expired), if any."""
         row = await one_row(
             self._conn,
-            f"SELECT {_CHALLENGE_COLUMNS} FROM challenges "
+            f"SELECT {CHALLENGE_COLUMNS} FROM challenges "
             "WHERE rematch_of = ? AND status <> 'cancelled' ORDER BY id DESC",
             (game_id,),
         )
-        return None if row is None else _challenge(row)
+        return None if row is None else challenge_of(row)
 
     async def close_challenge(
         self,
@@ -146,10 +160,10 @@ class ChallengeWrites(WriterPart):
         """Close every open challenge whose time is up at ``now``; returns them."""
         rows = await self._conn.fetch_all(
             "UPDATE challenges SET status = 'expired', closed_at = ? "
-            f"WHERE status = 'open' AND expires_at <= ? RETURNING {_CHALLENGE_COLUMNS}",
+            f"WHERE status = 'open' AND expires_at <= ? RETURNING {CHALLENGE_COLUMNS}",
             (time_to_text(now), time_to_text(now)),
         )
-        return sorted((_challenge(row) for row in rows), key=lambda c: c.id)
+        return sorted((challenge_of(row) for row in rows), key=lambda c: c.id)
 
 
 class ChallengeReads(StorePart):
@@ -158,14 +172,15 @@ class ChallengeReads(StorePart):
     async def challenge(self, challenge_id: int) -> Challenge | None:
         """A challenge by id, or ``None``."""
         row = await self.db.fetch_one(_SELECT_CHALLENGE, (challenge_id,))
-        return None if row is None else _challenge(row)
+        return None if row is None else challenge_of(row)
 
     async def open_challenges(self, channel_id: ChannelId) -> list[Challenge]:
         """Challenges still open in a channel (including any whose time is up but which the
-        expiry sweep has not closed yet), oldest first."""
+        expiry sweep has not closed yet), oldest first. Network challenges made there are not
+        among them: they are the network's (``open_network_challenges``), not the channel's."""
         rows = await self.db.fetch_all(
-            f"SELECT {_CHALLENGE_COLUMNS} FROM challenges "
-            "WHERE channel_id = ? AND status = 'open' ORDER BY id",
+            f"SELECT {CHALLENGE_COLUMNS} FROM challenges "
+            "WHERE channel_id = ? AND status = 'open' AND network = 0 ORDER BY id",
             (channel_id,),
         )
-        return [_challenge(row) for row in rows]
+        return [challenge_of(row) for row in rows]

@@ -5,15 +5,18 @@ transaction on either backend) removes every row that is the player's alone, and
 records they share with other players puts a placeholder in place of their Discord id:
 
 * deleted: their ``players`` row (preferences: language, theme, time zone, turn notices,
-  reminders, vacations), their ratings in every server, their puzzle rating and puzzle tries,
-  their lessons (tries, lessons done, the offer made), their planned lines, the challenges
-  they made or were sent that started no game, their entries in tournaments not yet begun
-  (the seeds after theirs close up, as when a player leaves), and the announcements
-  addressed to them (direct messages, vacation notices);
+  reminders, vacations), their ratings in every server and in the network, their puzzle rating
+  and puzzle tries, their lessons (tries, lessons done, the offer made), their planned lines,
+  the challenges they made or were sent that started no game, their entries in tournaments not
+  yet begun (the seeds after theirs close up, as when a player leaves), the announcements
+  addressed to them (direct messages, vacation notices), their network membership (their
+  network name and home) and their blocks and the blocks of them;
 * anonymised: the games they played (``white_id``, ``black_id``, ``ended_by`` and a pending
   abort or takeback request), those games' moves (``player_id``), the challenges that started
-  them, tournaments they organised, and their entries and pairings in tournaments begun; their
-  id inside announcements' data (a withdrawal in a tournament's news) too.
+  them, tournaments they organised, and their entries and pairings in tournaments begun; the
+  DM homes of their network games (``game_homes.user_id``), and the servers whose network
+  channel they named (``network_servers.joined_by``); their id inside announcements' data (a
+  withdrawal in a tournament's news) too.
 
 The placeholder is a negative number, one for each player forgotten (-1, then -2, ...): never a
 Discord id (snowflakes are positive), and distinct, so that the schema's checks still hold (a
@@ -53,6 +56,8 @@ _ANONYMISED: Final = (
     ("tournament_players", "user_id"),
     ("tournament_games", "white_id"),
     ("tournament_games", "black_id"),
+    ("game_homes", "user_id"),
+    ("network_servers", "joined_by"),
 )
 """Every column of a shared record that may hold a player's id, in the order they are changed
 (``players`` rows are referred to by the first of each table's)."""
@@ -63,6 +68,9 @@ _OWN: Final = (
     ("puzzle_attempts", "user_id"),
     ("plans", "user_id"),
     ("notifications", "user_id"),
+    ("network_members", "user_id"),
+    ("network_blocks", "blocker_id"),
+    ("network_blocks", "blocked_id"),
     ("lesson_attempts", "user_id"),
     ("lessons_done", "user_id"),
     ("lesson_learners", "user_id"),
@@ -238,12 +246,13 @@ class ForgetWrites(TournamentWrites):
                 (user_id, TournamentStatus.RUNNING.value),
             )
         ]
-        # As bot.games.ratings counts a game: rated, in a server, with a result.
+        # As bot.games.ratings counts a game: rated, in a server or the network, with a
+        # result.
         blockers += [
             Blocker("unrated game", row["id"], "ended, its result not yet in the ratings")
             for row in await conn.fetch_all(
                 "SELECT id FROM games WHERE (white_id = ? OR black_id = ?) AND status = ? "
-                "AND rated = 1 AND rated_at IS NULL AND guild_id IS NOT NULL "
+                "AND rated = 1 AND rated_at IS NULL AND (guild_id IS NOT NULL OR network = 1) "
                 "AND result IS NOT NULL AND end_reason <> ? ORDER BY id",
                 (user_id, user_id, GameStatus.FINISHED.value, EndReason.ABORT.value),
             )

@@ -2,7 +2,8 @@
 that arrive together in one transaction (group commit), one fsync for all of them.
 
 Each save is a game's optimistic update (:mod:`bot.storage.games`), its new moves, and the
-announcement of the move (:mod:`bot.storage.outbox`), written together. :class:`GameSaves` is
+announcement of the move (:mod:`bot.storage.outbox`: a row for each home of a network game),
+written together. :class:`GameSaves` is
 a part of :class:`~bot.storage.store.Store`; one save alone in a transaction of its own is
 :meth:`Writer.save_game <bot.storage.games.GameWrites.save_game>`.
 """
@@ -27,7 +28,7 @@ from bot.storage.games import (
 )
 from bot.storage.interface import Connection
 from bot.storage.models import Claim, Game
-from bot.storage.outbox import INSERT_NOTIFICATION, NewNotification, notification_params
+from bot.storage.outbox import NewNotification, write_notification
 from bot.storage.plans import PlansWaiting, planned_games
 from bot.storage.sql_helpers import StorePart, locking
 
@@ -159,9 +160,11 @@ class GameSaves(StorePart):
             )
             for job in batch:
                 if job in accepted and job.notice is not None:
-                    params = notification_params(job.notice, job.game.updated_at, job.claim)
-                    rows = await conn.fetch_all(INSERT_NOTIFICATION, params)
-                    notices[job] = int(rows[0][0])
+                    # A network game's post is written once for each of its homes; an
+                    # ordinary game's once, without looking for homes (the hot path).
+                    notices[job] = await write_notification(
+                        conn, job.notice, job.game.updated_at, job.claim, homes=job.game.network
+                    )
         return [
             Saved(dataclasses.replace(j.game, version=j.expected_version + 1), notices.get(j))
             if j in accepted

@@ -19,7 +19,7 @@ from datetime import datetime, timedelta
 from typing import Any, Final
 
 from bot.storage.errors import ChannelTaken, VersionConflict
-from bot.storage.interface import Row
+from bot.storage.interface import Reader, Row
 from bot.storage.models import (
     ChannelId,
     EndReason,
@@ -78,6 +78,9 @@ class NewGame:
     caller, in the same transaction."""
     rematch_of: int | None = None
     """The game it plays again (:attr:`Game.rematch_of`)."""
+    network: bool = False
+    """A network game (:attr:`Game.network`): its homes are added by the caller, in the same
+    transaction."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +105,7 @@ GAME_COLUMNS: Final = (
     "result, end_reason, ended_by, score_white, score_black, position, version, clock_days, "
     "deadline_at, abort_requested_by, created_at, updated_at, finished_at, rated, "
     "takeback_requested_by, takeback_ply, computer_id, computer_level, private, channel_lost_at, "
-    "bank, white_bank_seconds, black_bank_seconds, setup_seed, rematch_of"
+    "bank, white_bank_seconds, black_bank_seconds, setup_seed, rematch_of, network"
 )
 _MOVE_COLUMNS: Final = (
     "game_id, ply, colour, player_id, move, automatic, played_at, white_bank_seconds, "
@@ -176,6 +179,7 @@ def _game(row: Row, positions: PositionCache) -> Game:
         black_bank=optional_seconds(row["black_bank_seconds"]),
         setup_seed=row["setup_seed"],
         rematch_of=row["rematch_of"],
+        network=bool(row["network"]),
     )
 
 
@@ -197,8 +201,31 @@ def _recorded_move(row: Row) -> RecordedMove:
 
 _SELECT_GAME: Final = f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?"
 _SELECT_ACTIVE_IN_CHANNEL: Final = (
-    f"SELECT {GAME_COLUMNS} FROM games WHERE channel_id = ? AND status = 'active'"
+    f"SELECT {GAME_COLUMNS} FROM games WHERE channel_id = ? AND status = 'active' AND network = 0"
 )
+"""The running ordinary game of a channel or thread (at most one: the unique index
+``games_active_by_channel``, which this query's terms let the database use)."""
+_SELECT_NETWORK_IN_CHANNEL: Final = (
+    f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'active' AND id IN "
+    "(SELECT game_id FROM game_homes WHERE channel_id = ?) ORDER BY id"
+)
+"""The running network games with a home in a channel: one in a home's thread, any number in a
+player's DMs."""
+
+
+async def _active_in_channel(
+    conn: Reader, sql: str, channel_id: ChannelId, positions: PositionCache
+) -> Game | None:
+    """The running game of a channel or thread: its ordinary game, else the one network game
+    with a home there (``None`` if none, or several: a DM home, see
+    :meth:`GameReads.network_games_in_channel`)."""
+    rows = await conn.fetch_all(sql, (channel_id,))
+    if rows:
+        return _game(rows[0], positions)
+    found = await conn.fetch_all(_SELECT_NETWORK_IN_CHANNEL, (channel_id,))
+    return _game(found[0], positions) if len(found) == 1 else None
+
+
 _SELECT_MOVES: Final = f"SELECT {_MOVE_COLUMNS} FROM moves WHERE game_id = ? ORDER BY ply"
 UPDATE_GAME: Final = """
     UPDATE games SET
@@ -260,10 +287,10 @@ class GameWrites(WriterPart):
         return None if row is None else _game(row, self._positions)
 
     async def active_game_in_channel(self, channel_id: ChannelId) -> Game | None:
-        """The running game of a channel or thread, or ``None``."""
+        """The running game of a channel or thread, or ``None`` (a network game's: through its
+        home there, see :func:`_active_in_channel`)."""
         sql = locking(self._conn, _SELECT_ACTIVE_IN_CHANNEL)
-        row = await one_row(self._conn, sql, (channel_id,))
-        return None if row is None else _game(row, self._positions)
+        return await _active_in_channel(self._conn, sql, channel_id, self._positions)
 
     async def insert_game(self, new: NewGame) -> Game:
         """Insert a game (active, unless ``new`` says pending) at version 0 (its players must
@@ -284,9 +311,9 @@ class GameWrites(WriterPart):
             "INSERT INTO games (guild_id, channel_id, parent_channel_id, challenge_id, white_id, "
             "black_id, status, position, ply, version, clock_days, deadline_at, created_at, "
             "updated_at, rated, computer_id, computer_level, private, bank, white_bank_seconds, "
-            "black_bank_seconds, setup_seed, rematch_of) "
+            "black_bank_seconds, setup_seed, rematch_of, network) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, "
-            "?, ?, ?, ?, ?) RETURNING id",
+            "?, ?, ?, ?, ?, ?) RETURNING id",
             (
                 new.guild_id,
                 new.channel_id,
@@ -310,6 +337,7 @@ class GameWrites(WriterPart):
                 seconds(new.black_bank),
                 new.setup_seed,
                 new.rematch_of,
+                int(new.network),
             ),
         )
         return int(rows[0][0])
@@ -386,9 +414,17 @@ class GameReads(StorePart):
         return None if row is None else _game(row, self._positions)
 
     async def active_game_in_channel(self, channel_id: ChannelId) -> Game | None:
-        """The running game of a channel or thread, or ``None``."""
-        row = await self.db.fetch_one(_SELECT_ACTIVE_IN_CHANNEL, (channel_id,))
-        return None if row is None else _game(row, self._positions)
+        """The running game of a channel or thread, or ``None`` (a network game's: through its
+        home there, see :func:`_active_in_channel`)."""
+        return await _active_in_channel(
+            self.db, _SELECT_ACTIVE_IN_CHANNEL, channel_id, self._positions
+        )
+
+    async def network_games_in_channel(self, channel_id: ChannelId) -> list[Game]:
+        """The running network games with a home in a channel, the oldest first (a player's
+        DMs may hold several)."""
+        rows = await self.db.fetch_all(_SELECT_NETWORK_IN_CHANNEL, (channel_id,))
+        return [_game(row, self._positions) for row in rows]
 
     async def active_games_of(self, user_id: UserId) -> list[Game]:
         """The user's running games in every server, the most recently changed first."""

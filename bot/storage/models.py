@@ -11,7 +11,7 @@ import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
-from typing import Any
+from typing import Any, Final
 
 import rules
 from rules import Colour, Move, Position
@@ -22,6 +22,10 @@ GuildId = int
 """A server's id."""
 ChannelId = int
 """A channel's or thread's id."""
+
+NETWORK_GUILD_ID: Final[GuildId] = 0
+"""The server id of the network's own rows (no Discord id is 0): its ratings
+(``ratings.guild_id``), its championship (``tournaments.guild_id``)."""
 
 
 class ChallengeStatus(enum.StrEnum):
@@ -136,6 +140,13 @@ class Challenge:
     setup: Setup = Setup.STANDARD
     rematch_of: int | None = None
     """The game this challenge offers to play again (colours swapped), if it is a rematch."""
+    network: bool = False
+    """A network challenge (open to every network member, or direct to one): its server and
+    channel are where it was made."""
+    min_rating: int | None = None
+    """A network challenge's lowest network rating that may accept it (``None``: no bound)."""
+    max_rating: int | None = None
+    """Its highest (``None``: no bound)."""
 
     @property
     def is_open_to_anyone(self) -> bool:
@@ -206,6 +217,10 @@ class Game:
     """A random setup's seed (:mod:`bot.games.lobby.setups`); ``None``: the players placed."""
     rematch_of: int | None = None
     """The game this one plays again with colours swapped, if it is a rematch."""
+    network: bool = False
+    """A network game: its :attr:`guild_id` is ``None`` (no server's ratings or lists count
+    it), :attr:`channel_id` its first home's channel; it is played in its homes
+    (:class:`GameHome`) and rated in the network's rating."""
 
     @property
     def setup(self) -> Setup:
@@ -488,12 +503,109 @@ class Notification:
     answer: str | None = None
     """The interaction (its route, opaque to storage) whose answer this post may have been
     made as: a later try asks Discord first, so that it is not posted twice."""
+    home: str = ""
+    """The home of a network game this post goes to (a :class:`HomeSeat` value); ``""`` for
+    every other post, which goes to its game's one place (or to its user)."""
 
     @property
     def nonce(self) -> str:
         """Discord's message nonce for its post (at most 25 characters): the same on every
         try, so Discord returns the message already made instead of making a second one."""
         return f"dvonn-{self.id}"
+
+
+class HomeSeat(enum.StrEnum):
+    """Whose home a network game's home is."""
+
+    WHITE = "W"
+    BLACK = "B"
+    BOTH = "*"
+    """One home of both players (both are homed in the same server)."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameHome:
+    """Where a network game is played for one player (or both): a thread of a server's network
+    channel, or the bot's DM with the player."""
+
+    game_id: int
+    seat: HomeSeat
+    created_at: datetime
+    guild_id: GuildId | None = None
+    """The server whose network channel it is in; ``None``: a DM home."""
+    parent_channel_id: ChannelId | None = None
+    """The network channel the thread belongs to (``None`` in DMs)."""
+    channel_id: ChannelId | None = None
+    """The thread, or the bot's DM channel with the player; ``None`` until made."""
+    user_id: UserId | None = None
+    """A DM home's player."""
+    lost_at: datetime | None = None
+    """When it refused the bot's posts: posts there are given up."""
+
+    @property
+    def in_dms(self) -> bool:
+        return self.guild_id is None
+
+    @property
+    def ready(self) -> bool:
+        """Whether its thread or DM channel is made."""
+        return self.channel_id is not None
+
+
+@dataclass(frozen=True, slots=True)
+class NetworkMember:
+    """A player who joined the network, by their own choice."""
+
+    user_id: UserId
+    name: str
+    """What other servers see: their Discord global name (else username), never a nickname."""
+    joined_at: datetime
+    updated_at: datetime
+    home_guild_id: GuildId | None = None
+    """The server whose network channel hosts their network games; ``None``: their DMs."""
+    left_at: datetime | None = None
+    forget_at: datetime | None = None
+    """When they asked for their network data to be deleted (done once no network game of
+    theirs runs)."""
+
+    @property
+    def is_member(self) -> bool:
+        """In the network now (not left)."""
+        return self.left_at is None
+
+
+@dataclass(frozen=True, slots=True)
+class NetworkServer:
+    """A server taking part in the network (or that did: :attr:`left_at`)."""
+
+    guild_id: GuildId
+    channel_id: ChannelId
+    """Its network channel."""
+    joined_by: UserId
+    """The moderator who named the channel."""
+    joined_at: datetime
+    updated_at: datetime
+    board_message_id: int | None = None
+    """Its board of open network challenges, once posted."""
+    board_version: int = 0
+    """The network's ``seeks`` count (:meth:`NetworkWrites.bump_seeks`) the board shows."""
+    board_at: datetime | None = None
+    """When the board was last posted or edited."""
+    left_at: datetime | None = None
+    """When a moderator took it out, or the bot was removed from it."""
+
+    @property
+    def is_live(self) -> bool:
+        return self.left_at is None
+
+
+@dataclass(frozen=True, slots=True)
+class NetworkBlock:
+    """A player who blocked another in the network (the blocked one is never told)."""
+
+    blocker_id: UserId
+    blocked_id: UserId
+    created_at: datetime
 
 
 @dataclass(frozen=True, slots=True)

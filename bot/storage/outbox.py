@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final
 
-from bot.storage.interface import Row
+from bot.storage.interface import Connection, Reader, Row
 from bot.storage.models import (
     Claim,
     Notification,
@@ -42,15 +42,28 @@ class NewNotification:
     payload: Mapping[str, Any] = dataclasses.field(default_factory=dict)
     answer: str | None = None
     """The interaction (its route, opaque) whose answer this post may be made as."""
+    home: str | None = None
+    """The one home of a network game this post goes to (a seat of ``game_homes``); ``None``:
+    the post goes to every home of its game, a row each (:func:`write_notification`), or to
+    its one place (every other game)."""
+    answer_home: str | None = None
+    """The home whose row keeps :attr:`answer` (the mover's): a command is answered where it
+    was used, and the other home's post is a new message. ``None``: only a home of both
+    players keeps it."""
 
 
 _NOTIFICATION_COLUMNS: Final = (
-    "id, kind, user_id, game_id, payload, created_at, attempts, claimed_by, leased_until, answer"
+    "id, kind, user_id, game_id, payload, created_at, attempts, claimed_by, leased_until, "
+    "answer, home"
 )
 INSERT_NOTIFICATION: Final = (
     "INSERT INTO notifications (kind, user_id, game_id, payload, created_at, claimed_by, "
-    "leased_until, answer) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"
+    "leased_until, answer, home) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"
 )
+ONE_PLACE: Final = ""
+"""The ``home`` of every post that is not a network game's: its game's one place, or its user."""
+BOTH_PLAYERS: Final = "*"
+"""The seat of a network game's one home of both players."""
 
 
 def _notification(row: Row) -> Notification:
@@ -65,6 +78,7 @@ def _notification(row: Row) -> Notification:
         claimed_by=row["claimed_by"],
         leased_until=optional_time(row["leased_until"]),
         answer=row["answer"],
+        home=row["home"],
     )
 
 
@@ -80,7 +94,52 @@ def notification_params(
         None if claim is None else claim.claimant,
         None if claim is None else time_to_text(claim.until),
         notice.answer,
+        ONE_PLACE if notice.home is None else notice.home,
     )
+
+
+async def home_seats(conn: Reader, game_id: int) -> list[str]:
+    """The seats of a game's homes (none: an ordinary game, played in one place)."""
+    rows = await conn.fetch_all(
+        "SELECT seat FROM game_homes WHERE game_id = ? ORDER BY seat DESC", (game_id,)
+    )
+    return [str(row[0]) for row in rows]
+
+
+async def write_notification(
+    conn: Connection,
+    notice: NewNotification,
+    now: datetime,
+    claim: Claim | None,
+    *,
+    homes: bool = True,
+) -> int:
+    """Write ``notice`` to the outbox; returns its row's id.
+
+    A post about a network game that names no home (``notice.home`` ``None``) is written once
+    for each of the game's homes (``game_homes``), each row its own post, claimed and sent in
+    order with its home's other posts only: one home's rate limit or refusal never holds back
+    the other. :attr:`~NewNotification.answer` stays on the row of
+    :attr:`~NewNotification.answer_home` (or of a home of both players) only; the id returned
+    is that row's, else the first home's. Every other post, and every post of a game without
+    homes, is one row, as it always was. ``homes``: ``False`` when the caller knows the game
+    has none (an ordinary game), which spares the look."""
+    seats: list[str] = []
+    if homes and notice.game_id is not None and notice.home is None:
+        seats = await home_seats(conn, notice.game_id)
+    if not seats:
+        rows = await conn.fetch_all(INSERT_NOTIFICATION, notification_params(notice, now, claim))
+        return int(rows[0][0])
+    written: dict[str, int] = {}
+    for seat in seats:
+        answering = notice.answer is not None and seat in (notice.answer_home, BOTH_PLAYERS)
+        row = dataclasses.replace(notice, home=seat, answer=notice.answer if answering else None)
+        rows = await conn.fetch_all(INSERT_NOTIFICATION, notification_params(row, now, claim))
+        written[seat] = int(rows[0][0])
+    for answering_home in (notice.answer_home, BOTH_PLAYERS):
+        if answering_home is not None and answering_home in written:
+            return written[answering_home]
+    return written[seats[0]]
 
 
 class OutboxWrites(WriterPart):
@@ -94,19 +153,27 @@ class OutboxWrites(WriterPart):
 
         ``claim``: the writer's own hold on it (it posts it right after the commit); the other
         deliverers take it only once the claim has run out."""
-        rows = await self._conn.fetch_all(
-            INSERT_NOTIFICATION, notification_params(notice, now, claim)
-        )
-        return int(rows[0][0])
+        return await write_notification(self._conn, notice, now, claim)
 
-    async def claim_next(self, game_id: int, claim: Claim, now: datetime) -> Notification | None:
-        """Claim a game's oldest unsent announcement, unless another deliverer holds it."""
+    async def claim_next(
+        self, game_id: int, claim: Claim, now: datetime, home: str = ONE_PLACE
+    ) -> Notification | None:
+        """Claim the oldest unsent announcement of a game's ``home`` (of an ordinary game: of
+        the game), unless another deliverer holds it."""
         rows = await self._conn.fetch_all(
             "UPDATE notifications SET claimed_by = ?, leased_until = ? WHERE id = ("
-            "SELECT min(id) FROM notifications WHERE game_id = ? AND sent_at IS NULL) "
+            "SELECT min(id) FROM notifications WHERE game_id = ? AND home = ? "
+            "AND sent_at IS NULL) "
             "AND sent_at IS NULL AND (leased_until IS NULL OR leased_until <= ? OR claimed_by = ?) "
             f"RETURNING {_NOTIFICATION_COLUMNS}",
-            (claim.claimant, time_to_text(claim.until), game_id, time_to_text(now), claim.claimant),
+            (
+                claim.claimant,
+                time_to_text(claim.until),
+                game_id,
+                home,
+                time_to_text(now),
+                claim.claimant,
+            ),
         )
         return next((_notification(row) for row in rows), None)
 
@@ -129,13 +196,14 @@ class OutboxWrites(WriterPart):
         )
         return next((_notification(row) for row in rows), None)
 
-    async def release_game(self, game_id: int, claimant: str) -> int:
-        """Give up ``claimant``'s claims on a game's unsent rows: another deliverer holds the
-        row ahead of them, and will post these after it (a game's posts go out in order)."""
+    async def release_game(self, game_id: int, claimant: str, home: str = ONE_PLACE) -> int:
+        """Give up ``claimant``'s claims on the unsent rows of a game's ``home``: another
+        deliverer holds the row ahead of them, and will post these after it (a home's posts go
+        out in order)."""
         return await self._conn.execute(
             "UPDATE notifications SET claimed_by = NULL, leased_until = NULL "
-            "WHERE game_id = ? AND claimed_by = ? AND sent_at IS NULL",
-            (game_id, claimant),
+            "WHERE game_id = ? AND home = ? AND claimed_by = ? AND sent_at IS NULL",
+            (game_id, home, claimant),
         )
 
     async def renew(self, notification_id: int, claim: Claim) -> bool:
@@ -283,24 +351,40 @@ class OutboxReads(StorePart):
 
     async def claimable_notifications(self, now: datetime, limit: int = 100) -> list[Notification]:
         """The announcements a deliverer may take now, oldest first: unsent, not held by a live
-        claim, and each the oldest unsent one of its game (a game's posts go out in order)."""
+        claim, and each the oldest unsent one of its game's home (of an ordinary game: of the
+        game; a home's posts go out in order)."""
         rows = await self.db.fetch_all(
             f"SELECT {_NOTIFICATION_COLUMNS} FROM notifications AS n "
             "WHERE sent_at IS NULL AND (leased_until IS NULL OR leased_until <= ?) "
             "AND (game_id IS NULL OR id = (SELECT min(m.id) FROM notifications AS m "
-            "WHERE m.game_id = n.game_id AND m.sent_at IS NULL)) ORDER BY id LIMIT ?",
+            "WHERE m.game_id = n.game_id AND m.home = n.home AND m.sent_at IS NULL)) "
+            "ORDER BY id LIMIT ?",
             (time_to_text(now), limit),
         )
         return [_notification(row) for row in rows]
 
-    async def unsent_notifications(self, game_id: int, limit: int = 20) -> list[Notification]:
-        """A game's unsent announcements, oldest first (whoever holds them)."""
-        rows = await self.db.fetch_all(
-            f"SELECT {_NOTIFICATION_COLUMNS} FROM notifications "
-            "WHERE game_id = ? AND sent_at IS NULL ORDER BY id LIMIT ?",
-            (game_id, limit),
-        )
+    async def unsent_notifications(
+        self, game_id: int, limit: int = 20, home: str | None = None
+    ) -> list[Notification]:
+        """A game's unsent announcements, oldest first (whoever holds them): of its ``home``
+        only, if given."""
+        if home is None:
+            rows = await self.db.fetch_all(
+                f"SELECT {_NOTIFICATION_COLUMNS} FROM notifications "
+                "WHERE game_id = ? AND sent_at IS NULL ORDER BY id LIMIT ?",
+                (game_id, limit),
+            )
+        else:
+            rows = await self.db.fetch_all(
+                f"SELECT {_NOTIFICATION_COLUMNS} FROM notifications "
+                "WHERE game_id = ? AND home = ? AND sent_at IS NULL ORDER BY id LIMIT ?",
+                (game_id, home, limit),
+            )
         return [_notification(row) for row in rows]
+
+    async def home_seats(self, game_id: int) -> list[str]:
+        """The seats of a game's homes, each a lane of its posts (none: an ordinary game)."""
+        return await home_seats(self.db, game_id)
 
     async def oldest_unsent_at(self) -> datetime | None:
         """When the oldest announcement not delivered yet was written (``None``: none waits)."""
@@ -317,13 +401,17 @@ class OutboxReads(StorePart):
         )
         return None if row is None else _notification(row)
 
-    async def last_turn(self, game_id: int, before: int) -> tuple[Notification, int | None] | None:
-        """A game's last turn announcement before the row ``before``, with the id of the
-        message that posted it (``None``: not posted, or not marked yet)."""
+    async def last_turn(
+        self, game_id: int, before: int, home: str = ONE_PLACE
+    ) -> tuple[Notification, int | None] | None:
+        """The last turn announcement of a game's ``home`` (of an ordinary game: of the game)
+        before the row ``before``, with the id of the message that posted it (``None``: not
+        posted, or not marked yet)."""
         row = await self.db.fetch_one(
             f"SELECT {_NOTIFICATION_COLUMNS}, message_id FROM notifications "
-            "WHERE game_id = ? AND kind = 'turn' AND id < ? ORDER BY id DESC LIMIT 1",
-            (game_id, before),
+            "WHERE game_id = ? AND home = ? AND kind = 'turn' AND id < ? "
+            "ORDER BY id DESC LIMIT 1",
+            (game_id, home, before),
         )
         if row is None:
             return None

@@ -1,5 +1,6 @@
 """Players and their ratings: the ``players`` table (preferences: notifications, language,
-vacations, reminders) and the ``ratings`` table (one rating a player in each server).
+vacations, reminders) and the ``ratings`` table (one rating a player in each server, and one in
+the network: guild 0, :data:`~bot.storage.models.NETWORK_GUILD_ID`).
 
 :class:`PlayerWrites` is the part of :class:`~bot.storage.store.Writer` that writes them,
 :class:`PlayerReads` the part of :class:`~bot.storage.store.Store` that reads them.
@@ -13,6 +14,7 @@ from typing import Any, Final
 
 from bot.storage.interface import Row
 from bot.storage.models import (
+    NETWORK_GUILD_ID,
     BoardTheme,
     Game,
     GuildId,
@@ -230,5 +232,19 @@ class PlayerReads(StorePart):
             "FROM ratings WHERE guild_id = ? AND games >= ? "
             "ORDER BY rating DESC, games DESC LIMIT ?",
             (guild_id, min_games, limit),
+        )
+        return [_rating(row) for row in rows]
+
+    async def network_leaderboard(self, *, min_games: int, limit: int) -> list[RatingRow]:
+        """The network's best ratings (``ratings.guild_id`` 0) of players in the network now:
+        one who left drops off, though their rating is kept until their network data is
+        deleted."""
+        rows = await self.db.fetch_all(
+            "SELECT r.guild_id, r.user_id, r.rating, r.deviation, r.volatility, r.games, r.wins, "
+            "r.losses, r.draws FROM ratings r "
+            "JOIN network_members m ON m.user_id = r.user_id AND m.left_at IS NULL "
+            "WHERE r.guild_id = ? AND r.games >= ? "
+            "ORDER BY r.rating DESC, r.games DESC, r.user_id LIMIT ?",
+            (NETWORK_GUILD_ID, min_games, limit),
         )
         return [_rating(row) for row in rows]

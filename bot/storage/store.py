@@ -16,6 +16,8 @@ parts below; every SQL statement lives in the module of the aggregate it is abou
 * :mod:`bot.storage.tournaments`: tournaments and leagues, their players and pairings;
 * :mod:`bot.storage.plans`: the lines of moves players plan while waiting (conditional moves);
 * :mod:`bot.storage.puzzles`: puzzle ratings, players' tries, the daily puzzle and its posts;
+* :mod:`bot.storage.network`: the network's members, servers, blocks, network games' homes and
+  open network challenges;
 * :mod:`bot.storage.lessons`: players' lessons (tries, lessons done, the offer made once);
 * :mod:`bot.storage.forget`: forgetting a player (an operator's command), across all of them;
 * :mod:`bot.storage.sql_helpers`: what they share.
@@ -41,6 +43,7 @@ from bot.storage.games import GameReads, GameWrites, NewGame, NewMove, PositionC
 from bot.storage.interface import Connection, Database
 from bot.storage.lessons import LessonReads, LessonWrites
 from bot.storage.models import UserId
+from bot.storage.network import NetworkReads, NetworkWrites, NewHome
 from bot.storage.outbox import NewNotification, OutboxReads, OutboxWrites
 from bot.storage.plans import PlanReads, PlanWrites
 from bot.storage.players import PlayerReads, PlayerWrites
@@ -51,6 +54,7 @@ from bot.storage.tournaments import TournamentReads, TournamentWrites
 __all__ = [
     "NewChallenge",
     "NewGame",
+    "NewHome",
     "NewMove",
     "NewNotification",
     "Saved",
@@ -66,6 +70,7 @@ class Writer(
     OutboxWrites,
     SettingsWrites,
     ForgetWrites,  # before TournamentWrites, whose remove_entrant it uses
+    NetworkWrites,  # the same
     TournamentWrites,
     PlanWrites,
     PuzzleWrites,
@@ -95,6 +100,7 @@ class Store(
     TournamentReads,
     PlanReads,
     PuzzleReads,
+    NetworkReads,
     LessonReads,
 ):
     """All reads and writes of the bot's data, over one :class:`Database`."""

@@ -123,3 +123,66 @@ async def _main() -> None:
 
 if __name__ == "__main__":
     asyncio.run(_main())
+
+
+DISCORD_COMMAND_LIMIT = 8000
+"""Discord's limit on the characters of one command: names, descriptions and choices' names and
+values of the command, its options (subcommands and groups included) and their choices, each
+field counted at its longest localisation."""
+
+
+def _longest(item: dict[str, Any], field: str) -> int:
+    localised = item.get(f"{field}_localizations") or {}
+    return max([len(str(item.get(field, ""))), *(len(text) for text in localised.values())])
+
+
+def command_size(item: dict[str, Any]) -> int:
+    """The characters of a command (or option, or choice) as Discord counts them."""
+    size = _longest(item, "name") + _longest(item, "description") + len(str(item.get("value", "")))
+    for option in item.get("options", []):
+        size += command_size(option)
+    for choice in item.get("choices", []):
+        size += command_size(choice)
+    return size
+
+
+async def test_with_the_network_on_there_is_network_within_discord_s_size_limit(
+    tmp_path: Path,
+) -> None:
+    """``/network`` exists only when the operator turned the network on; then it is one more
+    top-level command, and the other commands are the recorded ones."""
+    bot = DvonnBot(
+        Settings(
+            token=Secret("x"), database=tmp_path / "dvonn.sqlite3", render_processes=0, network=True
+        )
+    )
+    await bot.setup_hook()
+    try:
+        payload = await synced_payload(bot)
+    finally:
+        await bot.close()
+    by_name = {command["name"]: command for command in payload}
+    recorded = json.loads(RECORDED.read_text(encoding="utf-8"))
+    assert [c for c in payload if c["name"] != "network"] == recorded
+    network = by_name["network"]
+    subcommands = {option["name"] for option in network["options"]}
+    assert {"join", "leave", "block", "unblock", "server"} <= subcommands
+    assert network["contexts"] == [0, 1, 2] and network["integration_types"] == [0, 1]
+    languages = set(by_name["dvonn"]["description_localizations"])
+    assert len(languages) >= 4
+    described = [network, *network["options"]]
+    described += [o for sub in network["options"] for o in sub.get("options", [])]
+    for item in described:  # in every language /dvonn speaks
+        assert set(item["description_localizations"]) == languages, item["name"]
+    for command in payload:
+        assert command_size(command) < DISCORD_COMMAND_LIMIT, command["name"]
+
+
+def test_a_command_s_size_counts_each_field_at_its_longest_localisation() -> None:
+    command = {
+        "name": "ab",
+        "description": "cd",
+        "description_localizations": {"fr": "cdefg"},
+        "options": [{"name": "x", "description": "y", "choices": [{"name": "n", "value": "vv"}]}],
+    }
+    assert command_size(command) == 2 + 5 + 1 + 1 + 1 + 2

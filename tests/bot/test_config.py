@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from ai import Level
 from bot.app import DvonnBot
 from bot.config import PERMISSIONS, Secret, Settings, SettingsError, invite_url
 from bot.exts.computer.player import ComputerPlayer
+from bot.games.core import timecontrol
 from bot.interactions.thinking import BUDGETS
 
 
@@ -147,3 +149,110 @@ async def test_the_time_cap_limits_every_level_but_never_raises_one(tmp_path: Pa
     assert capped.budget(Level.BEGINNER) == BUDGETS[Level.BEGINNER] < 1.5
     uncapped = await _computer_player({}, tmp_path)
     assert uncapped.budget(Level.STRONGEST) == BUDGETS[Level.STRONGEST]
+
+
+# --- the DVONN network (issue 41) ----------------------------------------------------------------
+
+
+def test_the_network_is_off_by_default_with_little_golem_s_clock_and_no_championship() -> None:
+    settings = Settings.from_env({}, env_file=None)
+    assert settings.network is False
+    assert settings.network_clock == "bank:10d+36h/10d"
+    assert timecontrol.parse(settings.network_clock) == timecontrol.LITTLE_GOLEM
+    assert settings.network_season_start is None
+    assert settings.network_board_minutes == 10
+
+
+@pytest.mark.parametrize(
+    ("value", "on"), [("on", True), ("ON", True), ("true", True), ("1", True), ("off", False)]
+)
+def test_the_operator_turns_the_network_on_or_off(value: str, on: bool) -> None:
+    assert Settings.from_env({"DVONN_NETWORK": value}, env_file=None).network is on
+
+
+def test_the_network_s_settings_are_read() -> None:
+    settings = Settings.from_env(
+        {
+            "DVONN_NETWORK": "on",
+            "DVONN_NETWORK_CLOCK": "days:7",
+            "DVONN_NETWORK_SEASON_START": "2027-01-04T18:00Z",
+            "DVONN_NETWORK_BOARD_MINUTES": "3",
+        },
+        env_file=None,
+    )
+    assert settings.network
+    assert settings.network_clock == "days:7"
+    assert settings.network_season_start == datetime(2027, 1, 4, 18, 0, tzinfo=UTC)
+    assert settings.network_board_minutes == 3
+
+
+@pytest.mark.parametrize(
+    ("value", "moment"),
+    [
+        ("2027-01-04", datetime(2027, 1, 4, tzinfo=UTC)),
+        ("2027-01-04T18:00", datetime(2027, 1, 4, 18, tzinfo=UTC)),  # no offset: UTC
+        ("2027-01-04T19:30+01:00", datetime(2027, 1, 4, 18, 30, tzinfo=UTC)),
+        (" 2027-01-04T18:00:00z ", datetime(2027, 1, 4, 18, tzinfo=UTC)),
+    ],
+)
+def test_the_season_start_is_a_moment_in_utc(value: str, moment: datetime) -> None:
+    start = Settings.from_env({"DVONN_NETWORK_SEASON_START": value}, env_file=None)
+    assert start.network_season_start == moment
+    assert start.network_season_start is not None
+    assert start.network_season_start.utcoffset() == timedelta(0)
+
+
+@pytest.mark.parametrize(
+    "environ",
+    [
+        {"DVONN_NETWORK": "yes please"},
+        {"DVONN_NETWORK": "2"},
+        {"DVONN_NETWORK_CLOCK": "none"},
+        {"DVONN_NETWORK_CLOCK": "days:0"},
+        {"DVONN_NETWORK_CLOCK": "3 days"},
+        {"DVONN_NETWORK_CLOCK": "bank:10d+36h"},
+        {"DVONN_NETWORK_CLOCK": "bank:0d+36h/10d"},
+        {"DVONN_NETWORK_CLOCK": "bank:10d+36h/5d"},
+        {"DVONN_NETWORK_CLOCK": "bank:10x+36h/10d"},
+        {"DVONN_NETWORK_SEASON_START": "next monday"},
+        {"DVONN_NETWORK_SEASON_START": "2027-13-01"},
+        {"DVONN_NETWORK_BOARD_MINUTES": "0"},
+        {"DVONN_NETWORK_BOARD_MINUTES": "ten"},
+    ],
+)
+def test_bad_network_settings_stop_the_bot_with_a_reason(environ: dict[str, str]) -> None:
+    with pytest.raises(SettingsError, match="must be"):
+        Settings.from_env(environ, env_file=None)
+
+
+@pytest.mark.parametrize(
+    "spelled",
+    [
+        *(c.to_text() for c in timecontrol.CHOICES),
+        "days:30",
+        "bank:1d+0s/1d",
+        "bank:90m+30s/2h",
+        "days:0",
+        "days:01",
+        "bank:0s+1h/1d",
+        "bank:2d+1h/1d",
+        "bank:1d+1h",
+        "bank:1w+1h/2w",
+        "none",
+        "days:-1",
+    ],
+)
+def test_the_network_clock_is_read_as_the_game_service_reads_clocks(spelled: str) -> None:
+    """The configuration may not import the game service: its own reading of a clock accepts
+    what ``timecontrol.parse`` makes a clock of, and nothing else (nor no clock)."""
+    try:
+        clock = timecontrol.parse(spelled)
+    except timecontrol.TimeControlError:
+        clock = None
+    try:
+        read = Settings.from_env({"DVONN_NETWORK_CLOCK": spelled}, env_file=None).network_clock
+    except SettingsError:
+        read = None
+    assert (read is not None) == (clock is not None), spelled
+    if read is not None:
+        assert timecontrol.parse(read) == clock

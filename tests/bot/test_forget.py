@@ -8,6 +8,7 @@ import asyncio
 import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 from typing import Any, cast
 
@@ -27,9 +28,14 @@ from bot.posting.publisher import Reader
 from bot.posting.texts import Players, board_post, mention
 from bot.single import only_process
 from bot.storage import (
+    NETWORK_GUILD_ID,
     BoardTheme,
     ChallengeStatus,
     GameStatus,
+    HomeSeat,
+    NewChallenge,
+    NewGame,
+    NewHome,
     NotAPlayerId,
     Result,
     SQLiteDatabase,
@@ -45,6 +51,7 @@ from tests.bot.games.test_service import play_moves, start_game
 # Snowflake-like ids, as Discord's are: none is also a game's number, a ply or a count.
 ALICE, BOB, CAROL = 412345678901234567, 523456789012345678, 634567890123456789
 GUILD, CHANNEL = 745678901234567890, 856789012345678901
+NETWORK_CHANNEL = 878901234567890123
 THREADS = iter(range(967_890_123_456_789_012, 967_890_123_456_799_012))
 
 
@@ -87,6 +94,8 @@ class History:
     games: list[int]
     """Alice's finished games with Bob."""
     tournament: int
+    network_game: int
+    """Her finished network game with Bob."""
 
 
 async def history(service: GameService) -> History:
@@ -140,7 +149,67 @@ async def history(service: GameService) -> History:
         if game.is_active:
             await service.resign(game.id, CAROL)
     assert not (await service.tournaments.get(cup.id)).is_running
-    return History([first.id, second.id], cup.id)
+    return History([first.id, second.id], cup.id, await network_history(service))
+
+
+async def network_history(service: GameService) -> int:
+    """In the network (written through its storage: no command writes there yet): Alice, Bob
+    and Carol joined, Alice named the server's network channel, blocked Carol and was blocked
+    by Bob, made an open network challenge, and resigned a network game to Bob played from her
+    DMs and his server (both rated in the network, as its rating will do); its id."""
+    store = service.store
+    now = service.now()
+    async with store.write() as tx:
+        await tx.ensure_players([ALICE, BOB, CAROL], now)
+        await tx.join(ALICE, "alice", None, now)
+        await tx.join(BOB, "bob", GUILD, now)
+        await tx.join(CAROL, "carol", GUILD, now)
+        await tx.set_channel(GUILD, NETWORK_CHANNEL, ALICE, now)
+        assert await tx.block(ALICE, CAROL, now) and await tx.block(BOB, ALICE, now)
+        await tx.insert_challenge(
+            NewChallenge(
+                guild_id=None,
+                channel_id=next(THREADS),
+                challenger_id=ALICE,
+                opponent_id=None,
+                challenger_colour=None,
+                clock_days=3,
+                created_at=now,
+                expires_at=now + timedelta(days=2),
+                network=True,
+                min_rating=1200,
+            )
+        )
+        dm, thread = next(THREADS), next(THREADS)
+        game = await tx.insert_game(
+            NewGame(
+                guild_id=None,
+                channel_id=dm,
+                parent_channel_id=None,
+                challenge_id=None,
+                white_id=ALICE,
+                black_id=BOB,
+                position=rules.new_game(),
+                clock_days=3,
+                deadline_at=None,
+                created_at=now,
+                network=True,
+            )
+        )
+        await tx.add_homes(
+            game.id,
+            [
+                NewHome(HomeSeat.WHITE, user_id=ALICE, channel_id=dm),
+                NewHome(HomeSeat.BLACK, GUILD, NETWORK_CHANNEL, channel_id=thread),
+            ],
+            now,
+        )
+    await service.resign(game.id, ALICE)  # rated in the network's ratings (guild 0), at once
+    async with store.write() as tx:
+        assert not await tx.claim_for_rating(game.id, now)
+        for player in (ALICE, BOB):
+            assert await tx.rating(NETWORK_GUILD_ID, player) is not None
+    return game.id
 
 
 async def test_a_forgotten_player_leaves_no_trace_and_the_others_records_stay_whole(
@@ -166,8 +235,15 @@ async def test_a_forgotten_player_leaves_no_trace_and_the_others_records_stay_wh
         "tournament_games.white_id",
         "notifications.user_id",
         "notifications.payload",
+        "network_members.user_id",
+        "network_blocks.blocker_id",
+        "network_blocks.blocked_id",
+        "network_servers.joined_by",
+        "game_homes.user_id",
     }
     ratings = {p: await store.rating(GUILD, p) for p in (BOB, CAROL)}
+    bobs_network_rating = await store.rating(NETWORK_GUILD_ID, BOB)
+    assert bobs_network_rating is not None
     records = [(await service.record(g)).text for g in past.games]
     before = await service.tournaments.standing(past.tournament)
     ranked = table(before.tournament, before.entrants, before.pairings)
@@ -178,13 +254,17 @@ async def test_a_forgotten_player_leaves_no_trace_and_the_others_records_stay_wh
     placeholder = forgotten.placeholder
     assert placeholder is not None and is_placeholder(placeholder)
     assert forgotten.deleted["players"] == 1
-    assert forgotten.deleted["ratings"] == 1  # one server
+    assert forgotten.deleted["ratings"] == 2  # one server, and the network
     assert forgotten.deleted["puzzle_ratings"] == forgotten.deleted["puzzle_attempts"] == 1
     assert forgotten.deleted["lesson_attempts"] == 2
     assert forgotten.deleted["lessons_done"] == forgotten.deleted["lesson_learners"] == 1
-    assert forgotten.deleted["challenges"] == 1  # the open one; the games' challenges stay
+    assert forgotten.deleted["challenges"] == 2  # the open ones; the games' challenges stay
     assert forgotten.deleted["notifications"] == 1  # the DM about the lost channel
-    assert forgotten.anonymised["games.white_id"] == 2  # one with Bob, one of the cup
+    assert forgotten.deleted["network_members"] == 1
+    assert forgotten.deleted["network_blocks"] == 2  # hers of Carol, Bob's of her
+    assert forgotten.anonymised["games.white_id"] == 3  # with Bob, of the cup, in the network
+    assert forgotten.anonymised["game_homes.user_id"] == 1  # her DM home
+    assert forgotten.anonymised["network_servers.joined_by"] == 1
     assert forgotten.anonymised["tournament_players.user_id"] == 1
     assert forgotten.anonymised["tournaments.organiser_id"] == 1
     assert forgotten.anonymised["notifications.payload"] >= 1  # "withdrawn" in the cup's news
@@ -193,6 +273,16 @@ async def test_a_forgotten_player_leaves_no_trace_and_the_others_records_stay_wh
     assert (prefs.locale, prefs.theme) == (None, None)
     # Bob's and Carol's ratings, Bob's games and their records are as they were.
     assert {p: await store.rating(GUILD, p) for p in (BOB, CAROL)} == ratings
+    assert await store.rating(NETWORK_GUILD_ID, BOB) == bobs_network_rating
+    assert [m.name for m in await store.search_names("")] == ["bob", "carol"]
+    assert await store.blocks_of(BOB) == []
+    server = await store.network_server(GUILD)
+    assert server is not None and server.joined_by == placeholder and server.is_live
+    homes = await store.homes(past.network_game)
+    assert [(h.seat, h.user_id, h.guild_id) for h in homes] == [
+        (HomeSeat.WHITE, placeholder, None),
+        (HomeSeat.BLACK, None, GUILD),
+    ]
     assert [(await service.record(g)).text for g in past.games] == records
     first = await service.get_game(past.games[0])
     assert (first.white_id, first.black_id, first.ended_by) == (placeholder, BOB, placeholder)
@@ -289,6 +379,21 @@ async def test_a_player_still_playing_is_refused_and_nothing_changes(
     assert await service.ratings.rate_finished_games() == 1
     assert (await store.forget_player(ALICE, service.now())).anything
     assert await holding(store, ALICE) == {}
+
+
+async def test_a_network_game_not_yet_rated_holds_the_forgetting_back(
+    service: GameService,
+) -> None:
+    """Rated later, it would give the placeholder a network rating."""
+    store = service.store
+    game_id = await network_history(service)
+    async with store.db.transaction() as conn:
+        await conn.execute("UPDATE games SET rated_at = NULL WHERE id = ?", (game_id,))
+    before = await holding(store, ALICE)
+    with pytest.raises(StillPlaying) as refused:
+        await store.forget_player(ALICE, service.now())
+    assert [(b.what, b.id) for b in refused.value.blockers] == [("unrated game", game_id)]
+    assert await holding(store, ALICE) == before
 
 
 def test_the_command_forgets_a_player_in_an_sqlite_file(

@@ -57,8 +57,11 @@ async def play_and_report(
     """
     service, publisher, deliverer = host.service, host.publisher, host.deliverer
     await remember_reply_route(service, interaction, game)
-    answering = not game.private and not in_picker and interaction.channel_id == game.channel_id
-    if answering and game.channel_lost_at is not None and may_post(interaction, game):
+    answering = (
+        not game.private and not in_picker and await _in_its_place(service, interaction, game)
+    )
+    lost = game.channel_lost_at is not None and not game.network
+    if answering and lost and may_post(interaction, game):
         await service.regain_channel(game.id)  # a moderator gave the bot its permissions back
     outcome = await service.play(
         game.id,
@@ -94,6 +97,18 @@ async def play_and_report(
     await interaction.edit_original_response(
         content=publisher.private_reader(interaction)(reply), view=None
     )
+
+
+async def _in_its_place(
+    service: GameService, interaction: discord.Interaction[Any], game: Game
+) -> bool:
+    """Whether the command was used where the game's posts go: its thread or channel, or, for a
+    network game, one of its homes (the lookup let only the mover's own through), whose post
+    of the turn is then the command's answer."""
+    if not game.network:
+        return interaction.channel_id == game.channel_id
+    homes = await service.network.games.homes(game.id)
+    return any(h.channel_id == interaction.channel_id and h.lost_at is None for h in homes)
 
 
 async def _answered(

@@ -22,6 +22,7 @@ from bot.interactions.places import server_of
 from bot.interactions.replies import finish, fit_lines
 from bot.interactions.transcripts import read_transcript, transcript_players
 from bot.posting.descriptions import board_alt_text, board_summary, replay_alt_text
+from bot.posting.leaderboards import leaderboard_lines
 from bot.posting.texts import Players, ending_line, image_labels, rating_text
 
 if TYPE_CHECKING:
@@ -34,10 +35,16 @@ PROVISIONAL: Final = _(
 
 
 async def setup(bot: DvonnBot) -> None:
-    await bot.add_feature(Records(bot.service, bot.publisher, bot.deliverer, bot.inflight))
+    records = Records(bot.service, bot.publisher, bot.deliverer, bot.inflight)
+    records.network = bot.settings.network
+    await bot.add_feature(records)
 
 
 class Records(Feature):
+    network = False
+    """The DVONN network is on (``DVONN_NETWORK``): a member's profile shows their network
+    rating."""
+
     @app_commands.command(
         name="history", description=locale_str("The game's record, and a Little Golem transcript")
     )
@@ -221,6 +228,9 @@ class Records(Feature):
                 )
                 if is_provisional(rating):
                     lines.append(PROVISIONAL)
+            if self.network:
+                network = await self._network_lines(who.id)
+                lines.extend(line for line in network if line not in lines)  # PROVISIONAL once
             lines.append(_puzzle_line(await self.service.puzzles.rating(who.id)))
             for game in profile.active:
                 opponent = await self.publisher.names.get(game.opponent_of(who.id))
@@ -257,30 +267,36 @@ class Records(Feature):
                 )
                 await finish(interaction, reader(text))
                 return
-            lines = [
-                reader(
-                    n_(
-                        "Ratings on this server (at least {count} game):",
-                        "Ratings on this server (at least {count} games):",
-                        LEADERBOARD_MIN_GAMES,
-                    )
-                )
-            ]
-            for place, row in enumerate(board, start=1):
-                name = await self.publisher.names.get(row.user_id)
-                lines.append(
-                    reader(
-                        n_(
-                            "{place}. {player}: {rating} ({count} game)",
-                            "{place}. {player}: {rating} ({count} games)",
-                            row.games,
-                            place=place,
-                            player=name,
-                            rating=rating_text(row.rating, provisional=is_provisional(row)),
-                        )
-                    )
-                )
+            heading = n_(
+                "Ratings on this server (at least {count} game):",
+                "Ratings on this server (at least {count} games):",
+                LEADERBOARD_MIN_GAMES,
+            )
+            names = [await self.publisher.names.get(row.user_id) for row in board]
+            lines = [reader(line) for line in leaderboard_lines(heading, board, names)]
             await finish(interaction, "\n".join(lines))
+
+    async def _network_lines(self, user_id: int) -> list[Text]:
+        """A network member's network rating, for whoever views their profile in any server:
+        they made it visible by joining (and hide it by leaving). Nothing else of their network
+        life (their home, their games, their opponents) is told; nothing at all of a player who
+        is not in the network, not even that they are not."""
+        member = await self.service.network.member(user_id)
+        if member is None or not member.is_member:
+            return []
+        rating = await self.service.ratings.network_rating(user_id)
+        if rating is None:
+            return [_("DVONN network: no rated network game yet.")]
+        return [
+            n_(
+                "DVONN network: rating {rating} (± {deviation}) · {count} network game",
+                "DVONN network: rating {rating} (± {deviation}) · {count} network games",
+                rating.games,
+                rating=rating_text(rating.rating, provisional=is_provisional(rating)),
+                deviation=round(2 * rating.deviation),
+            ),
+            *([PROVISIONAL] if is_provisional(rating) else []),
+        ]
 
     # --- records -------------------------------------------------------------------------------
 

@@ -1,7 +1,8 @@
 """``/dvonn settings``: a server's default clock, threads, the language of game posts, the
 channels where games may start, the role whose members run tournaments besides Manage Server,
 the theme of the boards posted there, and the channel of the daily puzzle (changes need Manage
-Server)."""
+Server); with the DVONN network on, its network channel too, read only (``/network server``
+names it)."""
 
 from __future__ import annotations
 
@@ -14,11 +15,15 @@ from discord.app_commands import Choice, locale_str
 
 from bot.games.core.models import BoardTheme, GuildSettings
 from bot.games.core.timecontrol import from_columns, to_columns
+from bot.games.service import GameService
 from bot.i18n import LANGUAGE_NAMES, Text, _
 from bot.interactions import choices
 from bot.interactions.errors import UserError
 from bot.interactions.feature import Feature
+from bot.interactions.inflight import InFlight
 from bot.interactions.places import server_of
+from bot.posting.outbox import Deliverer
+from bot.posting.publisher import Publisher
 from bot.posting.texts import clock_text
 
 if TYPE_CHECKING:
@@ -32,10 +37,32 @@ LANGUAGES: Final = [
 
 
 async def setup(bot: DvonnBot) -> None:
-    await bot.add_feature(ServerSettings(bot.service, bot.publisher, bot.deliverer, bot.inflight))
+    await bot.add_feature(
+        ServerSettings(
+            bot.service,
+            bot.publisher,
+            bot.deliverer,
+            bot.inflight,
+            network=bot.settings.network,
+        )
+    )
 
 
 class ServerSettings(Feature):
+    def __init__(
+        self,
+        service: GameService,
+        publisher: Publisher,
+        deliverer: Deliverer,
+        inflight: InFlight,
+        *,
+        network: bool = False,
+    ) -> None:
+        """``network``: the DVONN network is on (its channel is shown, read only: it is named
+        with ``/network server``)."""
+        super().__init__(service, publisher, deliverer, inflight)
+        self.network = network
+
     @app_commands.command(
         name="settings", description=locale_str("The server's DVONN settings (Manage Server)")
     )
@@ -114,10 +141,14 @@ class ServerSettings(Feature):
                 current = await self.service.save_guild_settings(
                     dataclasses.replace(current, **changes)
                 )
+            lines = settings_lines(current, bool(changes))
+            if self.network:
+                server = await self.service.network.servers.server(guild_id)
+                live = server is not None and server.is_live
+                lines.append(network_line(server.channel_id if server and live else None))
             reader = self.publisher.private_reader(interaction)
             await interaction.response.send_message(
-                "\n".join(reader(line) for line in settings_lines(current, bool(changes))),
-                ephemeral=True,
+                "\n".join(reader(line) for line in lines), ephemeral=True
             )
 
 
@@ -174,3 +205,10 @@ def settings_lines(settings: GuildSettings, changed: bool) -> list[Text]:
         if settings.puzzle_channel_id is not None
         else _("Daily puzzle: not posted (choose a channel with puzzle_channel)"),
     ]
+
+
+def network_line(channel_id: int | None) -> Text:
+    """The server's network channel, read only (named with ``/network server``)."""
+    if channel_id is None:
+        return _("DVONN network: this server does not take part (see /network server)")
+    return _("DVONN network channel: <#{channel}> (see /network server)", channel=channel_id)

@@ -56,7 +56,8 @@ def turn(
     followed: bool = False,
 ) -> NewNotification:
     """The announcement of a turn: ``game`` as saved after ``moves`` (and, for the last turn,
-    the rating change it made); ``answer``: the command whose answer its post may be;
+    the rating change it made); ``answer``: the command whose answer its post may be (in a
+    network game, its post in the mover's home);
     ``followed``: a planned reply was played right after it (see :class:`TurnPost`)."""
     payload: dict[str, Any] = {
         "position": game.position.to_text(),
@@ -69,7 +70,10 @@ def turn(
         payload["followed"] = True
     if change is not None:
         payload["ratings"] = _ratings(change)
-    return NewNotification(TURN, game_id=game.id, payload=payload, answer=answer)
+    # A network game's turn is posted in each of its homes: the command's answer is the post
+    # in the mover's own (their seat; a home of both players keeps it too).
+    mover = moves[0].colour.value if moves and answer is not None else None
+    return NewNotification(TURN, game_id=game.id, payload=payload, answer=answer, answer_home=mover)
 
 
 def channel_lost(game: Game, user_id: UserId) -> NewNotification:

@@ -1,7 +1,9 @@
 """Errors that players read, raised by the game service: their base, and those of any game.
 
 Each feature's own refusals are in its package's ``errors`` module (the lobby's in
-:mod:`bot.games.lobby.errors`, and so on); they all derive from :class:`ServiceError`.
+:mod:`bot.games.lobby.errors`, and so on); they all derive from :class:`ServiceError`. The
+refusals of challenges are here, at the end: the lobby's and the network's challenges share
+them.
 
 The pattern is the rules' (:mod:`rules.errors`): each error carries data (``NotYourTurn`` knows
 the game, the user and whose turn it is), a stable message-catalogue ``key`` and the ``params``
@@ -167,3 +169,132 @@ class NoGameHere(ServiceError):
     def __init__(self, channel_id: int) -> None:
         self.channel_id = channel_id
         super().__init__(channel_id=channel_id)
+
+
+# --- challenges (the lobby's and the network's) ------------------------------------------------
+
+
+class ChallengeError(ServiceError):
+    """An error about making or answering a challenge."""
+
+
+class InvalidClock(ChallengeError):
+    key = "challenge.invalid_clock"
+    template = (
+        "{days} days per move is not a clock you can choose: pick {choices} days per move, "
+        "or no clock."
+    )
+
+    def __init__(self, days: int, choices: tuple[int, ...]) -> None:
+        self.days = days
+        self.choices = choices
+        super().__init__(days=days, choices=", ".join(map(str, choices)))
+
+
+class InvalidTimeControl(ChallengeError):
+    key = "challenge.invalid_time_control"
+    template = (
+        "That clock ({clock}) is not one you can choose: pick one from the list (days per "
+        "move, or one of the time banks), or no clock."
+    )
+
+    def __init__(self, clock: str) -> None:
+        self.clock = clock
+        super().__init__(clock=clock)
+
+
+class SelfChallenge(ChallengeError):
+    key = "challenge.self"
+    template = (
+        "You cannot challenge yourself: name another player, or leave the opponent out to "
+        "challenge anyone here."
+    )
+
+    def __init__(self, user_id: int) -> None:
+        self.user_id = user_id
+        super().__init__(user_id=user_id)
+
+
+class ChallengeNotFound(ChallengeError):
+    key = "challenge.not_found"
+    template = "That challenge does not exist (any more)."
+
+    def __init__(self, challenge_id: int) -> None:
+        self.challenge_id = challenge_id
+        super().__init__(challenge_id=challenge_id)
+
+
+class ChallengeNotForYou(ChallengeError):
+    key = "challenge.not_for_you"
+    template = "This challenge was made to another player, not to you."
+
+    def __init__(self, challenge_id: int, user_id: int, opponent_id: int) -> None:
+        self.challenge_id = challenge_id
+        self.user_id = user_id
+        self.opponent_id = opponent_id
+        super().__init__(challenge_id=challenge_id, user_id=user_id, opponent_id=opponent_id)
+
+
+class OwnChallenge(ChallengeError):
+    """The challenger tried to accept (or decline) their own challenge."""
+
+    key = "challenge.own"
+    template = (
+        "This is your own challenge: wait for someone to accept it, or cancel it if you "
+        "changed your mind."
+    )
+
+    def __init__(self, challenge_id: int, user_id: int) -> None:
+        self.challenge_id = challenge_id
+        self.user_id = user_id
+        super().__init__(challenge_id=challenge_id, user_id=user_id)
+
+
+class NotYourChallenge(ChallengeError):
+    """Someone other than the challenger tried to cancel a challenge."""
+
+    key = "challenge.not_yours"
+    template = "Only the player who made this challenge can cancel it."
+
+    def __init__(self, challenge_id: int, user_id: int) -> None:
+        self.challenge_id = challenge_id
+        self.user_id = user_id
+        super().__init__(challenge_id=challenge_id, user_id=user_id)
+
+
+class OpenChallengeNotDeclinable(ChallengeError):
+    key = "challenge.open_not_declinable"
+    template = "This challenge is open to everyone, so there is nothing to decline: just leave it."
+
+    def __init__(self, challenge_id: int, user_id: int) -> None:
+        self.challenge_id = challenge_id
+        self.user_id = user_id
+        super().__init__(challenge_id=challenge_id, user_id=user_id)
+
+
+class ChallengeClosed(ChallengeError):
+    """The challenge is no longer open; the subclass says why."""
+
+    def __init__(self, challenge_id: int) -> None:
+        self.challenge_id = challenge_id
+        super().__init__(challenge_id=challenge_id)
+
+
+class ChallengeAlreadyAccepted(ChallengeClosed):
+    key = "challenge.accepted"
+    template = "This challenge has already been accepted."
+
+
+class ChallengeDeclined(ChallengeClosed):
+    key = "challenge.declined"
+    template = "This challenge was declined."
+
+
+class ChallengeCancelled(ChallengeClosed):
+    key = "challenge.cancelled"
+    template = "This challenge was cancelled by the player who made it."
+
+
+class ChallengeExpired(ChallengeClosed):
+    key = "challenge.expired"
+    template = "This challenge has expired: make a new one to play."

@@ -6,6 +6,11 @@ the commit. A deliverer claims what it posts with a lease that runs out: a crash
 rows are taken over by whoever claims them next, a live one's are left to it. The claims map
 onto PostgreSQL's ``SELECT ... FOR UPDATE SKIP LOCKED`` (see :meth:`Outbox.claimable`).
 
+A network game is played in two homes (a thread in each player's server, or their DMs): each
+announcement of it is a row per home (:func:`bot.storage.outbox.write_notification`), and a
+home's rows are claimed and posted in order among themselves only, so that one home's rate limit
+or refusal never holds back the other's.
+
 That a row was posted is recorded in batches, after the post (lazily: a row posted but not yet
 marked, after a crash, is posted again with the same Discord nonce, and Discord returns the
 first message instead of making another).
@@ -17,11 +22,14 @@ import asyncio
 import dataclasses
 import logging
 import secrets
+from collections import OrderedDict
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Final
 
-from bot.storage import Claim, Notification, Store
+from bot.storage import Claim, Game, Notification, Store
+from bot.storage.models import GameHome, HomeSeat
+from bot.storage.outbox import ONE_PLACE as _ONE_PLACE
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +40,10 @@ DEFAULT_LEASE: Final = timedelta(seconds=30)
 Well within the few minutes in which Discord recognises a message nonce."""
 RETRY_AFTER: Final = (5.0, 30.0, 120.0, 600.0)
 """Seconds before the next try after each failed one."""
+ONE_PLACE: Final = _ONE_PLACE
+"""The home of every post that is not a network game's: its game's one place (or its user)."""
+REMEMBERED_GAMES: Final = 10_000
+"""Games remembered as played in one place or in homes (:meth:`Outbox.homes_of`)."""
 
 
 class Outbox:
@@ -46,6 +58,8 @@ class Outbox:
         self._marks: dict[int, tuple[datetime, int | None, bool]] = {}
         """Rows posted, not recorded yet: when, the message, whether it answered a command."""
         self._flusher: asyncio.Task[None] | None = None
+        self._kinds: OrderedDict[int, bool] = OrderedDict()
+        """Whether games seen are played in homes (network games), the latest seen last."""
 
     def claim(self) -> Claim:
         """This process's claim, from now on for one lease."""
@@ -63,14 +77,18 @@ class Outbox:
         found = await self._store.claimable_notifications(self._now(), limit)
         return [n for n in found if n.id not in marked]
 
-    async def claim_next(self, game_id: int) -> Notification | None:
-        """Claim a game's next announcement to post (the oldest unsent), unless another live
-        deliverer holds it; ``None`` if there is none or it is held."""
+    async def claim_next(self, game_id: int, home: str = ONE_PLACE) -> Notification | None:
+        """Claim the next announcement to post of a game's ``home`` (the oldest unsent; of an
+        ordinary game, played in one place: of the game), unless another live deliverer
+        holds it; ``None`` if there is none or it is held."""
         # The rows this process posted, as they were before the read: a batch of marks that
         # commits during the read leaves the marks, yet the read may still see its rows unsent
         # (and this process would post one again).
         marked = set(self._marks)
-        unsent = await self._store.unsent_notifications(game_id)
+        if home == ONE_PLACE:  # an ordinary game's rows are all of its one place
+            unsent = [n for n in await self._store.unsent_notifications(game_id) if not n.home]
+        else:
+            unsent = await self._store.unsent_notifications(game_id, home=home)
         pending = [n for n in unsent if n.id not in marked]
         if not pending:
             return None
@@ -80,13 +98,53 @@ class Outbox:
         if len(pending) != len(unsent):
             await self._flush_marks()  # the rows ahead of it must be marked before a claim
         async with self._store.write() as tx:
-            claimed = await tx.claim_next(game_id, self.claim(), now)
+            claimed = await tx.claim_next(game_id, self.claim(), now, home)
             if claimed is None:
-                # Another process holds the row ahead: it posts the game's later rows after
+                # Another process holds the row ahead: it posts the home's later rows after
                 # it, so this process lets go of those it wrote (or they would wait for its
                 # claim to run out). Whatever it misses, the next poll takes.
-                await tx.release_game(game_id, self.claimant)
+                await tx.release_game(game_id, self.claimant, home)
             return claimed
+
+    def has_homes(self, game_id: int) -> bool | None:
+        """Whether a game is played in homes (a network game), if known without a look (seen
+        before by :meth:`homes_of`), else ``None``."""
+        homes = self._kinds.get(game_id)
+        if homes is not None:
+            self._kinds.move_to_end(game_id)
+        return homes
+
+    async def homes_of(self, game_id: int) -> tuple[str, ...]:
+        """The homes whose posts of a game go out each in their own order: its seats
+        (a network game), else its one place (``""``). Which of the two a game is, is
+        remembered (it never changes); a network game's homes are read each time (a home of
+        both players may be split in two)."""
+        if self.has_homes(game_id) is False:
+            return (ONE_PLACE,)
+        seats = await self._store.home_seats(game_id)
+        self._kinds[game_id] = bool(seats)
+        while len(self._kinds) > REMEMBERED_GAMES:
+            self._kinds.popitem(last=False)
+        return tuple(seats) if seats else (ONE_PLACE,)
+
+    async def home(self, game_id: int, seat: str) -> GameHome | None:
+        """One home of a network game, as stored now."""
+        return next((h for h in await self._store.homes(game_id) if h.seat == seat), None)
+
+    async def network_names(self, game: Game) -> tuple[str, str]:
+        """The names a network game's posts show for its white and black players: those they
+        joined the network with (``#id`` for one forgotten since)."""
+        names = await self._store.names((game.white_id, game.black_id))
+        return (
+            names.get(game.white_id, f"#{game.white_id}"),
+            names.get(game.black_id, f"#{game.black_id}"),
+        )
+
+    async def lose_home(self, game_id: int, seat: str) -> bool:
+        """A home of a network game refused the bot's posts: recorded, and its unsent posts
+        given up (the other home's go on); ``False`` if that was recorded already."""
+        async with self._store.write() as tx:
+            return await tx.lose_home(game_id, HomeSeat(seat), self._now())
 
     async def claim_one(self, notification_id: int) -> Notification | None:
         """Claim an announcement that belongs to no game (a reminder), unless it is held."""
@@ -124,15 +182,17 @@ class Outbox:
         return give_up
 
     async def last_turn_post(self, notification: Notification) -> tuple[Notification, int] | None:
-        """The turn announced before ``notification`` in its game, and the id of the message
-        that posted it, if it was posted; the row's ``answer`` is the route of the command that
-        post answered, if it did. A game's rows go out in order, so whoever posts
-        ``notification`` finds the row before it marked: in the database, or (not flushed yet)
-        among this process's marks."""
+        """The turn announced before ``notification`` in its game's home (of an ordinary game:
+        in the game), and the id of the message that posted it, if it was posted; the row's
+        ``answer`` is the route of the command that post answered, if it did. A home's rows go
+        out in order, so whoever posts ``notification`` finds the row before it marked: in the
+        database, or (not flushed yet) among this process's marks."""
         if notification.game_id is None:
             return None
         marked = dict(self._marks)  # before the read: a batch may commit meanwhile
-        found = await self._store.last_turn(notification.game_id, notification.id)
+        found = await self._store.last_turn(
+            notification.game_id, notification.id, notification.home
+        )
         if found is None:
             return None
         earlier, message_id = found

@@ -1,5 +1,6 @@
-"""Glicko-2 ratings per server, one rating period per game (as online servers do for
-correspondence), and the use cases that read them.
+"""Glicko-2 ratings per server, and one of the network (its games, between players of any
+servers: guild 0, :data:`bot.games.core.network.NETWORK`), one rating period per game (as online
+servers do for correspondence), and the use cases that read them.
 
 The maths is the ``glicko2`` package's (Glickman's algorithm); this module only adapts it to
 immutable values and our results. A game is rated in the transaction that ends it
@@ -17,6 +18,7 @@ from typing import Final
 import glicko2  # type: ignore[import-untyped]  # the package ships no type hints
 
 from bot.storage import (
+    NETWORK_GUILD_ID,
     EndReason,
     Game,
     GuildId,
@@ -89,12 +91,18 @@ def rate(white: RatingRow, black: RatingRow, white_score: float) -> tuple[Rating
     return _updated(white, black, white_score), _updated(black, white, 1.0 - white_score)
 
 
+def rating_key(game: Game) -> GuildId | None:
+    """Whose ratings ``game`` goes into: the network's (guild 0) for a network game, else its
+    server's; ``None``: nobody's (a private game, played in no server)."""
+    return NETWORK_GUILD_ID if game.network else game.guild_id
+
+
 def counts(game: Game) -> bool:
-    """Whether ``game``'s result goes into its server's ratings: a rated game (not against the
-    bot) in a server, finished with a result (not aborted)."""
+    """Whether ``game``'s result goes into ratings (:func:`rating_key`): a rated game (not
+    against the bot) in a server or in the network, finished with a result (not aborted)."""
     return (
         game.rated
-        and game.guild_id is not None
+        and rating_key(game) is not None
         and game.result is not None
         and game.end_reason is not EndReason.ABORT
     )
@@ -116,14 +124,15 @@ def is_provisional(rating: RatingRow | PuzzleRating) -> bool:
 
 
 async def rate_in(tx: Writer, game: Game, now: datetime) -> RatingChange | None:
-    """Put a finished game's result into its server's ratings, in ``tx``, exactly once.
+    """Put a finished game's result into its server's ratings (a network game's: into the
+    network's, and no server's), in ``tx``, exactly once.
 
     Returns both players' ratings before and after, or ``None`` if there was nothing to do
     (the game does not count, or it was rated already)."""
     if not counts(game) or not await tx.claim_for_rating(game.id, now):
         return None
-    assert game.guild_id is not None and game.result is not None
-    guild = game.guild_id
+    guild = rating_key(game)
+    assert guild is not None and game.result is not None
     # Every player's row exists, then is locked, in the order of their ids: a game of the
     # same player ending in another process waits for this one and starts from its result
     # (PostgreSQL; SQLite's transactions take turns anyway).
@@ -159,7 +168,8 @@ class Rated:
 
 
 class Ratings:
-    """The ratings' use cases: a player's profile, a server's leaderboard, catching up."""
+    """The ratings' use cases: a player's profile, a server's leaderboard and the network's,
+    catching up."""
 
     def __init__(self, store: Store, now: Callable[[], datetime]) -> None:
         self._store = store
@@ -196,4 +206,14 @@ class Ratings:
     async def leaderboard(self, guild_id: GuildId) -> list[RatingRow]:
         return await self._store.leaderboard(
             guild_id, min_games=LEADERBOARD_MIN_GAMES, limit=LEADERBOARD_SIZE
+        )
+
+    async def network_rating(self, user_id: UserId) -> RatingRow | None:
+        """A player's rating in the network (``None``: no network game rated yet)."""
+        return await self._store.rating(NETWORK_GUILD_ID, user_id)
+
+    async def network_leaderboard(self) -> list[RatingRow]:
+        """The network's best ratings, of players in the network now (one who left drops off)."""
+        return await self._store.network_leaderboard(
+            min_games=LEADERBOARD_MIN_GAMES, limit=LEADERBOARD_SIZE
         )

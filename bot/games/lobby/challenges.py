@@ -18,9 +18,11 @@ from typing import Final
 
 import rules
 from bot.games.core import announcements
-from bot.games.core.clocks import GameClock, time_control_of
+from bot.games.core.clocks import time_control_of
 from bot.games.core.parts import Shared, UseCases
 from bot.games.core.results import GameStarted
+from bot.games.core.setups import new_opening, record_opening
+from bot.games.core.starts import Place, new_game_of
 from bot.games.core.timecontrol import TimeControl, from_columns, to_columns
 from bot.games.lobby.checks import channel_taken, check_clock, check_open, unexpired_challenge
 from bot.games.lobby.errors import (
@@ -35,7 +37,6 @@ from bot.games.lobby.errors import (
     SelfChallenge,
 )
 from bot.games.lobby.rematches import check_rematch, rematch_colour
-from bot.games.lobby.setups import new_opening, record_opening
 from bot.storage import (
     Challenge,
     ChallengeStatus,
@@ -320,6 +321,8 @@ class Lobby(UseCases):
         *,
         private: bool = False,
     ) -> GameStarted:
+        if challenge.network:  # the network's (NetworkLobby), never a channel's game
+            raise ChallengeNotFound(challenge.id)
         check_open(challenge)
         if user_id == challenge.challenger_id:
             raise OwnChallenge(challenge.id, user_id)
@@ -329,41 +332,15 @@ class Lobby(UseCases):
         busy = await tx.active_game_in_channel(channel_id)
         if busy is not None:
             raise ChannelBusy(busy.id, channel_id)
-        colour = challenge.challenger_colour or self._rng.choice(list(Colour))
-        challenger, accepter = challenge.challenger_id, user_id
-        white, black = (challenger, accepter) if colour is Colour.WHITE else (accepter, challenger)
-        await tx.ensure_players([user_id], now)
-        seed, opening = new_opening(challenge.setup)
-        position = opening[-1].after if opening else rules.new_game()
-        control = from_columns(challenge.clock_days, challenge.bank)
-        paused_until = None
-        if control is not None:
-            first = white if position.turn is Colour.WHITE else black
-            paused_until = (await tx.prefs(first, lock=False)).vacation_until
-        clock = GameClock.starting(control, now, paused_until)
-        game = await tx.insert_game(
-            NewGame(
-                guild_id=challenge.guild_id,
-                channel_id=channel_id,
-                parent_channel_id=None if thread_id is None else challenge.channel_id,
-                challenge_id=challenge.id,
-                white_id=white,
-                black_id=black,
-                position=position,
-                clock_days=clock.clock_days,
-                deadline_at=clock.deadline_at,
-                bank=clock.bank,
-                white_bank=clock.white_bank,
-                black_bank=clock.black_bank,
-                created_at=now,
-                # A server without the bot keeps no ladder it could show: not rated.
-                rated=not private,
-                private=private,
-                setup_seed=seed,
-                rematch_of=challenge.rematch_of,
-            )
+        place = Place(
+            guild_id=challenge.guild_id,
+            channel_id=channel_id,
+            parent_channel_id=None if thread_id is None else challenge.channel_id,
+            private=private,
         )
-        await record_opening(tx, game, opening, now)
+        start = await new_game_of(tx, challenge, user_id, self._rng, now, place=place)
+        game = await tx.insert_game(start.game)
+        await record_opening(tx, game, start.opening, now)
         accepted = await tx.close_challenge(
             challenge.id, ChallengeStatus.ACCEPTED, at=now, by=user_id, game_id=game.id
         )
@@ -429,6 +406,8 @@ class Lobby(UseCases):
             challenge = await unexpired_challenge(tx, challenge_id, now)
             closed = None
             if challenge is not None:
+                if challenge.network:  # the network's: closed by NetworkLobby
+                    raise ChallengeNotFound(challenge_id)
                 check_open(challenge)
                 check(challenge)
                 closed = await tx.close_challenge(challenge_id, status, at=now, by=user_id)

@@ -1,59 +1,16 @@
-"""The lobby's checks: a clock that is offered, a challenge still open (and its expiry recorded
-when found), a channel free for a new game."""
+"""The lobby's checks: a channel free for a new game; and, from the core (the network's
+challenges make them too), a clock that is offered and a challenge still open."""
 
 from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator
-from datetime import datetime
 
-from bot.games.core.clocks import CLOCK_CHOICES
-from bot.games.core.timecontrol import Bank, DaysPerMove, TimeControl, is_offered
-from bot.games.lobby.errors import (
-    ChallengeAlreadyAccepted,
-    ChallengeCancelled,
-    ChallengeClosed,
-    ChallengeDeclined,
-    ChallengeExpired,
-    ChallengeNotFound,
-    ChannelBusy,
-    InvalidClock,
-    InvalidTimeControl,
-)
-from bot.storage import Challenge, ChallengeStatus, ChannelTaken, Store, Writer
+from bot.games.core.checks import check_clock, check_open, unexpired_challenge
+from bot.games.lobby.errors import ChannelBusy
+from bot.storage import ChannelTaken, Store
 
-
-def check_clock(control: TimeControl | None) -> None:
-    """Raises :class:`InvalidClock` or :class:`InvalidTimeControl` for a clock not offered."""
-    if is_offered(control):
-        return
-    if isinstance(control, DaysPerMove):
-        raise InvalidClock(control.days, CLOCK_CHOICES)
-    assert isinstance(control, Bank)
-    raise InvalidTimeControl(control.to_text())
-
-
-async def unexpired_challenge(tx: Writer, challenge_id: int, now: datetime) -> Challenge | None:
-    """The challenge, or ``None`` if it has just been found expired (the expiry is recorded:
-    the caller lets its transaction commit, then raises :class:`ChallengeExpired`)."""
-    challenge = await tx.challenge(challenge_id)
-    if challenge is None:
-        raise ChallengeNotFound(challenge_id)
-    if challenge.status is ChallengeStatus.OPEN and challenge.is_expired(now):
-        await tx.close_challenge(challenge_id, ChallengeStatus.EXPIRED, at=now)
-        return None
-    return challenge
-
-
-def check_open(challenge: Challenge) -> None:
-    closed: dict[ChallengeStatus, type[ChallengeClosed]] = {
-        ChallengeStatus.ACCEPTED: ChallengeAlreadyAccepted,
-        ChallengeStatus.DECLINED: ChallengeDeclined,
-        ChallengeStatus.CANCELLED: ChallengeCancelled,
-        ChallengeStatus.EXPIRED: ChallengeExpired,
-    }
-    if challenge.status in closed:
-        raise closed[challenge.status](challenge.id)
+__all__ = ["channel_taken", "check_clock", "check_open", "unexpired_challenge"]
 
 
 @contextlib.asynccontextmanager

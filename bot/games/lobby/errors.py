@@ -1,9 +1,56 @@
-"""The lobby's refusals: challenges made, answered and closed, the channels games start in, and
-rematches (the pattern of every service error: :mod:`bot.games.core.errors`)."""
+"""The lobby's refusals: the channels games start in and rematches (the pattern of every service
+error: :mod:`bot.games.core.errors`); and, named here as they always were, the core's refusals of
+challenges made, answered and closed (the network's challenges make them too)."""
 
 from __future__ import annotations
 
-from bot.games.core.errors import ServiceError
+from bot.games.core.errors import (
+    ChallengeAlreadyAccepted,
+    ChallengeCancelled,
+    ChallengeClosed,
+    ChallengeDeclined,
+    ChallengeError,
+    ChallengeExpired,
+    ChallengeNotForYou,
+    ChallengeNotFound,
+    InvalidClock,
+    InvalidTimeControl,
+    NotYourChallenge,
+    OpenChallengeNotDeclinable,
+    OwnChallenge,
+    SelfChallenge,
+    ServiceError,
+)
+
+# The challenges' refusals are the core's (the network's challenges make them too), named here
+# too, as they always were.
+__all__ = [
+    "ChallengeAlreadyAccepted",
+    "ChallengeCancelled",
+    "ChallengeClosed",
+    "ChallengeDeclined",
+    "ChallengeError",
+    "ChallengeExpired",
+    "ChallengeNotForYou",
+    "ChallengeNotFound",
+    "ChannelBusy",
+    "ChannelNotAllowed",
+    "InvalidClock",
+    "InvalidTimeControl",
+    "NotYourChallenge",
+    "OpenChallengeNotDeclinable",
+    "OwnChallenge",
+    "RematchAlreadyOffered",
+    "RematchError",
+    "RematchOfAbortedGame",
+    "RematchOfFormerPlayer",
+    "RematchOfTournamentGame",
+    "RematchOfferedToYou",
+    "RematchPlayed",
+    "RematchRefused",
+    "RematchTooEarly",
+    "SelfChallenge",
+]
 
 
 class ChannelBusy(ServiceError):
@@ -32,132 +79,6 @@ class ChannelNotAllowed(ServiceError):
         self.allowed = allowed
         channels = ", ".join(f"<#{c}>" for c in allowed)
         super().__init__(channel_id=channel_id, channels=channels)
-
-
-class ChallengeError(ServiceError):
-    """An error about making or answering a challenge."""
-
-
-class InvalidClock(ChallengeError):
-    key = "challenge.invalid_clock"
-    template = (
-        "{days} days per move is not a clock you can choose: pick {choices} days per move, "
-        "or no clock."
-    )
-
-    def __init__(self, days: int, choices: tuple[int, ...]) -> None:
-        self.days = days
-        self.choices = choices
-        super().__init__(days=days, choices=", ".join(map(str, choices)))
-
-
-class InvalidTimeControl(ChallengeError):
-    key = "challenge.invalid_time_control"
-    template = (
-        "That clock ({clock}) is not one you can choose: pick one from the list (days per "
-        "move, or one of the time banks), or no clock."
-    )
-
-    def __init__(self, clock: str) -> None:
-        self.clock = clock
-        super().__init__(clock=clock)
-
-
-class SelfChallenge(ChallengeError):
-    key = "challenge.self"
-    template = (
-        "You cannot challenge yourself: name another player, or leave the opponent out to "
-        "challenge anyone here."
-    )
-
-    def __init__(self, user_id: int) -> None:
-        self.user_id = user_id
-        super().__init__(user_id=user_id)
-
-
-class ChallengeNotFound(ChallengeError):
-    key = "challenge.not_found"
-    template = "That challenge does not exist (any more)."
-
-    def __init__(self, challenge_id: int) -> None:
-        self.challenge_id = challenge_id
-        super().__init__(challenge_id=challenge_id)
-
-
-class ChallengeNotForYou(ChallengeError):
-    key = "challenge.not_for_you"
-    template = "This challenge was made to another player, not to you."
-
-    def __init__(self, challenge_id: int, user_id: int, opponent_id: int) -> None:
-        self.challenge_id = challenge_id
-        self.user_id = user_id
-        self.opponent_id = opponent_id
-        super().__init__(challenge_id=challenge_id, user_id=user_id, opponent_id=opponent_id)
-
-
-class OwnChallenge(ChallengeError):
-    """The challenger tried to accept (or decline) their own challenge."""
-
-    key = "challenge.own"
-    template = (
-        "This is your own challenge: wait for someone to accept it, or cancel it if you "
-        "changed your mind."
-    )
-
-    def __init__(self, challenge_id: int, user_id: int) -> None:
-        self.challenge_id = challenge_id
-        self.user_id = user_id
-        super().__init__(challenge_id=challenge_id, user_id=user_id)
-
-
-class NotYourChallenge(ChallengeError):
-    """Someone other than the challenger tried to cancel a challenge."""
-
-    key = "challenge.not_yours"
-    template = "Only the player who made this challenge can cancel it."
-
-    def __init__(self, challenge_id: int, user_id: int) -> None:
-        self.challenge_id = challenge_id
-        self.user_id = user_id
-        super().__init__(challenge_id=challenge_id, user_id=user_id)
-
-
-class OpenChallengeNotDeclinable(ChallengeError):
-    key = "challenge.open_not_declinable"
-    template = "This challenge is open to everyone, so there is nothing to decline: just leave it."
-
-    def __init__(self, challenge_id: int, user_id: int) -> None:
-        self.challenge_id = challenge_id
-        self.user_id = user_id
-        super().__init__(challenge_id=challenge_id, user_id=user_id)
-
-
-class ChallengeClosed(ChallengeError):
-    """The challenge is no longer open; the subclass says why."""
-
-    def __init__(self, challenge_id: int) -> None:
-        self.challenge_id = challenge_id
-        super().__init__(challenge_id=challenge_id)
-
-
-class ChallengeAlreadyAccepted(ChallengeClosed):
-    key = "challenge.accepted"
-    template = "This challenge has already been accepted."
-
-
-class ChallengeDeclined(ChallengeClosed):
-    key = "challenge.declined"
-    template = "This challenge was declined."
-
-
-class ChallengeCancelled(ChallengeClosed):
-    key = "challenge.cancelled"
-    template = "This challenge was cancelled by the player who made it."
-
-
-class ChallengeExpired(ChallengeClosed):
-    key = "challenge.expired"
-    template = "This challenge has expired: make a new one to play."
 
 
 class RematchError(ServiceError):

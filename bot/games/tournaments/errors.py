@@ -177,3 +177,29 @@ class TournamentNeedsClock(ServiceError):
 
     def __init__(self) -> None:
         super().__init__()
+
+
+class NoChampionship(ServiceError):
+    key = "championship.none"
+    template = "The network championship has not been set up yet: its first season has no start."
+
+    def __init__(self) -> None:
+        super().__init__()
+
+
+class ChampionshipMembersOnly(ServiceError):
+    key = "championship.members_only"
+    template = "Only network players may enter the network championship: join with `/network join`."
+
+    def __init__(self, user_id: int) -> None:
+        self.user_id = user_id
+        super().__init__()
+
+
+class NoSuchDivision(ServiceError):
+    key = "championship.no_division"
+    template = "This season of the network championship has no division {division}."
+
+    def __init__(self, division: int) -> None:
+        self.division = division
+        super().__init__(division=division)

@@ -17,6 +17,15 @@ the tournament (:meth:`~bot.storage.Writer.lock_games_first`).
 Round robins (and a league's divisions) pair every round at the start, all games at once (as
 Little Golem's groups); a Swiss tournament pairs each round when the one before has ended; a
 knockout plays each round's matches, a drawn game followed by another with colours swapped.
+
+**The network championship** (a league of guild :data:`~bot.games.core.network.NETWORK`,
+:mod:`bot.games.tournaments.championship`) runs here as any league does, but: its divisions are
+a pyramid's (:mod:`bot.games.tournaments.pyramid`: the first season by network rating, then
+two up from every division and as many down as keep every level full), with blocked pairs kept
+apart; its games are network games, each made pending with its homes and the rows that make
+them ready (:func:`bot.games.core.network.make_homes`: it begins when the last is ready); a
+player who left the network is out at the season's end; and no server's news is posted for
+it (its standings are read by whoever asks, in a network channel or privately).
 """
 
 from __future__ import annotations
@@ -29,7 +38,9 @@ from typing import Final
 
 import rules
 from bot.games.core import timecontrol
-from bot.games.tournaments import pairing, standings, swiss
+from bot.games.core.network import NETWORK, make_homes
+from bot.games.core.ratings import START_RATING
+from bot.games.tournaments import pairing, pyramid, standings, swiss
 from bot.games.tournaments.announcements import tournament_game, tournament_news
 from bot.games.tournaments.errors import NotEntered
 from bot.games.tournaments.tables import results_of, table
@@ -40,6 +51,7 @@ from bot.storage import (
     Game,
     GameStatus,
     NewGame,
+    NewNotification,
     Tournament,
     TournamentFormat,
     TournamentGame,
@@ -52,6 +64,18 @@ from bot.storage.tournaments import NewTournament
 log = logging.getLogger(__name__)
 
 FIRST_ROUND: Final = 1
+
+
+def is_championship(tournament: Tournament) -> bool:
+    """Whether ``tournament`` is the network championship (or one of its divisions)."""
+    return tournament.guild_id == NETWORK
+
+
+async def news(tx: Writer, tournament: Tournament, notice: NewNotification, now: datetime) -> None:
+    """Write ``notice``, news of ``tournament`` for its server's thread; the network
+    championship has no server to post in: none."""
+    if not is_championship(tournament):
+        await tx.enqueue(notice, now)
 
 
 async def begin(tx: Writer, tournament: Tournament, now: datetime) -> Tournament:
@@ -70,7 +94,7 @@ async def begin(tx: Writer, tournament: Tournament, now: datetime) -> Tournament
         await _start_season(tx, saved, entrants, now)
     else:
         await _pair(tx, saved, entrants, [], now)
-    await tx.enqueue(tournament_news(saved, started=True), now)
+    await news(tx, saved, tournament_news(saved, started=True), now)
     return saved
 
 
@@ -115,7 +139,7 @@ async def game_over(tx: Writer, game: Game, paired: TournamentGame, now: datetim
         await mark_withdrawn(tx, whole, absent, now)
         log.info("tournament %s: %s lost on time without a move: withdrawn", whole.id, absent)
     await _go_on(tx, tournament, now)
-    await tx.enqueue(tournament_news(tournament, game_id=game.id), now)
+    await news(tx, tournament, tournament_news(tournament, game_id=game.id), now)
 
 
 async def absent_loser(tx: Writer, game: Game) -> UserId | None:
@@ -154,7 +178,7 @@ async def mark_withdrawn(
             theirs = [e for e in await tx.entrants(part.id) if e.user_id == user_id]
             for entrant in theirs:
                 await tx.save_entrant(dataclasses.replace(entrant, withdrawn_at=now))
-    await tx.enqueue(tournament_news(tournament, withdrawn=user_id), now)
+    await news(tx, tournament, tournament_news(tournament, withdrawn=user_id), now)
 
 
 async def parts_of(tx: Writer, tournament: Tournament) -> list[Tournament]:
@@ -268,7 +292,7 @@ async def _finish(tx: Writer, tournament: Tournament, now: datetime) -> None:
         dataclasses.replace(tournament, status=TournamentStatus.FINISHED, finished_at=now)
     )
     log.info("tournament %s finished", tournament.id)
-    await tx.enqueue(tournament_news(over, final=True), now)
+    await news(tx, over, tournament_news(over, final=True), now)
     if over.league_id is not None:
         await _season_maybe_over(tx, over.league_id, now)
 
@@ -365,21 +389,25 @@ async def _make_games(
     tx: Writer, tournament: Tournament, made: Sequence[TournamentGame], now: datetime
 ) -> None:
     """Insert the pairings; each that is not a bye gets a game of the bot, waiting for its
-    thread (announced: the Discord side makes the thread, then the game begins)."""
+    thread (announced: the Discord side makes the thread, then the game begins). The network
+    championship's are network games, waiting for their homes (one row to make each ready)."""
     await tx.ensure_players({p for m in made for p in m.player_ids}, now)
     await tx.insert_pairings(made)
     # The clock's terms; it starts when the game's thread exists (Tournaments.begin_game).
     control = timecontrol.parse(tournament.clock or timecontrol.NO_CLOCK)
     days, bank = timecontrol.to_columns(control)
     full = control.initial if isinstance(control, timecontrol.Bank) else None
+    network = is_championship(tournament)
     for pair in made:
         if pair.black_id is None:
             continue
         game = await tx.insert_game(
             NewGame(
-                guild_id=tournament.guild_id,
+                # A network game is no server's (its ratings are the network's); its channel
+                # is its first home's once ready.
+                guild_id=None if network else tournament.guild_id,
                 channel_id=tournament.channel_id,
-                parent_channel_id=tournament.channel_id,
+                parent_channel_id=None if network else tournament.channel_id,
                 challenge_id=None,
                 white_id=pair.white_id,
                 black_id=pair.black_id,
@@ -392,10 +420,14 @@ async def _make_games(
                 created_at=now,
                 rated=tournament.rated,
                 status=GameStatus.PENDING,
+                network=network,
             )
         )
         await tx.save_pairing(dataclasses.replace(pair, game_id=game.id))
-        await tx.enqueue(tournament_game(game, tournament), now)
+        if network:
+            await make_homes(tx, game, now)
+        else:
+            await tx.enqueue(tournament_game(game, tournament), now)
     log.info("tournament %s: %d pairings made", tournament.id, len(made))
 
 
@@ -409,9 +441,17 @@ async def _start_season(
     now: datetime,
     placed: Sequence[Sequence[UserId]] | None = None,
 ) -> None:
-    """Make a league season's divisions (the first: its players by seed, cut into divisions)
-    and pair each as a round robin, all games at once."""
+    """Make a league season's divisions (the first: its players by seed, cut into divisions;
+    the network championship's: by network rating, into a pyramid) and pair each as a round
+    robin, all games at once."""
     assert league.season is not None and league.division_size is not None
+    if placed is None and is_championship(league):
+        entrants = await _still_in_network(tx, league, entrants, now)
+        placed = pyramid.divide(
+            await _by_network_rating(tx, entrants),
+            size=league.division_size,
+            blocked=await blocked_pairs(tx, league),
+        )
     if placed is None:
         ladder = [e.user_id for e in sorted(entrants, key=lambda e: e.seed)]
         placed = standings.divisions(ladder, size=league.division_size)
@@ -458,6 +498,9 @@ async def _season_maybe_over(tx: Writer, league_id: int, now: datetime) -> None:
     members = {d.id: await tx.entrants(d.id) for d in divisions}
     tables = [table(d, members[d.id], await tx.pairings(d.id)) for d in divisions]
     entrants = await tx.entrants(league.id)
+    if is_championship(league):  # who left the network since is out too
+        await _still_in_network(tx, league, entrants, now)
+        entrants = await tx.entrants(league.id)
     playing = {e.user_id for d in divisions for e in members[d.id]}
     leaving = [e.user_id for e in entrants if e.withdrawn]
     newcomers = [
@@ -465,14 +508,25 @@ async def _season_maybe_over(tx: Writer, league_id: int, now: datetime) -> None:
         for e in sorted(entrants, key=lambda e: e.seed)
         if not e.withdrawn and e.user_id not in playing
     ]
-    placed = standings.next_season(
-        tables,
-        leaving=leaving,
-        newcomers=newcomers,
-        size=league.division_size or standings.DIVISION_SIZE,
-        down=standings.RELEGATED if league.moves_down is None else league.moves_down,
-    )
-    await tx.enqueue(tournament_news(league, season_over=league.season), now)
+    size = league.division_size or standings.DIVISION_SIZE
+    placed: Sequence[Sequence[UserId]]
+    if is_championship(league):
+        placed = pyramid.next_season(
+            tables,
+            leaving=leaving,
+            newcomers=newcomers,
+            blocked=await blocked_pairs(tx, league),
+            size=size,
+        )
+    else:
+        placed = standings.next_season(
+            tables,
+            leaving=leaving,
+            newcomers=newcomers,
+            size=size,
+            down=standings.RELEGATED if league.moves_down is None else league.moves_down,
+        )
+    await news(tx, league, tournament_news(league, season_over=league.season), now)
     staying = [e for e in entrants if not e.withdrawn]
     if sum(len(d) for d in placed) < 3:
         await tx.save_tournament(
@@ -484,3 +538,37 @@ async def _season_maybe_over(tx: Writer, league_id: int, now: datetime) -> None:
     )
     log.info("league %s: season %s begins", league.id, next_season.season)
     await _start_season(tx, next_season, staying, now, placed)
+
+
+async def blocked_pairs(tx: Writer, league: Tournament) -> list[pyramid.BlockedPair]:
+    """The pairs of the network championship's players one of whom blocked the other."""
+    return [(b.blocker_id, b.blocked_id) for b in await tx.blocks_among_entrants(league.id)]
+
+
+async def _by_network_rating(tx: Writer, entrants: Sequence[Entrant]) -> list[UserId]:
+    """The championship's first ladder: its players by network rating, the best first (those
+    without one at the start rating), then by when they entered."""
+    rated = []
+    # Read (and, on PostgreSQL, locked) in the order of ids, as a game's end locks ratings.
+    for entrant in sorted(entrants, key=lambda e: e.user_id):
+        row = await tx.rating(NETWORK, entrant.user_id)
+        rated.append((-(row.rating if row is not None else START_RATING), entrant.seed, entrant))
+    return [entrant.user_id for *_key, entrant in sorted(rated, key=lambda r: (r[0], r[1]))]
+
+
+async def _still_in_network(
+    tx: Writer, league: Tournament, entrants: Sequence[Entrant], now: datetime
+) -> list[Entrant]:
+    """The championship's ``entrants`` not withdrawn who are network members still; those who
+    left the network are withdrawn now (a season's end, or its first season's start)."""
+    staying = []
+    for entrant in entrants:
+        if entrant.withdrawn:
+            continue
+        member = await tx.member(entrant.user_id, lock=False)
+        if member is not None and member.is_member:
+            staying.append(entrant)
+        else:
+            await tx.save_entrant(dataclasses.replace(entrant, withdrawn_at=now))
+            log.info("championship %s: %s left the network: out", league.id, entrant.user_id)
+    return staying

@@ -30,6 +30,7 @@ from bot.games.tournaments import rounds, standings, withdrawals
 from bot.games.tournaments.announcements import tournament_news, tournament_opened
 from bot.games.tournaments.errors import (
     AlreadyJoined,
+    ChampionshipMembersOnly,
     NotEntered,
     NotOrganiser,
     OrganisersOnly,
@@ -204,8 +205,8 @@ class Tournaments(TournamentReads):
         self, tournament_id: int, user_id: UserId, roles: Collection[int] = ()
     ) -> Joined:
         """Enter a tournament that takes entries (a league: at any time; a newcomer plays the
-        next season, in the lowest division). It begins if this fills it and it has no start
-        time of its own."""
+        next season, in the lowest division; the network championship: network members only).
+        It begins if this fills it and it has no start time of its own."""
         now = self._now()
         async with self._store.write() as tx:
             tournament = await _open_tournament(tx, tournament_id)
@@ -215,6 +216,10 @@ class Tournaments(TournamentReads):
                 raise TournamentStarted(tournament.id, tournament.name)
             if tournament.role_id is not None and tournament.role_id not in roles:
                 raise RoleRequired(tournament.id, tournament.name, tournament.role_id)
+            if rounds.is_championship(tournament):  # the network's: its members only
+                member = await tx.member(user_id, lock=False)
+                if member is None or not member.is_member:
+                    raise ChampionshipMembersOnly(user_id)
             entrants = await tx.entrants(tournament.id)
             mine = next((e for e in entrants if e.user_id == user_id), None)
             if mine is not None and not mine.withdrawn:
@@ -317,6 +322,8 @@ class Tournaments(TournamentReads):
                 try:
                     begun.append(await self._begin(tx, tournament, now))
                 except (TooFewPlayers, TooManyRounds):
+                    if rounds.is_championship(tournament):
+                        continue  # the network's stands: it begins once enough have entered
                     await self._cancel_in(tx, tournament, tournament.organiser_id, now)
         return begun
 
@@ -353,7 +360,7 @@ class Tournaments(TournamentReads):
                     await finish(tx, game, Ending.abort(by), now, claim, hooks=self._hooks)
                 elif game.status is GameStatus.PENDING:
                     await tx.save_game(ended(game, Ending.abort(by), now), game.version)
-        await tx.enqueue(tournament_news(cancelled, cancelled=True), now)
+        await rounds.news(tx, cancelled, tournament_news(cancelled, cancelled=True), now)
         log.info("tournament %s cancelled by %s", tournament.id, by)
         return cancelled
 

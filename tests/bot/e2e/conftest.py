@@ -17,7 +17,17 @@ from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeUser, Per
 from tests.fakediscord.fixtures import discord_fake
 from tests.fakediscord.harness import discord_endpoints, running
 
-__all__ = ["BotRunner", "Table", "bot_runner", "computer_player", "discord_fake", "table"]
+__all__ = [
+    "BotRunner",
+    "NetworkTables",
+    "Table",
+    "bot_runner",
+    "computer_player",
+    "discord_fake",
+    "network_bot",
+    "network_tables",
+    "table",
+]
 
 
 @dataclass(frozen=True)
@@ -114,3 +124,72 @@ def computer_player(bot: DvonnBot) -> ComputerPlayer:
 
 def option_values(**values: str) -> Callable[[], dict[str, str]]:
     return lambda: dict(values)
+
+
+@dataclass(frozen=True)
+class NetworkTables:
+    """Three servers, each with a ``network`` channel (not named the network's yet: their
+    moderators do that) and a ``general`` one, a member of each whose nickname there differs
+    from their global name, a moderator of each (Manage Server), a member of the first who may
+    not manage it, and Dana, who installed the app to her account and shares no server with the
+    bot."""
+
+    fake: FakeDiscord
+    guilds: tuple[FakeGuild, FakeGuild, FakeGuild]
+    networks: tuple[FakeChannel, FakeChannel, FakeChannel]
+    generals: tuple[FakeChannel, FakeChannel, FakeChannel]
+    players: tuple[FakeUser, FakeUser, FakeUser]
+    """Ann (of the first server), Bob (the second), Cat (the third)."""
+    moderators: tuple[FakeUser, FakeUser, FakeUser]
+    eve: FakeUser
+    dana: FakeUser
+
+
+@pytest.fixture
+def network_tables(discord_fake: FakeDiscord) -> NetworkTables:
+    guilds, networks, generals, players, moderators = [], [], [], [], []
+    for letter, name in zip("ABC", ("Ann", "Bob", "Cat"), strict=True):
+        guild = discord_fake.add_guild(f"Server {letter}")
+        mods = guild.add_role("moderators", Permission.MANAGE_GUILD)
+        guilds.append(guild)
+        networks.append(guild.add_text_channel("network"))
+        generals.append(guild.add_text_channel("general"))
+        player = discord_fake.world.add_user(name.lower(), global_name=name)
+        guild.add_member(player, nick=f"{name} of {letter}")  # never shown to other servers
+        players.append(player)
+        moderators.append(discord_fake.add_user(f"mod{letter.lower()}", guild, roles=[mods]))
+    eve = discord_fake.add_user("eve", guilds[0])
+    dana = discord_fake.add_user("dana", installed_app=True)
+    return NetworkTables(
+        fake=discord_fake,
+        guilds=(guilds[0], guilds[1], guilds[2]),
+        networks=(networks[0], networks[1], networks[2]),
+        generals=(generals[0], generals[1], generals[2]),
+        players=(players[0], players[1], players[2]),
+        moderators=(moderators[0], moderators[1], moderators[2]),
+        eve=eve,
+        dana=dana,
+    )
+
+
+@pytest.fixture
+async def network_bot(
+    network_tables: NetworkTables, database_target: str
+) -> AsyncIterator[DvonnBot]:
+    """The bot with the network on (``DVONN_NETWORK=on``), its commands registered globally
+    (for every server and for DMs), on each backend in turn."""
+    fake = network_tables.fake
+    database: Path | str = (
+        database_target if database_target.startswith("postgresql://") else Path(database_target)
+    )
+    settings = Settings(
+        token=Secret(fake.token),
+        database=database,
+        api_base=fake.api_base,
+        gateway_url=fake.gateway_url,
+        render_processes=0,
+        network=True,
+    )
+    with discord_endpoints(fake):
+        async with running(DvonnBot(settings, sync_commands=True), fake) as started:
+            yield started

@@ -3,6 +3,7 @@ ratings. No test sleeps: time moves when the test says so."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from datetime import timedelta
@@ -14,7 +15,8 @@ import rules
 from bot.games.clocks.errors import VacationNotAllowed
 from bot.games.clocks.timekeeping import VACATION_DAYS_PER_YEAR
 from bot.games.core.errors import GameFinished
-from bot.games.core.ratings import LEADERBOARD_MIN_GAMES
+from bot.games.core.network import NETWORK
+from bot.games.core.ratings import LEADERBOARD_MIN_GAMES, counts, rating_key
 from bot.games.lobby.errors import ChannelNotAllowed
 from bot.games.service import GameService
 from bot.games.takebacks.errors import (
@@ -252,6 +254,19 @@ async def test_ratings_change_exactly_once_per_rated_game(
     bob_after = await service.ratings.rating(GUILD, BOB)
     assert bob_after is not None and bob_after.games == 2 and bob_after.wins == 2
     assert timed.id != aborted.id
+
+
+async def test_whose_ratings_a_game_goes_into(service: GameService) -> None:
+    """A server's game into its server's; a network game (no server) into the network's only
+    (guild 0); a private game (no server, not the network's) into nobody's."""
+    game = await start_game(service, clock_days=1)
+    await service.resign(game.id, ALICE)
+    ended = await service.get_game(game.id)
+    assert (rating_key(ended), counts(ended)) == (GUILD, True)
+    network = dataclasses.replace(ended, guild_id=None, network=True)
+    assert (rating_key(network), counts(network)) == (NETWORK, True) and NETWORK == 0
+    private = dataclasses.replace(ended, guild_id=None)
+    assert (rating_key(private), counts(private)) == (None, False)
 
 
 async def test_profile_and_leaderboard(service: GameService) -> None:

@@ -22,6 +22,8 @@ from bot.posting.texts import (
     clock_text,
     duration_text,
     ended_post,
+    for_home,
+    players_at_home,
     start_post,
     takeback_post,
     turn_post,
@@ -130,6 +132,47 @@ def test_the_end_of_a_game_between_people_calls_them_both() -> None:
     assert start.ping == (ALICE,) and mentioned(start) == {ALICE}
     turn = turn_post(game, players, [record], None)
     assert turn.ping == (BOB,) and mentioned(turn) == {BOB}
+
+
+def test_each_home_of_a_network_game_pings_and_mentions_only_its_own_player() -> None:
+    players = Players("Alice", "Bob")
+    names = {ALICE: "Alice", BOB: "Bob"}
+    game = clocked(new_game(ALICE, BOB), GameClock.starting(LITTLE_GOLEM, NOW))
+    game = dataclasses.replace(game, network=True, guild_id=None)
+    moved, record = play(game, rules.Place(rules.E3))
+    ended, over = resign(moved, BOB)
+    posts = [
+        start_post(game, players),
+        turn_post(moved, players, [record], None),
+        takeback_post(game, players, ["E3"]),
+        board_post(game, players),
+        ended_post(ended, players, over),
+        turn_post(ended, players, [record], over),
+    ]
+    assert players_at_home(game, "W") == (ALICE,) and players_at_home(game, "B") == (BOB,)
+    assert players_at_home(game, "*") == (ALICE, BOB) == players_at_home(game, "")
+    for post in posts:
+        for home, player in (("W", ALICE), ("B", BOB)):
+            shown = for_home(post, players_at_home(game, home), names)
+            assert set(shown.ping) == set(post.ping) & {player}
+            assert mentioned(shown) == mentioned(post) & {player}
+            # The same words otherwise: the other player named in plain words.
+            plain = {f"<@{u}>": n for u, n in names.items() if u != player}
+            for before, after in zip(
+                [post.title, *post.lines, *post.content],
+                [shown.title, *shown.lines, *shown.content],
+                strict=True,
+            ):
+                expected = ENGLISH.render(before)
+                for mention, name in plain.items():
+                    expected = expected.replace(mention, name)
+                assert ENGLISH.render(after) == expected
+        both = for_home(post, (ALICE, BOB), names)
+        assert both == post  # a home of both players: the post as it is
+    call = for_home(posts[1], (ALICE,), names)
+    assert content(call).endswith("Bob, your turn (Black): place a DVONN piece with /dvonn place.")
+    last = for_home(posts[-1], (BOB,), names)
+    assert content(last).endswith(f"Alice <@{BOB}>: the game is over.")
 
 
 def clocked(game: Game, clock: GameClock) -> Game:
