@@ -29,7 +29,7 @@ from bot.games.service import GameService
 from bot.posting.outbox import Deliverer
 from bot.posting.publisher import Publisher, Reader
 from bot.posting.texts import Players, board_post, for_home, players_at_home
-from bot.posting.threads import thread_from
+from bot.posting.threads import thread_id_from
 
 if TYPE_CHECKING:
     from bot.app import DvonnBot
@@ -102,12 +102,16 @@ class Homes:
                 allowed_mentions=NO_MENTIONS,
             )
         try:
-            thread = await thread_from(message, thread_name(game, white, black))
+            # Any process may make the home (a row of the outbox), whether or not it holds
+            # the server's shard.
+            thread_id = await thread_id_from(
+                self._bot.http, message, thread_name(game, white, black)
+            )
         except discord.HTTPException as error:
             if error.code != THREAD_EXISTS:
                 raise
             return message, message.id  # made on an earlier try: its id is the message's
-        return message, thread.id
+        return message, thread_id
 
     async def _dm(
         self,

@@ -60,12 +60,14 @@ def guild_id_on(shard: int) -> int:
 
 
 class Cluster:
-    """``python -m bot`` once per shard, on one PostgreSQL database."""
+    """``python -m bot`` once per shard, on one PostgreSQL database; ``environment`` adds
+    settings (``DVONN_NETWORK="on"``)."""
 
-    def __init__(self, fake: FakeDiscord, url: str, logs: Path) -> None:
+    def __init__(self, fake: FakeDiscord, url: str, logs: Path, **environment: str) -> None:
         self.fake = fake
         self.url = url
         self.logs = logs
+        self.environment = environment
         self.processes: dict[int, asyncio.subprocess.Process] = {}
         self.synced = False
 
@@ -84,6 +86,7 @@ class Cluster:
             "DVONN_AI_SECONDS": "1.0",
             # The default lease (30 s) and poll (5 s): a killed process's work is taken over
             # as soon as the others see its life lock go, long before its claims run out.
+            **self.environment,
         }
         argv = [] if self.synced else ["--sync"]
         with (self.logs / f"shard-{shard}.log").open("a") as out:
