@@ -1,12 +1,18 @@
 """How a menu or an autocomplete names a move to choose: a stack to move, where it lands and
 what that cuts off, a whole move. Shared by every feature that offers moves (the game's
 picker, its "Plan a reply" steps and ``/dvonn move``'s autocomplete; the puzzles' picker and
-``/puzzle move``)."""
+``/puzzle move``; the lessons' picker and ``/learn move``)."""
 
 from __future__ import annotations
 
 import rules
 from bot.i18n import Text, _, n_
+
+
+def typed_move(text: str) -> str:
+    """What a player typed so far of a move, as moves are spelled (``e3-f`` → ``E3F``): what an
+    autocomplete of moves matches against."""
+    return "".join(ch for ch in text.upper() if ch.isalnum())
 
 
 def pieces_cut(position: rules.Position, source: int, target: int) -> int:

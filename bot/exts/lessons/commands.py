@@ -22,7 +22,7 @@ from bot.i18n import _
 from bot.interactions import events
 from bot.interactions.errors import UserError
 from bot.interactions.feature import Feature
-from bot.interactions.move_labels import move_label
+from bot.interactions.move_labels import move_label, typed_move
 from bot.interactions.places import answers_only
 
 if TYPE_CHECKING:
@@ -31,11 +31,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MAX_CHOICES: Final = 25  # Discord's limit for autocomplete
-
-
-def _typed(text: str) -> str:
-    """What a player typed so far, as moves are spelled (``e3-f`` → ``E3F``)."""
-    return "".join(ch for ch in text.upper() if ch.isalnum())
 
 
 class LessonCommands(Feature, name="Lessons"):
@@ -89,7 +84,7 @@ class LessonCommands(Feature, name="Lessons"):
             return []
         position = shown.position
         reader = self.publisher.private_reader(interaction)
-        typed = _typed(current)
+        typed = typed_move(current)
         return [
             Choice(name=reader(move_label(position, m)), value=str(m))
             for m in rules.legal_moves(position)

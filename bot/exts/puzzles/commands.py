@@ -14,17 +14,12 @@ from bot.games.puzzles.errors import NoPuzzleRunning
 from bot.i18n import _
 from bot.interactions.errors import UserError
 from bot.interactions.feature import Feature
-from bot.interactions.move_labels import move_label
+from bot.interactions.move_labels import move_label, typed_move
 
 if TYPE_CHECKING:
     from bot.app import Interaction
 
 MAX_CHOICES: Final = 25  # Discord's limit for autocomplete
-
-
-def _typed(text: str) -> str:
-    """What a player typed so far, as moves are spelled (``e3-f`` → ``E3F``)."""
-    return "".join(ch for ch in text.upper() if ch.isalnum())
 
 
 class PuzzleCommands(Feature, name="Puzzles"):
@@ -61,7 +56,7 @@ class PuzzleCommands(Feature, name="Puzzles"):
             return []
         position = shown.position
         reader = self.publisher.private_reader(interaction)
-        typed = _typed(current)
+        typed = typed_move(current)
         return [
             Choice(name=reader(move_label(position, m)), value=str(m))
             for m in rules.legal_moves(position)
