@@ -39,7 +39,7 @@ from bot.interactions.replies import MAX_CONTENT
 from bot.posting.descriptions import MAX_ALT_TEXT
 from bot.posting.publisher import Publisher, Reader
 from bot.posting.texts import discord_time, mention
-from bot.posting.threads import thread_from
+from bot.posting.threads import thread_id_from
 from render.standings import StandingsTable
 
 if TYPE_CHECKING:
@@ -74,12 +74,13 @@ class TournamentPosts:
                 **kwargs,
             )
         try:
-            thread = await thread_from(message, name)
+            # Any process may deliver the row, whether or not it holds the server's shard.
+            thread_id = await thread_id_from(self._bot.http, message, name)
         except discord.HTTPException as error:
             if error.code != THREAD_EXISTS:
                 raise
             return message, message.id  # made on an earlier try: its id is the message's
-        return message, thread.id
+        return message, thread_id
 
     async def opened(self, notification: Notification) -> discord.Message | None:
         tournament = await self._service.tournaments.get(int(notification.payload["tournament"]))
