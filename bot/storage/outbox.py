@@ -368,18 +368,14 @@ class OutboxReads(StorePart):
     ) -> list[Notification]:
         """A game's unsent announcements, oldest first (whoever holds them): of its ``home``
         only, if given."""
-        if home is None:
-            rows = await self.db.fetch_all(
-                f"SELECT {_NOTIFICATION_COLUMNS} FROM notifications "
-                "WHERE game_id = ? AND sent_at IS NULL ORDER BY id LIMIT ?",
-                (game_id, limit),
-            )
-        else:
-            rows = await self.db.fetch_all(
-                f"SELECT {_NOTIFICATION_COLUMNS} FROM notifications "
-                "WHERE game_id = ? AND home = ? AND sent_at IS NULL ORDER BY id LIMIT ?",
-                (game_id, home, limit),
-            )
+        of_home, params = (
+            ("", (game_id, limit)) if home is None else ("AND home = ? ", (game_id, home, limit))
+        )
+        rows = await self.db.fetch_all(
+            f"SELECT {_NOTIFICATION_COLUMNS} FROM notifications "
+            f"WHERE game_id = ? {of_home}AND sent_at IS NULL ORDER BY id LIMIT ?",
+            params,
+        )
         return [_notification(row) for row in rows]
 
     async def home_seats(self, game_id: int) -> list[str]:
