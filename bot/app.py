@@ -244,6 +244,8 @@ class DvonnBot(commands.AutoShardedBot):
                 self.mentions.learn(command.id, subcommands(self.dvonn))
             elif not any(isinstance(o, app_commands.AppCommandGroup) for o in command.options):
                 self.mentions.learn_command(command.name, command.id)  # /puzzle, /learn
+            elif isinstance(group := self.tree.get_command(command.name), app_commands.Group):
+                self.mentions.learn_group(command.name, command.id, subcommands(group))  # /network
         if self.application_id is not None:
             log.info("invite link: %s", invite_url(self.application_id))
             log.info("install link (for players' DMs): %s", user_install_url(self.application_id))

@@ -303,7 +303,7 @@ async def test_bad_inputs_are_answered_privately(
     )
     assert stopped.ephemeral
     from_c = await fake.run_command(cat, tables.networks[2], "network challenge")
-    assert said(ServerLeftNetwork) in private(from_c)
+    assert said(ServerLeftNetwork, mentions=network_bot.mentions) in private(from_c)
     assert await network_bot.service.network.seeks_for(ann.id) == []  # called off with it
 
 

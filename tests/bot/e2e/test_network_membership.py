@@ -105,11 +105,17 @@ async def test_players_join_from_a_network_channel_s_server_and_from_dms(
     # Bob, in a server without a network channel, and Dana, in her DMs with the bot (a user
     # install, no server shared): their homes are their DMs.
     bobs = private(await fake.run_command(bob, tables.generals[1], "network join"))
-    assert said(JOINED, name="Bob") in bobs and said(HOME_DMS) in bobs
+    assert (
+        said(JOINED, name="Bob", mentions=network_bot.mentions) in bobs
+        and said(HOME_DMS, mentions=network_bot.mentions) in bobs
+    )
     danas = private(
         await fake.run_command(tables.dana, bot_dm(tables, tables.dana), "network join")
     )
-    assert said(JOINED, name="dana") in danas and said(HOME_DMS) in danas
+    assert (
+        said(JOINED, name="dana", mentions=network_bot.mentions) in danas
+        and said(HOME_DMS, mentions=network_bot.mentions) in danas
+    )
     for user in (bob, tables.dana):
         found = await network.member(user.id)
         assert found is not None and found.is_member and found.home_guild_id is None
@@ -117,11 +123,17 @@ async def test_players_join_from_a_network_channel_s_server_and_from_dms(
     with_ann = fake.add_private_channel(tables.dana, ann)
     again = private(await fake.run_command(tables.dana, with_ann, "network join"))
     already = _("You are in the DVONN network as **{name}** already.")
-    assert said(already, name="dana") in again and said(HOME_DMS) in again
+    assert (
+        said(already, name="dana", mentions=network_bot.mentions) in again
+        and said(HOME_DMS, mentions=network_bot.mentions) in again
+    )
 
     # Joining again moves one's home: Ann's to her DMs, then back.
     moved = private(await fake.run_command(ann, bot_dm(tables, ann), "network join"))
-    assert said(MOVED, name="Ann") in moved and said(HOME_DMS) in moved
+    assert (
+        said(MOVED, name="Ann", mentions=network_bot.mentions) in moved
+        and said(HOME_DMS, mentions=network_bot.mentions) in moved
+    )
     member = await network.member(ann.id)
     assert member is not None and member.home_guild_id is None
     back = private(await fake.run_command(ann, tables.networks[0], "network join"))
@@ -138,14 +150,18 @@ async def test_players_leave_and_may_have_their_network_data_deleted(
     network = network_bot.service.network
     place = tables.generals[0]
     refused = private(await fake.run_command(ann, place, "network leave"))
-    assert said(NotInNetwork) in refused  # never joined
+    assert said(NotInNetwork, mentions=network_bot.mentions) in refused  # never joined
 
     await fake.run_command(ann, place, "network join")
     leaving = private(await fake.run_command(ann, place, "network leave"))
-    assert said(_("Join again any time with /network join.")) in leaving
+    assert (
+        said(_("Join again any time with /network join."), mentions=network_bot.mentions) in leaving
+    )
     member = await network.member(ann.id)
     assert member is not None and not member.is_member and member.forget_at is None
-    assert said(NotInNetwork) in private(await fake.run_command(ann, place, "network leave"))
+    assert said(NotInNetwork, mentions=network_bot.mentions) in private(
+        await fake.run_command(ann, place, "network leave")
+    )
 
     await fake.run_command(bob, tables.generals[1], "network join")
     forgetting = private(
@@ -157,7 +173,8 @@ async def test_players_leave_and_may_have_their_network_data_deleted(
                 "Your network data (your membership, your blocks and your network rating) will "
                 "be deleted once your last network game has ended. Finished games stay in the "
                 "records."
-            )
+            ),
+            mentions=network_bot.mentions,
         )
         in forgetting
     )
@@ -188,12 +205,13 @@ async def test_moderators_name_the_network_channel_see_their_members_and_stop(
             _(
                 "This server does not take part in the DVONN network. A moderator names its "
                 "network channel with /network server channel:#channel."
-            )
+            ),
+            mentions=network_bot.mentions,
         )
         in status
     )
     stop = await fake.run_command(mod, general, "network server", {"stop": True})
-    assert said(NoNetworkChannel) in private(stop)
+    assert said(NoNetworkChannel, mentions=network_bot.mentions) in private(stop)
 
     # A channel where the bot cannot start threads is refused; both options at once too.
     closed = tables.guilds[0].add_text_channel("closed", deny_bot=Permission.CREATE_PUBLIC_THREADS)
@@ -204,10 +222,12 @@ async def test_moderators_name_the_network_channel_see_their_members_and_stop(
     assert said(_("Name a network channel, or stop: not both.")) in private(refused)
 
     unnamed = private(await fake.run_command(mod, general, "dvonn settings"))
-    assert said(network_line(None)) in unnamed
+    assert said(network_line(None), mentions=network_bot.mentions) in unnamed
     assert said(TAKES_PART, channel=tables.networks[0].id) in private(await name_channel(tables, 0))
     named = private(await fake.run_command(tables.eve, general, "dvonn settings"))
-    assert said(network_line(tables.networks[0].id)) in named  # read only, for anyone
+    assert (
+        said(network_line(tables.networks[0].id), mentions=network_bot.mentions) in named
+    )  # read only, for anyone
     server = await network.servers.server(guild_id)
     assert server is not None and server.is_live and server.channel_id == tables.networks[0].id
     assert server.joined_by == mod.id
@@ -231,14 +251,20 @@ async def test_moderators_name_the_network_channel_see_their_members_and_stop(
     ) in private(moved)
 
     stopped = private(await fake.run_command(mod, general, "network server", {"stop": True}))
-    assert said(_("Bring it back at any time with /network server channel:#channel.")) in stopped
+    assert (
+        said(
+            _("Bring it back at any time with /network server channel:#channel."),
+            mentions=network_bot.mentions,
+        )
+        in stopped
+    )
     server = await network.servers.server(guild_id)
     assert server is not None and not server.is_live
     again = await fake.run_command(mod, general, "network server", {"stop": True})
-    assert said(ServerLeftNetwork) in private(again)
+    assert said(ServerLeftNetwork, mentions=network_bot.mentions) in private(again)
     # A member joining now is homed in their DMs.
     rejoined = private(await fake.run_command(ann, general, "network join"))
-    assert said(HOME_DMS) in rejoined
+    assert said(HOME_DMS, mentions=network_bot.mentions) in rejoined
 
 
 async def test_players_block_and_unblock_network_players(
@@ -268,6 +294,7 @@ async def test_players_block_and_unblock_network_players(
                 "division). They are not told. Take it back with /network unblock."
             ),
             name="Bob",
+            mentions=network_bot.mentions,
         )
         in blocked
     )
@@ -286,7 +313,7 @@ async def test_players_block_and_unblock_network_players(
     outsider = await fake.run_command(ann, place, "network block", {"player": str(tables.eve.id)})
     assert said(NOT_A_PLAYER, name=str(tables.eve.id)) in private(outsider)
     stranger = await fake.run_command(tables.eve, place, "network block", {"player": str(cat.id)})
-    assert said(NotInNetwork) in private(stranger)
+    assert said(NotInNetwork, mentions=network_bot.mentions) in private(stranger)
     assert not await network.blocks.blocked_either(tables.eve.id, cat.id)
 
     # Unblocking offers one's own blocks only.
@@ -341,4 +368,4 @@ async def test_a_server_the_bot_is_removed_from_leaves_the_network(
     assert other is not None and other.is_live  # only the server the bot left
     # Its member's games are homed in their DMs from now on.
     rejoined = private(await fake.run_command(cat, bot_dm(tables, cat), "network join"))
-    assert said(HOME_DMS) in rejoined
+    assert said(HOME_DMS, mentions=network_bot.mentions) in rejoined
