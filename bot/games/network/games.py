@@ -213,6 +213,16 @@ class NetworkGames(UseCases):
         """A network game's homes (none for another game)."""
         return await self._store.homes(game_id)
 
+    async def home_of(self, game: Game, user_id: UserId) -> GameHome | None:
+        """``user_id``'s home of network ``game``: their own, or the one of both (``None``: not
+        a player of it, or not a network game)."""
+        colour = game.colour_of(user_id)
+        if colour is None:
+            return None
+        seat = HomeSeat.WHITE if colour is Colour.WHITE else HomeSeat.BLACK
+        homes = await self._store.homes(game.id)
+        return next((h for h in homes if h.seat in (seat, HomeSeat.BOTH)), None)
+
     async def names(self, game: Game) -> dict[UserId, str]:
         """The network names of a game's players (those of players whose data is deleted are
         missing)."""

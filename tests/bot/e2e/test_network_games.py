@@ -13,7 +13,7 @@ from bot.app import DvonnBot
 from bot.games.core.errors import ChallengeAlreadyAccepted as ALREADY_TAKEN
 from bot.games.core.errors import OwnChallenge
 from bot.games.network.errors import PlayerUnavailable, ServerLeftNetwork
-from bot.i18n import Text, _
+from bot.i18n import COLOUR_NAMES, Text, _
 from tests.bot.e2e.conftest import NetworkTables
 from tests.bot.e2e.helpers import play_turn, said
 from tests.fakediscord import (
@@ -136,6 +136,32 @@ async def test_an_open_network_challenge_from_one_server_is_taken_from_another(
     assert first_b[0].pinged_user_ids == set()
     for message in fake.messages_in(home_b) + fake.messages_in(tables.networks[1]):
         assert "Ann of A" not in message.content and str(ann.id) not in message.content
+    # Each lists it as played in their own home, the other by their network name.
+    line = _("#{game} vs {opponent} ({colour}), a network game in <#{channel}>: {turn}")
+    bobs = private(await fake.run_command(bob, tables.networks[1], "dvonn games"))
+    assert (
+        said(
+            line,
+            game=game_id,
+            opponent="Ann",
+            colour=COLOUR_NAMES[rules.Colour.BLACK],
+            channel=home_b.id,
+            turn=_("{player}'s turn", player="Ann"),
+        )
+        in bobs.splitlines()
+    )
+    anns = private(await fake.run_command(ann, tables.generals[0], "dvonn games"))
+    assert (
+        said(
+            line,
+            game=game_id,
+            opponent="Bob",
+            colour=COLOUR_NAMES[rules.Colour.WHITE],
+            channel=home_a.id,
+            turn=_("your turn"),
+        )
+        in anns.splitlines()
+    )
 
 
 async def test_a_whole_network_game_is_played_from_both_homes(
@@ -233,6 +259,19 @@ async def test_a_direct_challenge_to_a_player_whose_home_is_her_dms(
     thread_first = boards(fake.messages_in(thread))[0]
     assert thread_first.embeds[0]["title"] == named(title)  # server C's: English
     # Dana moves from her DMs: the board is the answer there, and comes to Cat's thread.
+    listed = private(await fake.run_command(dana, dm, "dvonn games"))
+    in_dms = _("#{game} vs {opponent} ({colour}), a network game in your DMs with the bot: {turn}")
+    assert (
+        said(
+            in_dms,
+            locale="fr",
+            game=game_id,
+            opponent="Cat",
+            colour=COLOUR_NAMES[rules.Colour.WHITE],
+            turn=_("your turn"),
+        )
+        in listed.splitlines()
+    )
     reply = await fake.run_command(dana, dm, "dvonn place", {"cell": "E3"})
     assert not reply.ephemeral, reply.content
     await fake.wait_until(
