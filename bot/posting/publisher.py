@@ -233,6 +233,14 @@ class Publisher:
         names = self.names
         return Players(white=await names.get(game.white_id), black=await names.get(game.black_id))
 
+    async def opponent_name(self, game: Game, user_id: int) -> str:
+        """The name of ``user_id``'s opponent in ``game``, as its posts show it (a network
+        game's: their network name, never a server's nickname)."""
+        if game.network:
+            players = await self.players(game)
+            return players.black if user_id == game.white_id else players.white
+        return await self.names.get(game.opponent_of(user_id))
+
     async def at_home(self, game: Game, home: str) -> Game:
         """``game`` as posted in one of its homes (a network game's ``W``, ``B`` or ``*``): its
         server, thread (or DM channel) and whether the bot lost it there, in place of the

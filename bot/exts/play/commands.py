@@ -36,7 +36,7 @@ from bot.posting.texts import LastTurn, board_post, mention
 
 if TYPE_CHECKING:
     from bot.app import Interaction
-    from bot.storage import Game, UserId
+    from bot.games.core.models import Game
 
 MAX_CHOICES: Final = 25  # Discord's limit for autocomplete answers
 
@@ -332,7 +332,7 @@ class Play(Feature):
 
             await finish(interaction, fit_lines(lines, more))
 
-    async def _running_game_line(self, game: Game, user_id: UserId) -> Text:
+    async def _running_game_line(self, game: Game, user_id: int) -> Text:
         """A line of ``/dvonn games``: a network game's opponent by their network name (never a
         server's nickname) and where the asker plays it, their own home."""
         colour = game.colour_of(user_id)
