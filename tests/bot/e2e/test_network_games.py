@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import json
 import random
+from pathlib import Path
 
 import rules
 from bot.app import DvonnBot
@@ -88,6 +90,17 @@ def boards(fake_messages: list[RecordedMessage]) -> list[RecordedMessage]:
     return [m for m in fake_messages if m.embed_image() is not None and not m.ephemeral]
 
 
+def boards_ever(fake: FakeDiscord, home: FakeChannel) -> list[RecordedMessage]:
+    """Every board posted in ``home``, those deleted since too (while pieces are placed, each
+    board replaces the last)."""
+    world = fake.world
+    return boards([world.messages[m] for m in world.channel_messages.get(home.id, [])])
+
+
+def posted_ever_in_both(fake: FakeDiscord, homes: tuple[FakeChannel, ...], count: int) -> bool:
+    return all(len(boards_ever(fake, home)) >= count for home in homes)
+
+
 async def seek_from_a_taken_from_b(
     tables: NetworkTables, bot: DvonnBot, **options: object
 ) -> tuple[int, FakeChannel, FakeChannel]:
@@ -165,47 +178,57 @@ async def test_an_open_network_challenge_from_one_server_is_taken_from_another(
 
 
 async def test_a_whole_network_game_is_played_from_both_homes(
-    network_tables: NetworkTables, network_bot: DvonnBot
+    network_tables: NetworkTables, network_bot: DvonnBot, shared_dir: Path
 ) -> None:
-    """Every board exactly once in each home, each pinging only its home's player; spectators
-    of both servers see them; no nickname of one server in the other."""
+    """A reference game of the oracle (its placements and moves), played from both homes: every
+    board exactly once in each home, each pinging only its home's player; spectators of both
+    servers see them; no nickname of one server in the other; the end as the oracle has it."""
     tables, fake = network_tables, network_tables.fake
     ann, bob, _cat = tables.players
-    game_id, home_a, home_b = await seek_from_a_taken_from_b(tables, network_bot, setup="random")
+    line = (shared_dir / "oracle" / "random_games_sample.jsonl").open().readline()
+    reference = json.loads(line)
+    moves = [rules.parse_move(p["action"]) for p in reference["positions"]]
+    game_id, home_a, home_b = await seek_from_a_taken_from_b(tables, network_bot)
     homes = {rules.Colour.WHITE: (ann, home_a), rules.Colour.BLACK: (bob, home_b)}
-    rng = random.Random(11)
     pos = (await network_bot.service.get_game(game_id)).position
     turns = 0
-    while not rules.is_over(pos):
+    for move in moves:
+        if move == rules.PASS:
+            assert rules.legal_moves(pos) == (rules.PASS,)  # the bot passes for the player
+            pos = rules.play(pos, move)
+            continue
         mover, home = homes[pos.turn]
-        move = rng.choice(rules.legal_moves(pos))
         turn = await play_turn(fake, mover, home, move, typed=turns % 5 == 2)
         assert turn.post is not None, f"{move}: {turn.reply.content}"
         turns += 1
         pos = rules.play(pos, move)
-        while not rules.is_over(pos) and rules.legal_moves(pos) == (rules.PASS,):
-            pos = rules.play(pos, rules.PASS)
         await fake.wait_until(
-            functools.partial(posted_in_both, fake, (home_a, home_b), 1 + turns),
+            functools.partial(posted_ever_in_both, fake, (home_a, home_b), 1 + turns),
             what="the turn's board in each home",
             timeout=10,
         )
+    assert rules.is_over(pos)
     await asyncio.sleep(0.5)  # anything doubled would be out by now
     game = await network_bot.service.get_game(game_id)
     assert not game.is_active and game.position == pos
+    assert rules.score(pos) == (reference["score"]["W"], reference["score"]["B"])
+    shown = {home.id: boards(fake.messages_in(home)) for home in (home_a, home_b)}
     for player, home in homes.values():
-        posted = boards(fake.messages_in(home))
+        posted = boards_ever(fake, home)
         assert len(posted) == 1 + turns  # the first board, then every turn's, once
         for message in posted:
             assert message.pinged_user_ids <= {player.id}
+        # Each board asking for a placement gave way to the next (48 of them, the 49th's
+        # stays: the board asking for it); every move's board stays.
+        assert len(shown[home.id]) == 1 + turns - 48
         texts = " ".join(m.content + str(m.embeds) for m in fake.messages_in(home))
         for someone in (ann, bob):
             assert f"{someone.username.title()} of" not in texts  # no server's nickname
         other_player = bob if player is ann else ann
         assert other_player.mention not in texts
     # Spectators: a member of each server sees every board of their server's home.
-    assert len(boards(fake.visible_to(tables.eve, home_a))) == 1 + turns
-    assert len(boards(fake.visible_to(tables.moderators[1], home_b))) == 1 + turns
+    assert boards(fake.visible_to(tables.eve, home_a)) == shown[home_a.id]
+    assert boards(fake.visible_to(tables.moderators[1], home_b)) == shown[home_b.id]
 
 
 async def test_a_direct_challenge_to_a_player_whose_home_is_her_dms(
