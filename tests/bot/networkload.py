@@ -32,8 +32,11 @@ board exactly once, in order, pinging only its own player (:func:`check_home`, f
 crash test; read against the moves the database holds), and the peak memory of the bots, their
 render workers and this process (the fake with the harness).
 
-The run fails (exit status 1) if a home missed a board or got one twice, if a move was not
-answered, or if the global limit answered a 429; the times are figures, never a pass mark.
+The run fails (exit status 1) if a home missed a board or got one twice, if a move was refused
+or its board never came, or if the global limit answered a 429. The times are figures, never a
+pass mark; so are the commands the bot did not answer within Discord's 3 seconds (counted: the
+player sees "The application did not respond", though the move may be played and its boards
+posted, which the check covers), which a machine too busy to run the bot can cause.
 """
 
 from __future__ import annotations
@@ -113,6 +116,8 @@ class NetworkRun:
     """Seconds from each move's dispatch to its board in the mover's home."""
     other_home: list[float] = field(default_factory=list)
     """Seconds from each move's dispatch to its board in the other home."""
+    moves: int = 0
+    """Moves sent."""
     rounds: list[float] = field(default_factory=list)
     """Seconds each round took, from its moves' dispatch to the last home's board."""
     play_seconds: float = 0.0
@@ -121,7 +126,10 @@ class NetworkRun:
     traffic: TrafficSnapshot | None = None
     setup_traffic: TrafficSnapshot | None = None
     failures: list[str] = field(default_factory=list)
-    """Moves not answered, or boards that never came."""
+    """Moves refused, or boards that never came."""
+    unanswered: list[str] = field(default_factory=list)
+    """Moves whose command got no answer within Discord's 3 seconds (the player is shown "The
+    application did not respond"); their boards may still come, and are checked as any."""
     homes_checked: int = 0
     home_errors: list[str] = field(default_factory=list)
     """Homes without every board exactly once, in order, pinging only their player."""
@@ -164,7 +172,7 @@ class NetworkRun:
             f"network, {self.mode.label}: {self.servers} servers, {self.members} members "
             f"({self.dm_members} homed in their DMs), {self.games} games between members of "
             f"different servers; set up in {self.setup_seconds:.1f} s",
-            f"{self.turns} rounds, every game moving at once: {len(self.mover_home)} moves in "
+            f"{self.turns} rounds, every game moving at once: {self.moves} moves in "
             f"{self.play_seconds:.1f} s; a round took "
             + (", ".join(f"{r:.1f}" for r in self.rounds) or "-")
             + " s",
@@ -212,6 +220,10 @@ class NetworkRun:
             + "; their render workers "
             + (", ".join(mib(k) for k in self.render_rss.values()) or "none")
             + f"; this process (the fake Discord and the harness) {mib(self.harness_rss)}"
+        )
+        lines.append(
+            f"commands unanswered within Discord's 3 s: {len(self.unanswered)} of {self.moves}"
+            + (f" (e.g. {', '.join(self.unanswered[:3])})" if self.unanswered else "")
         )
         lines.append(f"failures: {len(self.failures)}")
         lines.extend(f"  {failure}" for failure in self.failures[:10])
@@ -362,16 +374,20 @@ async def play_round(
         move = rng.choice(rules.legal_moves(pos))
         command, options = move_options(move)
         result = fake.send_command(game.player(seat), game.homes[seat], command, options)
-        await result.wait_response(timeout=30)
+        run.moves += 1
+        after = rules.play(pos, move)
+        while rules.legal_moves(after) == (rules.PASS,):
+            after = rules.play(after, rules.PASS)
+        game.position = after  # the check at the end compares it with the database's
+        await result.wait_response()  # until Discord's deadline
+        if not result.responded:
+            run.unanswered.append(f"game {game.number} round {turn + 1}: {move}")
+            return  # the move may still be played: its boards are waited for
         await result.settled(timeout=60)
         if is_board_post(result.message):
             answered[game.number] = time.perf_counter() - at
         elif not played_privately(result, str(move)):
             raise AssertionError(f"{move} answered {result.content!r}")
-        pos = rules.play(pos, move)
-        while rules.legal_moves(pos) == (rules.PASS,):
-            pos = rules.play(pos, rules.PASS)
-        game.position = pos
 
     results = await asyncio.gather(*(one(g) for g in games), return_exceptions=True)
     moved = []
@@ -381,10 +397,19 @@ async def play_round(
         else:
             moved.append(game)
 
+    world = fake.world
+    read: dict[int, int] = {}  # home (channel id): how many of its messages were looked at
+
     def first_board(home: FakeChannel) -> float | None:
-        """Seconds from the dispatch to the round's first board in ``home``."""
-        for post in board_posts(fake, home):
-            if post.id > mark:
+        """Seconds from the dispatch to the round's first board in ``home``. Looks only at
+        the messages not looked at before: the fake, in this process, must not be starved."""
+        ids = world.channel_messages.get(home.id, [])
+        for index in range(read.get(home.id, 0), len(ids)):
+            post = world.messages[ids[index]]
+            if post.loading:
+                return None  # a deferred answer still to be filled in: looked at again
+            read[home.id] = index + 1
+            if post.id > mark and post.author_id == world.bot.id and is_board_post(post):
                 return post.created_at.timestamp() - dispatched
         return None
 
@@ -398,7 +423,7 @@ async def play_round(
                 seen[key] = found
                 del pending[key]
         if pending:
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(0.1)
     run.rounds.append(time.perf_counter() - at)
     for number, seat in pending:
         run.failures.append(f"game {number} round {turn + 1}: no board in {seat}'s home")

@@ -36,11 +36,18 @@ async def test_a_tiny_network_run_posts_every_board_once_in_both_homes() -> None
     assert (run.members, run.dm_members) == (6, 1)
     assert run.failures == [] and run.home_errors == [] and not run.failed
     assert run.homes_checked == 6 and len(run.rounds) == 2
-    assert len(run.mover_home) == 6 and len(run.other_home) == 6
+    assert run.moves == 6 and len(run.mover_home) == 6 and len(run.other_home) == 6
     assert run.board_posts >= 12  # a board a move in each home (placement boards replaced too)
     assert run.bot_rss and run.harness_rss > 0
     printed = run.render()
-    for figure in ("mover's home", "other home", "/s", "429s while playing: global 0", "RSS"):
+    for figure in (
+        "mover's home",
+        "other home",
+        "/s",
+        "429s while playing: global 0",
+        "unanswered",
+        "RSS",
+    ):
         assert figure in printed
     assert "exactly once, in order, pinging only its player: yes" in printed
 
