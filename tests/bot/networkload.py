@@ -43,12 +43,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import random
 import resource
 import sqlite3
 import tempfile
 import time
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -70,12 +71,12 @@ from tests.bot.e2e.test_crashes import stored as stored_in_file
 from tests.bot.e2e.test_network_crashes import check_home
 from tests.bot.e2e.test_shards import stored as stored_in_postgres
 from tests.bot.loadbench import Mode, bots, guild_id, move_options, summarise_log
-from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser, Permission
+from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser, InteractionFailed, Permission
 from tests.fakediscord.ratelimits import RateLimits, TrafficSnapshot
 from tests.postgres import PostgresServer
 
-SETUP_AT_ONCE = 20
-"""Games set up at a time."""
+SETUP_AT_ONCE = 10
+"""Members joining, and games set up, at a time."""
 ROUND_TIMEOUT = 120.0
 """Seconds a round may take before its missing boards are failures."""
 DOUBLES_WAIT = 1.0
@@ -444,6 +445,19 @@ def boards_in_homes(fake: FakeDiscord, games: Iterable[NetworkGame]) -> int:
     return sum(len(board_posts(fake, home)) for game in games for home in game.homes.values())
 
 
+async def again(command: Callable[[], Awaitable[None]], tries: int = 3) -> None:
+    """Run a setup command that may be run twice (naming a network channel, joining), again
+    while the bot does not answer it in time: a machine too busy makes it miss Discord's 3
+    seconds now and then, and the setup is not what is measured."""
+    for attempt in range(tries):
+        try:
+            await command()
+            return
+        except InteractionFailed:
+            if attempt == tries - 1:
+                raise
+
+
 def check_homes(fake: FakeDiscord, games: Iterable[NetworkGame], database: str) -> list[str]:
     """Every home of every game: every board once, in order, pinging only its player, against
     the moves the database holds; and the game where the players' moves put it."""
@@ -521,11 +535,13 @@ async def network_benchmark(
             async with bots(fake, database, mode.processes, env, log) as processes:
                 started = time.perf_counter()
                 for moderator, general, network in zip(moderators, generals, networks, strict=True):
-                    await name_network_channel(fake, moderator, general, network)
+                    await again(
+                        functools.partial(name_network_channel, fake, moderator, general, network)
+                    )
                 for start in range(0, len(members), SETUP_AT_ONCE):
                     await asyncio.gather(
                         *(
-                            join_network(fake, member, place)
+                            again(functools.partial(join_network, fake, member, place))
                             for member, place in zip(
                                 members[start : start + SETUP_AT_ONCE],
                                 places[start : start + SETUP_AT_ONCE],
