@@ -47,6 +47,12 @@ or several; one process is started the same way (``DVONN_SHARDS=0`` of 1), so mo
 same workload and seed each, ``--rounds`` times, in the opposite order every other round (the
 machines are shared and noisy: compare within one run, taking turns), then prints a table.
 A benchmark, not a test: it never fails.
+
+``--network`` plays network games instead (:mod:`tests.bot.networkload`): ``--games`` (100)
+between the members of ``--guilds`` (10) servers' network channels and of their DMs
+(``--dm-share``), each board posted in both of its game's homes, every game moving at once for
+``--turns`` rounds; that mode fails (exit status 1) if a home misses a board or gets one twice,
+or on a 429 of the global limit.
 """
 
 from __future__ import annotations
