@@ -120,6 +120,22 @@ async def send_move(
     )
 
 
+async def name_network_channel(
+    fake: FakeDiscord, moderator: FakeUser, where: FakeChannel, channel: FakeChannel
+) -> None:
+    """A moderator (Manage Server), from ``where``, names ``channel`` their server's network
+    channel (``/network server channel:``); answered privately."""
+    reply = await fake.run_command(moderator, where, "network server", {"channel": channel})
+    assert reply.ephemeral, reply.content
+
+
+async def join_network(fake: FakeDiscord, user: FakeUser, channel: FakeChannel) -> None:
+    """``user`` joins the network from ``channel`` (``/network join``): their home is that
+    server's network channel if it has one, else their DMs; answered privately."""
+    reply = await fake.run_command(user, channel, "network join")
+    assert reply.ephemeral and reply.content, reply.content
+
+
 def board_image(message: RecordedMessage | None) -> Image.Image:
     """The board image attached to a message (fails if there is none)."""
     assert message is not None, "no message"

@@ -17,7 +17,7 @@ from bot.games.core.errors import OwnChallenge
 from bot.games.network.errors import PlayerUnavailable, ServerLeftNetwork
 from bot.i18n import COLOUR_NAMES, Text, _
 from tests.bot.e2e.conftest import NetworkTables
-from tests.bot.e2e.helpers import play_turn, said
+from tests.bot.e2e.helpers import join_network, name_network_channel, play_turn, said
 from tests.fakediscord import (
     FakeChannel,
     FakeDiscord,
@@ -45,17 +45,13 @@ def bot_dm(tables: NetworkTables, user: FakeUser) -> FakeChannel:
 async def take_part(tables: NetworkTables, *servers: int) -> None:
     """The servers' moderators name their network channels."""
     for server in servers:
-        reply = await tables.fake.run_command(
-            tables.moderators[server],
-            tables.generals[server],
-            "network server",
-            {"channel": tables.networks[server]},
+        await name_network_channel(
+            tables.fake, tables.moderators[server], tables.generals[server], tables.networks[server]
         )
-        assert reply.ephemeral
 
 
 async def join(tables: NetworkTables, user: FakeUser, channel: FakeChannel) -> None:
-    assert private(await tables.fake.run_command(user, channel, "network join"))
+    await join_network(tables.fake, user, channel)
 
 
 async def thread_in(tables: NetworkTables, channel: FakeChannel) -> FakeChannel:
