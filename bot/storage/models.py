@@ -588,7 +588,8 @@ class NetworkServer:
     board_message_id: int | None = None
     """Its board of open network challenges, once posted."""
     board_version: int = 0
-    """The network's ``seeks`` count (:meth:`NetworkWrites.bump_seeks`) the board shows."""
+    """The network's ``seeks`` count (:meth:`NetworkWrites.bump_seeks`) the board shows
+    (``-1`` before it is first posted, :data:`bot.storage.network.NO_BOARD`)."""
     board_at: datetime | None = None
     """When the board was last posted or edited."""
     left_at: datetime | None = None

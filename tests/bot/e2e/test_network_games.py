@@ -376,6 +376,12 @@ def board_in(fake: FakeDiscord, channel: FakeChannel) -> RecordedMessage | None:
     )
 
 
+def titled_board_in(fake: FakeDiscord, channel: FakeChannel) -> RecordedMessage | None:
+    """The network board in ``channel`` by its title (one without seeks has no menu)."""
+    title = said(_("🌐 **Open network challenges**"))
+    return next((m for m in fake.messages_in(channel) if m.content.startswith(title)), None)
+
+
 async def test_every_network_channel_shows_the_board_of_seeks_and_it_accepts(
     network_tables: NetworkTables, network_bot: DvonnBot
 ) -> None:
@@ -400,6 +406,33 @@ async def test_every_network_channel_shows_the_board_of_seeks_and_it_accepts(
     await thread_in(tables, tables.networks[1])
     late = await fake.select(cat, shown[2], PICK, [str(challenge.id)])  # a board behind
     assert said(ALREADY_TAKEN) in private(late)
+
+
+async def test_a_server_s_first_board_comes_without_any_seek(
+    network_tables: NetworkTables, network_bot: DvonnBot
+) -> None:
+    """A moderator names the network channel of a network where no seek was ever made, or
+    moves it: its board comes on the boards' job's next pass, though no seek opens or closes."""
+    tables, fake = network_tables, network_tables.fake
+    assert await network_bot.service.network.lobby.seeks_version() == 0
+    await take_part(tables, 0)
+    board = await fake.wait_until(
+        functools.partial(titled_board_in, fake, tables.networks[0]),
+        what="the first board",
+        timeout=15,
+    )
+    assert board is not None
+    assert said(_("None now: make one with /network challenge.")) in board.content
+    # Moved to another channel: a board there too, at once (the old one stays as it was).
+    elsewhere = tables.guilds[0].add_text_channel("network-2")
+    reply = await fake.run_command(
+        tables.moderators[0], tables.generals[0], "network server", {"channel": elsewhere}
+    )
+    assert reply.ephemeral
+    moved = await fake.wait_until(
+        functools.partial(titled_board_in, fake, elsewhere), what="the board moved", timeout=15
+    )
+    assert moved is not None and moved.id != board.id
 
 
 async def test_a_dm_home_with_several_network_games_finds_the_one_meant(
