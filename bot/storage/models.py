@@ -147,6 +147,9 @@ class Challenge:
     """A network challenge's lowest network rating that may accept it (``None``: no bound)."""
     max_rating: int | None = None
     """Its highest (``None``: no bound)."""
+    message_id: int | None = None
+    """A network seek's own post, where it was made (``channel_id``), once the bot knows it:
+    edited to say so when the seek closes."""
 
     @property
     def is_open_to_anyone(self) -> bool:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from bot.games.core.parts import UseCases
 from bot.games.network.errors import NotInNetwork
+from bot.games.network.seeking import edit_posts
 from bot.storage import Challenge, GuildId, NetworkMember, UserId
 
 log = logging.getLogger(__name__)
@@ -64,6 +65,7 @@ class Membership(UseCases):
             cancelled = await tx.cancel_network_challenges(now, player_id=user_id)
             if any(c.is_open_to_anyone for c in cancelled):
                 await tx.bump_seeks()
+            await edit_posts(tx, cancelled, now)  # their own posts, by the next poll
             member = await tx.member(user_id)
             assert member is not None
         log.info("network: %s left (forget: %s)", user_id, forget)

@@ -25,7 +25,7 @@ from bot.games.core.errors import (
 )
 from bot.games.core.network import NETWORK
 from bot.games.core.timecontrol import DaysPerMove
-from bot.games.network.announcements import DIRECT_CHALLENGE, NETWORK_HOME
+from bot.games.network.announcements import DIRECT_CHALLENGE, NETWORK_HOME, SEEK_CLOSED
 from bot.games.network.errors import (
     InvalidRatingRange,
     NetworkChallengeTaken,
@@ -499,3 +499,55 @@ async def test_the_network_s_jobs_run_only_when_it_is_on(
     await net.sweep()
     assert (await net.get_challenge(challenge_id)).status is ChallengeStatus.EXPIRED
     assert await net.network.lobby.seeks_version() == version + 1
+
+
+# --- a seek's own post, edited once it closes ---------------------------------------------------
+
+
+async def test_a_seek_s_own_post_is_edited_once_it_closes_wherever_it_closes(
+    net: GameService, clock: ManualClock
+) -> None:
+    """Taken elsewhere, called off (its challenger left) or expired: one row edits its own post
+    (none while its post is not known, none when the tap was on that post); a seek taken before
+    its post was known gets its row when the post is."""
+    lobby = net.network.lobby
+
+    async def edits_of(challenge_id: int) -> list[int]:
+        rows = await net.outbox.claimable()
+        return [
+            r.id for r in rows if r.kind == SEEK_CLOSED and r.payload == {"challenge": challenge_id}
+        ]
+
+    # Taken from elsewhere (a board, a list): its row, claimed by the accepter's process.
+    taken = await seek(net)
+    assert await lobby.seek_posted(taken, 7001) == ()  # open: kept
+    started = await net.network.accept(taken, BOB, tapped=8000)
+    assert len(started.edits) == 1
+    row = await net.outbox.get(started.edits[0])
+    assert row is not None and row.kind == SEEK_CLOSED and row.payload == {"challenge": taken}
+    assert (await lobby.challenge(taken)).message_id == 7001
+    # Taken on its own post: that tap's answer edits it, no row.
+    own = await seek(net, CAROL)
+    await lobby.seek_posted(own, 7002)
+    assert (await net.network.accept(own, ALICE, tapped=7002)).edits == ()
+    # Taken before its post was known: the row comes with the post.
+    early = await seek(net, DANA, guild=None)
+    assert (await net.network.accept(early, CAROL)).edits == ()
+    (written,) = await lobby.seek_posted(early, 7003)
+    row = await net.outbox.get(written)
+    assert row is not None and row.payload == {"challenge": early}
+    # Called off: its challenger left; by the next poll (not claimed).
+    left = await seek(net, BOB, guild=GUILD_B)
+    await lobby.seek_posted(left, 7004)
+    await net.network.leave(BOB)
+    assert len(await edits_of(left)) == 1
+    # Expired: by the housekeeping job, which posts it.
+    expiring = await seek(net, ALICE)
+    await lobby.seek_posted(expiring, 7005)
+    unknown = await seek(net, ALICE)  # its post never known: nothing to edit
+    clock.advance(timedelta(days=60))
+    expired = await lobby.expire_due()
+    assert {c.id for c in expired.challenges} >= {expiring, unknown}
+    assert len(expired.announcements) == 1
+    row = await net.outbox.get(expired.announcements[0])
+    assert row is not None and row.payload == {"challenge": expiring}
