@@ -510,13 +510,19 @@ class NetworkWrites(TournamentWrites):
         )
         return True
 
-    async def lose_home(self, game_id: int, seat: HomeSeat, now: datetime) -> bool:
-        """Record that a home refused the bot's posts and give up its unsent posts (as
+    async def lose_home(
+        self, game_id: int, seat: HomeSeat, now: datetime, *, refused: ChannelId
+    ) -> bool:
+        """Record that a home refused the bot's posts in ``refused`` (its thread or DM channel;
+        its network channel while the thread is not made) and give up its unsent posts (as
         ``lose_channel`` does for a game's one place); ``False`` (nothing done) if that was
-        recorded already, or there is no such home."""
+        recorded already, if there is no such home, or if the home is no longer there (moved
+        to its player's DMs since: a late refusal of its old thread says nothing of the new
+        home)."""
         changed = await self._conn.execute(
-            "UPDATE game_homes SET lost_at = ? WHERE game_id = ? AND seat = ? AND lost_at IS NULL",
-            (time_to_text(now), game_id, seat.value),
+            "UPDATE game_homes SET lost_at = ? WHERE game_id = ? AND seat = ? AND lost_at IS NULL "
+            "AND (channel_id = ? OR (channel_id IS NULL AND parent_channel_id = ?))",
+            (time_to_text(now), game_id, seat.value, refused, refused),
         )
         if changed != 1:
             return False

@@ -444,14 +444,45 @@ async def test_a_server_that_stops_moves_its_homes_to_dms_in_batches(net: GameSe
 
 async def test_a_lost_home_moves_to_dms_and_a_lost_dm_home_is_given_up(net: GameService) -> None:
     game = await begun(net, ALICE, DANA)
-    written = await net.network.lose_home(game.id, "W")
+    written = await net.network.lose_home(game.id, "W", 900)  # its thread
     assert len(written) == 1
     homes = {h.seat: h for h in await net.network.games.homes(game.id)}
     assert (homes[HomeSeat.WHITE].guild_id, homes[HomeSeat.WHITE].user_id) == (None, ALICE)
-    assert await net.network.lose_home(game.id, "B") == []
+    assert await net.network.lose_home(game.id, "B", 901) == []  # Dana's DMs
     homes = {h.seat: h for h in await net.network.games.homes(game.id)}
     assert homes[HomeSeat.BLACK].lost_at is not None
-    assert await net.network.lose_home(game.id, "*") == []  # no such home
+    assert await net.network.lose_home(game.id, "*", 900) == []  # no such home
+
+
+async def test_a_late_refusal_from_a_home_s_old_thread_leaves_its_new_home_alone(
+    net: GameService,
+) -> None:
+    """Alice's home moved to her DMs (her server left the network) while a post to her old
+    thread was under way; Discord's refusal of that post, coming after, neither marks her new
+    home lost nor gives up its posts, by the outbox's path or the network's."""
+    game = await begun(net, ALICE, BOB)
+    await net.network.stop(GUILD_A, MODERATOR)
+    moved = await net.network.games.move_homes_out()
+    assert moved.games == (game.id,)
+    await net.network.home_ready(game.id, HomeSeat.WHITE, 4242)  # her DM channel
+    game = await net.get_game(game.id)
+    assert game.to_move_id is not None
+    await net.play(game.id, game.to_move_id, "E3")  # a post for each home, unsent
+    unsent = await net.store.unsent_notifications(game.id, home="W")
+    assert unsent
+    # The old thread (900) refuses late: nothing changes.
+    assert not await net.outbox.lose_home(game.id, "W", 900)
+    assert await net.network.lose_home(game.id, "W", 900) == []
+    white = next(h for h in await net.network.games.homes(game.id) if h.seat is HomeSeat.WHITE)
+    assert (white.channel_id, white.lost_at) == (4242, None)
+    assert await net.store.unsent_notifications(game.id, home="W") == unsent
+    # While its thread is being made, a refusal is of its network channel: that one counts.
+    await net.network.set_channel(GUILD_A, CHANNEL_A, MODERATOR)
+    await net.network.join(BOB, "Bob", GUILD_A)
+    pending = await network_game(net, CAROL, BOB)  # one home of both, in A, no thread yet
+    (home,) = pending.homes
+    assert await net.network.lose_home(pending.game.id, home.seat.value, 900) == []
+    assert len(await net.network.lose_home(pending.game.id, home.seat.value, CHANNEL_A)) == 2
 
 
 async def test_deletion_waits_for_the_last_network_game(net: GameService) -> None:

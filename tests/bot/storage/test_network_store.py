@@ -374,8 +374,10 @@ async def test_a_network_games_homes_are_made_lost_and_moved(store: Store) -> No
     white_post, black_post = await _post(store, game_id, "W"), await _post(store, game_id, "B")
     # Black's home refuses the bot's posts: its posts are given up, White's are not.
     async with store.write() as tx:
-        assert await tx.lose_home(game_id, HomeSeat.BLACK, NOW)
-        assert not await tx.lose_home(game_id, HomeSeat.BLACK, NOW)  # once
+        # A refusal from where the home is not (another channel) changes nothing.
+        assert not await tx.lose_home(game_id, HomeSeat.BLACK, NOW, refused=9101)
+        assert await tx.lose_home(game_id, HomeSeat.BLACK, NOW, refused=9102)
+        assert not await tx.lose_home(game_id, HomeSeat.BLACK, NOW, refused=9102)  # once
     assert await _unsent(store, game_id) == [white_post]
     black = (await store.homes(game_id))[1]
     assert black.lost_at == NOW
