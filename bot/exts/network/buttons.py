@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import discord
 
-from bot.exts.network.commands import home_guild, network_name
+from bot.exts.network.commands import home_guild, network_name, refresh_name
 from bot.exts.network.seek_texts import seek_option, taken_text
 from bot.games.core.models import Challenge, HomeSeat
 from bot.games.network.seeking import NetworkGameStarted
@@ -62,6 +62,7 @@ class NetworkChallengeButton(
         return cls(int(match["id"]), match["action"])
 
     async def run(self, interaction: Interaction) -> None:
+        await refresh_name(interaction)
         network = interaction.client.service.network
         reader = interaction.client.publisher.private_reader(interaction)
         name = await player_name(interaction)
@@ -104,6 +105,7 @@ class SeekMenu(BotMenu, template=r"dvonn:net:pick"):
         return cls()
 
     async def run(self, interaction: Interaction) -> None:
+        await refresh_name(interaction)
         chosen = self.chosen
         if chosen is None or not chosen.isdigit():
             return
