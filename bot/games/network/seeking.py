@@ -42,6 +42,7 @@ from bot.games.network.errors import (
     OutOfRange,
     OwnNetworkChallenge,
     PlayerUnavailable,
+    SeekUnavailable,
     ServerLeftNetwork,
 )
 from bot.storage import (
@@ -175,7 +176,8 @@ class NetworkLobby(UseCases):
 
         Raises :class:`ChallengeNotFound`, :class:`NetworkChallengeTaken` (and the other
         :class:`ChallengeClosed`), :class:`OwnNetworkChallenge`, :class:`ChallengeNotForYou`,
-        :class:`NotInNetwork`, :class:`PlayerUnavailable`, :class:`OutOfRange`,
+        :class:`NotInNetwork`, :class:`PlayerUnavailable` (a seek's:
+        :class:`SeekUnavailable`), :class:`OutOfRange`,
         :class:`ServerLeftNetwork` (the challenge's server, or the one tapped in, left)."""
         rating = await self._store.rating(NETWORK, user_id)
         shown = round(START_RATING if rating is None else rating.rating)
@@ -227,6 +229,8 @@ class NetworkLobby(UseCases):
             raise ChallengeNotForYou(challenge.id, user_id, challenge.opponent_id)
         await _check_member(tx, user_id)
         if await tx.blocked_either(challenge.challenger_id, user_id):
+            if challenge.is_open_to_anyone:  # a seek: shown on the boards whatever the blocks
+                raise SeekUnavailable(user_id, challenge.challenger_id)
             raise PlayerUnavailable(user_id, challenge.challenger_id)
         low = LOWEST_RATING if challenge.min_rating is None else challenge.min_rating
         high = HIGHEST_RATING if challenge.max_rating is None else challenge.max_rating

@@ -12,7 +12,7 @@ import rules
 from bot.app import DvonnBot
 from bot.games.core.errors import ChallengeAlreadyAccepted as ALREADY_TAKEN
 from bot.games.core.errors import OwnChallenge
-from bot.games.network.errors import PlayerUnavailable, ServerLeftNetwork
+from bot.games.network.errors import PlayerUnavailable, SeekUnavailable, ServerLeftNetwork
 from bot.i18n import Text, _
 from tests.bot.e2e.conftest import NetworkTables
 from tests.bot.e2e.helpers import play_turn, said
@@ -272,6 +272,25 @@ async def test_a_block_keeps_two_players_apart_either_way(
     taken = await fake.run_command(bob, tables.networks[1], "network seeks")
     assert taken.message is not None
     assert str(challenge.id) not in str(taken.message.components)
+    # The boards, seen by whole channels, show every seek, whatever the blocks: a pick of the
+    # other's there is refused privately, worded alike whoever blocked whom, saying why.
+    bobs_seek = next(
+        c for c in await network_bot.service.network.seeks_for(cat.id) if c.challenger_id == bob.id
+    )
+    for picker, server, seek_id in ((bob, 1, challenge.id), (ann, 0, bobs_seek.id)):
+
+        def listing(
+            channel: FakeChannel = tables.networks[server], wanted: int = seek_id
+        ) -> RecordedMessage | None:
+            board = board_in(fake, channel)
+            return board if board is not None and f"#{wanted}" in board.content else None
+
+        board = await fake.wait_until(listing, what="the board with the seek", timeout=20)
+        assert board is not None
+        refused = await fake.select(picker, board, PICK, [str(seek_id)])
+        assert private(refused) == said(SeekUnavailable)
+    assert await network_bot.service.network.seeks_for(bob.id) == []
+    assert fake.threads_in(tables.networks[0]) == fake.threads_in(tables.networks[1]) == []
 
 
 async def test_bad_inputs_are_answered_privately(

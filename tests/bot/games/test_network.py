@@ -36,6 +36,7 @@ from bot.games.network.errors import (
     OutOfRange,
     OwnNetworkChallenge,
     PlayerUnavailable,
+    SeekUnavailable,
     SelfBlock,
     ServerLeftNetwork,
 )
@@ -252,13 +253,19 @@ async def test_a_block_either_way_refuses_challenges_and_hides_seeks_without_say
                 challenger, guild_id=None, channel_id=1, opponent_id=opponent
             )
         refusals.append(str(error.value))
-    with pytest.raises(PlayerUnavailable) as error:
-        await net.network.accept(alice_seek, BOB)
-    refusals.append(str(error.value))
-    with pytest.raises(PlayerUnavailable) as error:
-        await net.network.accept(bob_seek.id, ALICE)
-    refusals.append(str(error.value))
     assert set(refusals) == {"This player does not take challenges from you."}
+    # Their seeks, which every board shows: refused alike, whoever blocked whom, saying why.
+    taps = []
+    with pytest.raises(SeekUnavailable) as seek_refused:
+        await net.network.accept(alice_seek, BOB)
+    taps.append(str(seek_refused.value))
+    with pytest.raises(SeekUnavailable) as seek_refused:
+        await net.network.accept(bob_seek.id, ALICE)
+    taps.append(str(seek_refused.value))
+    assert set(taps) == {
+        "This player does not take challenges from you. The network boards show every open "
+        "network challenge; /network seeks lists only those you may accept."
+    }
     assert [c.id for c in await net.network.seeks_for(BOB)] == []
     assert [c.id for c in await net.network.seeks_for(ALICE)] == []
     assert [c.id for c in await net.network.seeks_for(CAROL)] == [bob_seek.id, alice_seek]
