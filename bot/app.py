@@ -95,6 +95,24 @@ class DvonnTree(app_commands.CommandTree["DvonnBot"]):
         bot.count_interaction(interaction, await bot.errors.report(interaction, error))
 
 
+BeforeCommand = Callable[["discord.Interaction[DvonnBot]"], Awaitable[None]]
+"""What a top-level group runs before each of its subcommands
+(:meth:`DvonnBot.add_top_level_group`)."""
+
+
+class _TopLevelGroup(app_commands.Group):
+    """A top-level group whose subcommands are each preceded by ``before`` (if given)."""
+
+    def __init__(self, *, before: BeforeCommand | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._before = before
+
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        if self._before is not None:
+            await self._before(interaction)
+        return True
+
+
 class DvonnBot(commands.AutoShardedBot):
     """dvonn-bot: a correspondence DVONN server for Discord.
 
@@ -336,15 +354,20 @@ class DvonnBot(commands.AutoShardedBot):
             self.tree.remove_command(command.name)
             (self.dvonn if group is None else group).add_command(command)
 
-    def add_top_level_group(self, name: str, description: locale_str) -> app_commands.Group:
+    def add_top_level_group(
+        self, name: str, description: locale_str, *, before: BeforeCommand | None = None
+    ) -> app_commands.Group:
         """A top-level command of subcommands beside ``/dvonn`` (``/network``), offered where
-        ``/dvonn`` is; a feature adds its cogs' commands to it with :meth:`add_feature`."""
+        ``/dvonn`` is; a feature adds its cogs' commands to it with :meth:`add_feature`.
+        ``before``: run before each of its subcommands (not their autocompletes), refusing
+        none."""
         installs, contexts = EVERYWHERE
-        group = app_commands.Group(
+        group = _TopLevelGroup(
             name=name,
             description=description,
             allowed_installs=installs,
             allowed_contexts=contexts,
+            before=before,
         )
         self.tree.add_command(group)
         return group

@@ -21,6 +21,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import Choice, locale_str
 
+from bot.exts.network.commands import refresh_name
 from bot.games.service import GameService
 from bot.games.tournaments.championship import DivisionView, Move
 from bot.games.tournaments.standings import Standing
@@ -102,6 +103,7 @@ class EnterButton(BotButton, template=r"dvonn:net:champ:enter"):
 
     async def run(self, interaction: Interaction) -> None:
         client = interaction.client
+        await refresh_name(interaction)
         await enter_championship(client.service, client.publisher, interaction)
         await client.deliverer.deliver_pending()
 

@@ -113,20 +113,21 @@ class NetworkGames(UseCases):
         notice = await tx.enqueue(announcements.started(now_begun), now, self._outbox.claim())
         return GameStarted(None, now_begun, notice)
 
-    async def lose_home(self, game_id: int, seat: str) -> list[int]:
-        """A home of a network game refused the bot's posts (its thread or channel gone, or
-        the bot's permissions there): its unsent posts are given up (if that was not done
-        already), and a home in a server moves to its player's DMs (a home of both: one for
-        each), to be made ready there; a DM home refusing is given up (the player still plays
-        with the game's buttons and commands, and the clock decides). Returns the rows written
-        (to post now)."""
+    async def lose_home(self, game_id: int, seat: str, refused: ChannelId) -> list[int]:
+        """A home of a network game refused the bot's posts in channel ``refused`` (its thread
+        or channel gone, or the bot's permissions there): its unsent posts are given up (if
+        that was not done already), and a home in a server moves to its player's DMs (a home
+        of both: one for each), to be made ready there; a DM home refusing is given up (the
+        player still plays with the game's buttons and commands, and the clock decides).
+        A refusal from where the home no longer is (its old thread, answering late after the
+        home moved to DMs) changes nothing. Returns the rows written (to post now)."""
         now = self._now()
         async with self._store.write() as tx:
             game = await tx.game(game_id)
             home = next((h for h in await tx.homes(game_id) if h.seat.value == seat), None)
-            if game is None or home is None:
+            if game is None or home is None or not _is_at(home, refused):
                 return []
-            await tx.lose_home(game_id, home.seat, now)
+            await tx.lose_home(game_id, home.seat, now, refused=refused)
             if home.in_dms or game.status not in (GameStatus.ACTIVE, GameStatus.PENDING):
                 return []
             written = await _move_to_dms(tx, game, home, now)
@@ -227,6 +228,14 @@ class NetworkGames(UseCases):
         """The network names of a game's players (those of players whose data is deleted are
         missing)."""
         return await self._store.names(game.human_ids)
+
+
+def _is_at(home: GameHome, channel_id: ChannelId) -> bool:
+    """Whether ``home`` is in ``channel_id``: its thread or DM channel, or, while its thread is
+    not made, its network channel."""
+    if home.channel_id is not None:
+        return home.channel_id == channel_id
+    return home.parent_channel_id == channel_id
 
 
 async def _move_to_dms(tx: Writer, game: Game, home: GameHome, now: datetime) -> list[int]:

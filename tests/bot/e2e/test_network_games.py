@@ -14,7 +14,7 @@ import rules
 from bot.app import DvonnBot
 from bot.games.core.errors import ChallengeAlreadyAccepted as ALREADY_TAKEN
 from bot.games.core.errors import OwnChallenge
-from bot.games.network.errors import PlayerUnavailable, ServerLeftNetwork
+from bot.games.network.errors import PlayerUnavailable, SeekUnavailable, ServerLeftNetwork
 from bot.i18n import COLOUR_NAMES, Text, _
 from tests.bot.e2e.conftest import NetworkTables
 from tests.bot.e2e.helpers import join_network, name_network_channel, play_turn, said
@@ -330,6 +330,25 @@ async def test_a_block_keeps_two_players_apart_either_way(
     taken = await fake.run_command(bob, tables.networks[1], "network seeks")
     assert taken.message is not None
     assert str(challenge.id) not in str(taken.message.components)
+    # The boards, seen by whole channels, show every seek, whatever the blocks: a pick of the
+    # other's there is refused privately, worded alike whoever blocked whom, saying why.
+    bobs_seek = next(
+        c for c in await network_bot.service.network.seeks_for(cat.id) if c.challenger_id == bob.id
+    )
+    for picker, server, seek_id in ((bob, 1, challenge.id), (ann, 0, bobs_seek.id)):
+
+        def listing(
+            channel: FakeChannel = tables.networks[server], wanted: int = seek_id
+        ) -> RecordedMessage | None:
+            board = board_in(fake, channel)
+            return board if board is not None and f"#{wanted}" in board.content else None
+
+        board = await fake.wait_until(listing, what="the board with the seek", timeout=20)
+        assert board is not None
+        refused = await fake.select(picker, board, PICK, [str(seek_id)])
+        assert private(refused) == said(SeekUnavailable)
+    assert await network_bot.service.network.seeks_for(bob.id) == []
+    assert fake.threads_in(tables.networks[0]) == fake.threads_in(tables.networks[1]) == []
 
 
 async def test_bad_inputs_are_answered_privately(
@@ -434,6 +453,12 @@ def board_in(fake: FakeDiscord, channel: FakeChannel) -> RecordedMessage | None:
     )
 
 
+def titled_board_in(fake: FakeDiscord, channel: FakeChannel) -> RecordedMessage | None:
+    """The network board in ``channel`` by its title (one without seeks has no menu)."""
+    title = said(_("🌐 **Open network challenges**"))
+    return next((m for m in fake.messages_in(channel) if m.content.startswith(title)), None)
+
+
 async def test_every_network_channel_shows_the_board_of_seeks_and_it_accepts(
     network_tables: NetworkTables, network_bot: DvonnBot
 ) -> None:
@@ -458,6 +483,33 @@ async def test_every_network_channel_shows_the_board_of_seeks_and_it_accepts(
     await thread_in(tables, tables.networks[1])
     late = await fake.select(cat, shown[2], PICK, [str(challenge.id)])  # a board behind
     assert said(ALREADY_TAKEN) in private(late)
+
+
+async def test_a_server_s_first_board_comes_without_any_seek(
+    network_tables: NetworkTables, network_bot: DvonnBot
+) -> None:
+    """A moderator names the network channel of a network where no seek was ever made, or
+    moves it: its board comes on the boards' job's next pass, though no seek opens or closes."""
+    tables, fake = network_tables, network_tables.fake
+    assert await network_bot.service.network.lobby.seeks_version() == 0
+    await take_part(tables, 0)
+    board = await fake.wait_until(
+        functools.partial(titled_board_in, fake, tables.networks[0]),
+        what="the first board",
+        timeout=15,
+    )
+    assert board is not None
+    assert said(_("None now: make one with /network challenge.")) in board.content
+    # Moved to another channel: a board there too, at once (the old one stays as it was).
+    elsewhere = tables.guilds[0].add_text_channel("network-2")
+    reply = await fake.run_command(
+        tables.moderators[0], tables.generals[0], "network server", {"channel": elsewhere}
+    )
+    assert reply.ephemeral
+    moved = await fake.wait_until(
+        functools.partial(titled_board_in, fake, elsewhere), what="the board moved", timeout=15
+    )
+    assert moved is not None and moved.id != board.id
 
 
 async def test_a_dm_home_with_several_network_games_finds_the_one_meant(

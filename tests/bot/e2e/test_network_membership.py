@@ -369,3 +369,47 @@ async def test_a_server_the_bot_is_removed_from_leaves_the_network(
     # Its member's games are homed in their DMs from now on.
     rejoined = private(await fake.run_command(cat, bot_dm(tables, cat), "network join"))
     assert said(HOME_DMS, mentions=network_bot.mentions) in rejoined
+
+
+async def test_a_member_s_new_global_name_reaches_other_servers_when_they_next_act(
+    network_tables: NetworkTables, network_bot: DvonnBot
+) -> None:
+    """Renamed on Discord (emoji and all), a member's network name follows at their next
+    /network command or button, written only if it changed; never a server's nickname."""
+    tables, fake = network_tables, network_tables.fake
+    ann, bob, _cat = tables.players
+    network = network_bot.service.network
+    for server in (0, 1):
+        await name_channel(tables, server)
+    private(await fake.run_command(ann, tables.networks[0], "network join"))
+    private(await fake.run_command(bob, tables.networks[1], "network join"))
+    joined = await network.member(ann.id)
+    assert joined is not None and joined.name == "Ann"
+
+    # Any command, the same name: nothing written.
+    private(await fake.run_command(ann, tables.generals[0], "network seeks"))
+    same = await network.member(ann.id)
+    assert same is not None and (same.name, same.updated_at) == ("Ann", joined.updated_at)
+
+    # Renamed: her next command (any: here the list of seeks) brings the new name.
+    ann.global_name = "Ann 🐉✨ Ölçü"
+    private(await fake.run_command(ann, tables.generals[0], "network seeks"))
+    renamed = await network.member(ann.id)
+    assert renamed is not None and renamed.name == "Ann 🐉✨ Ölçü"
+    seek = await fake.run_command(ann, tables.networks[0], "network challenge")
+    assert seek.message is not None and "Ann 🐉✨ Ölçü" in seek.message.content
+    listed = private(await fake.run_command(bob, tables.networks[1], "network seeks"))
+    assert "Ann 🐉✨ Ölçü" in listed and "Ann of A" not in listed
+
+    # Renamed again: a button (her seek's Cancel) brings it too, and its answer says it.
+    ann.global_name = "Annie 🌸"
+    await fake.click(ann, seek.message, label=said(_("Cancel")))
+    member = await network.member(ann.id)
+    assert member is not None and member.name == "Annie 🌸"
+    cancelled = _("{player} cancelled the network challenge.")
+    assert fake.message(seek.message.id).content == said(cancelled, player="Annie 🌸")
+    # A name found by autocomplete as it is now.
+    found = await fake.autocomplete(
+        bob, tables.networks[1], "network challenge", {"player": "Annie"}, focused="player"
+    )
+    assert [c.name for c in found] == ["Annie 🌸"]
