@@ -346,7 +346,7 @@ async def test_a_block_keeps_two_players_apart_either_way(
         board = await fake.wait_until(listing, what="the board with the seek", timeout=20)
         assert board is not None
         refused = await fake.select(picker, board, PICK, [str(seek_id)])
-        assert private(refused) == said(SeekUnavailable)
+        assert private(refused) == said(SeekUnavailable, mentions=network_bot.mentions)
     assert await network_bot.service.network.seeks_for(bob.id) == []
     assert fake.threads_in(tables.networks[0]) == fake.threads_in(tables.networks[1]) == []
 
@@ -499,7 +499,10 @@ async def test_a_server_s_first_board_comes_without_any_seek(
         timeout=15,
     )
     assert board is not None
-    assert said(_("None now: make one with /network challenge.")) in board.content
+    assert (
+        said(_("None now: make one with /network challenge."), mentions=network_bot.mentions)
+        in board.content
+    )
     # Moved to another channel: a board there too, at once (the old one stays as it was).
     elsewhere = tables.guilds[0].add_text_channel("network-2")
     reply = await fake.run_command(
