@@ -17,6 +17,7 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Mapping
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, Final
 
 import discord
@@ -47,6 +48,12 @@ CHAMPIONSHIP: Final = _("DVONN network championship")
 """Its name, in the reader's language (the stored one is English)."""
 
 
+def when(moment: datetime) -> str:
+    """When the first season begins, as Discord timestamps every reader sees in their own time
+    zone and language: the date and time, and how long from now."""
+    return f"{discord_time(moment, 'f')} ({discord_time(moment)})"
+
+
 async def in_network_channel(service: GameService, interaction: discord.Interaction[Any]) -> bool:
     """Whether ``interaction`` comes from its server's network channel (a server taking part)."""
     if interaction.guild_id is None or interaction.channel_id is None:
@@ -73,7 +80,7 @@ async def enter_championship(
             "You are in the network championship ({count} players): its first season begins "
             "{start}. Your games are played in your network home.",
             joined.players,
-            start=discord_time(joined.tournament.starts_at),
+            start=when(joined.tournament.starts_at),
         )
     reader = publisher.private_reader(interaction)
     await interaction.response.send_message(reader(text), ephemeral=True)
@@ -204,7 +211,7 @@ class ChampionshipCommand:
                 "{name}: {count} players entered; its first season begins {start}.",
                 view.players,
                 name=CHAMPIONSHIP,
-                start=discord_time(starts) if starts is not None else "—",
+                start=when(starts) if starts is not None else "—",
             )
             return {**kwargs, "content": reader(line)}
         picture = division_table(view, reader, viewer)
