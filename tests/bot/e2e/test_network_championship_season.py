@@ -101,6 +101,26 @@ def private(reply: InteractionResult) -> str:
 ROW = re.compile(r"^(?P<rank>\d+)\. (?P<name>.+?)(?: \((?P<mark>[^()]+)\))?: ")
 
 
+def division_line(*, season: int, division: int, level: int) -> str:
+    """The line above a division's standings image, sixteen players in (the newcomer too)."""
+    line = n_(
+        "{name}: season {season}, division {division} of {divisions} (level {level}); "
+        "{count} player in.",
+        "{name}: season {season}, division {division} of {divisions} (level {level}); "
+        "{count} players in.",
+        16,
+    )
+    return said(
+        line,
+        name=CHAMPIONSHIP,
+        season=season,
+        division=division,
+        divisions=2,
+        level=level,
+        count=16,
+    )
+
+
 def rows_of(reply: InteractionResult) -> dict[str, str | None]:
     """The standings image's players (its description, what a screen reader says), each with
     their mark ("moves up", "moves down") or ``None``."""
@@ -214,21 +234,22 @@ async def test_a_whole_season_is_played_through_discord_and_the_next_begins_by_i
     def has_board(player: Player, game_id: int) -> bool:
         channel = home(player, game_id)
         return channel is not None and any(
-            m.embed_image() is not None and f"#{game_id}" in str(m.embeds)
+            m.embed_image() is not None and f"#{game_id}:" in m.embeds[0].get("title", "")
             for m in fake.messages_in(channel)
         )
 
+    def boards_out(pairings: list[TournamentGame]) -> Callable[[], Awaitable[bool]]:
+        async def out() -> bool:
+            return all(
+                has_board(by_id[g.white_id], g.game_id or 0)
+                and has_board(by_id[g.black_id or 0], g.game_id or 0)
+                for g in pairings
+            )
+
+        return out
+
     every = [g for division in games for g in division]
-
-    async def all_boards_out() -> bool:
-        return all(
-            has_board(by_id[g.white_id], g.game_id or 0)
-            and g.black_id is not None
-            and has_board(by_id[g.black_id], g.game_id or 0)
-            for g in every
-        )
-
-    await eventually(all_boards_out, "the first board of every game in both homes")
+    await eventually(boards_out(every), "the first board of every game in both homes")
 
     # The games are played from the homes: the better seeded wins; the loser resigns from
     # their home with /dvonn resign and its button. Division 2's last two play theirs by moves,
@@ -264,21 +285,7 @@ async def test_a_whole_season_is_played_through_discord_and_the_next_begins_by_i
     # moves up (division 2's first two) and down (division 1's last two) were it over now.
     first = await fake.run_command(ann.user, tables.networks[0], "network championship")
     assert not first.ephemeral
-    head = said(
-        n_(
-            "{name}: season {season}, division {division} of {divisions} (level {level}); "
-            "{count} player in.",
-            "{name}: season {season}, division {division} of {divisions} (level {level}); "
-            "{count} players in.",
-            16,
-        ),
-        name=CHAMPIONSHIP,
-        season=1,
-        division=1,
-        divisions=2,
-        level=1,
-        count=16,
-    )
+    head = division_line(season=1, division=1, level=1)
     assert first.content == head
     up, down = said(_("moves up")), said(_("moves down"))
     assert rows_of(first) == {p.name: down if p in seeds[0][8:] else None for p in seeds[0]}
@@ -286,7 +293,7 @@ async def test_a_whole_season_is_played_through_discord_and_the_next_begins_by_i
     second = await fake.run_command(
         bob.user, tables.networks[1], "network championship", {"division": 2}
     )
-    assert not second.ephemeral
+    assert second.content == division_line(season=1, division=2, level=2)
     assert rows_of(second) == {p.name: up if p in seeds[1][:2] else None for p in seeds[1]}
 
     # The last game, by moves from both homes; its end begins the next season by itself.
@@ -325,25 +332,18 @@ async def test_a_whole_season_is_played_through_discord_and_the_next_begins_by_i
         {*seeds[0][8:], *seeds[1][2:], newcomer},
     ]
 
-    # The newcomer sees their division of the new season in their network channel, and their
-    # first games come to their home.
+    # Its games begin, all at once, in their players' homes (the newcomer's too), and the
+    # newcomer sees their division of it in their network channel.
+    new_games = [[p for p in part.pairings if not p.is_bye] for part in season_two]
+    assert [len(g) for g in new_games] == [45, 15]
+    every = [g for division in new_games for g in division]
+    await eventually(boards_out(every), "the next season's first boards in both homes")
     theirs = await fake.run_command(
         newcomer.user, tables.networks[newcomer.server or 0], "network championship"
     )
     assert not theirs.ephemeral
-    assert "2" in theirs.content and set(rows_of(theirs)) == {p.name for p in placed[1]}
-    new_games: list[TournamentGame] = [
-        p
-        for p in season_two[1].pairings
-        if not p.is_bye and newcomer.user.id in (p.white_id, p.black_id)
-    ]
-    assert len(new_games) == 5
-
-    async def newcomer_boards() -> bool:
-        await bot.housekeeping()  # what the outbox's poll does every few seconds
-        return all(has_board(newcomer, g.game_id or 0) for g in new_games)
-
-    await eventually(newcomer_boards, "the newcomer's first boards")
+    assert theirs.content == division_line(season=2, division=2, level=2)
+    assert set(rows_of(theirs)) == {p.name for p in placed[1]}
 
 
 async def resign(
