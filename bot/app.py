@@ -59,9 +59,9 @@ EXTENSIONS: Final = (
 )
 """The features, loaded in this order."""
 NETWORK: Final = "bot.exts.network"
-"""The DVONN network's feature (``/network``), loaded after the others only when the operator
-turned the network on (``DVONN_NETWORK``): off, none of its commands, buttons, jobs or posts
-exists."""
+"""The DVONN network's feature (``/network``), loaded after the others unless the operator
+turned the network off (``DVONN_NETWORK``, on by default): off, none of its commands, buttons,
+jobs or posts exists."""
 INTENTS: Final = discord.Intents(guilds=True)
 """Only the servers and their channels and threads (for each server's language and the game
 threads). The bot reads no messages, members or reactions: slash commands and buttons arrive

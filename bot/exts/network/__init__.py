@@ -1,6 +1,6 @@
 """The DVONN network's Discord side (issue 41): ``/network``, a top-level command of its own
-beside ``/dvonn`` (which holds the 25 subcommands Discord allows), loaded only when the operator
-turned the network on (``DVONN_NETWORK``; :data:`bot.app.NETWORK`).
+beside ``/dvonn`` (which holds the 25 subcommands Discord allows), loaded unless the operator
+turned the network off (``DVONN_NETWORK``, on by default; :data:`bot.app.NETWORK`).
 
 Its subcommands come from several modules of this package, each a cog of its own added to the
 one ``/network`` group (:meth:`bot.app.DvonnBot.add_feature` with ``group``): here, joining,

@@ -7,6 +7,7 @@ import io
 import re
 import string
 from dataclasses import dataclass, replace
+from typing import Final
 
 import pytest
 from babel.messages.pofile import read_po
@@ -26,6 +27,11 @@ from tests.fakediscord import (
     RecordedMessage,
 )
 from tests.fakediscord.ratelimits import ROUTE_BUCKETS, Bucket
+
+FIRST_TOURNAMENT: Final = 2
+"""The id of a fresh database's first tournament of a server: ids are the bot's, counting every
+server's and the network's, and the network championship (on by default) is made first, when
+the bot starts."""
 
 
 @dataclass(frozen=True)

@@ -1,11 +1,12 @@
 """``/network join``, ``leave``, ``block``, ``unblock`` and ``server`` through the fake Discord
 with the real discord.py client: three servers and a player who installed the app; the bot
-taken out of a server; every refusal answered privately; and no ``/network`` at all while the
-operator has not turned the network on."""
+taken out of a server; every refusal answered privately; and no ``/network`` at all when the
+operator turned the network off (it is on by default)."""
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from types import SimpleNamespace
 
 import pytest
@@ -20,7 +21,7 @@ from bot.games.network.errors import (
     ServerLeftNetwork,
 )
 from bot.i18n import _
-from tests.bot.e2e.conftest import NetworkTables, Table
+from tests.bot.e2e.conftest import BotRunner, NetworkTables, Table
 from tests.bot.e2e.helpers import said
 from tests.fakediscord import FakeChannel, FakeUser, InteractionResult, InvalidInvocation
 from tests.fakediscord.permissions import Permission
@@ -63,9 +64,19 @@ async def name_channel(tables: NetworkTables, server: int) -> InteractionResult:
     )
 
 
-async def test_without_the_operator_s_consent_there_is_no_network_command(
-    table: Table, bot: DvonnBot
+async def test_with_the_network_turned_off_there_is_no_network_command(
+    table: Table, bot_runner: BotRunner
 ) -> None:
+    """``DVONN_NETWORK=off`` (the network is on by default): no ``/network``, none of its
+    jobs, no line of it in ``/dvonn settings``, no championship."""
+    bot_runner.settings = dataclasses.replace(bot_runner.settings, network=False)
+    async with bot_runner.run() as bot:
+        await _no_network(table, bot)
+        await bot.housekeeping()
+        assert await bot.service.championship.current() is None
+
+
+async def _no_network(table: Table, bot: DvonnBot) -> None:
     names = {c.name for c in table.fake.commands(table.guild)} | {
         c.name for c in table.fake.commands()
     }
