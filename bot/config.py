@@ -44,8 +44,8 @@ NETWORK_CLOCK: Final = "bank:10d+36h/10d"
 NETWORK_BOARD_MINUTES: Final = 10
 FIRST_SEASON_WAIT: Final = timedelta(days=7)
 """With ``DVONN_NETWORK_SEASON_START`` unset, the network championship's first season starts
-this long after the championship opened for entries (when the bot first ran with the network
-on)."""
+this long after the championship opened for entries (once the network had its first member,
+or someone asked for it)."""
 NO_CHAMPIONSHIP: Final = "off"
 """``DVONN_NETWORK_SEASON_START=off``: the network has no championship."""
 _DURATION: Final = r"\d{1,9}[dhms]"
@@ -158,8 +158,8 @@ class Settings:
     """The network championship's clock, spelled as ``/dvonn challenge clock`` spells it."""
     network_season_start: datetime | timedelta | None = FIRST_SEASON_WAIT
     """When the network championship's first season starts: a moment (UTC), or how long after
-    the championship opens for entries (when the bot first runs with the network on; by default
-    :data:`FIRST_SEASON_WAIT`); ``None`` (``off``): no championship."""
+    the championship opens for entries (once the network has its first member, or someone asks
+    for it; by default :data:`FIRST_SEASON_WAIT`); ``None`` (``off``): no championship."""
     network_board_minutes: int = NETWORK_BOARD_MINUTES
     """The longest a network channel's board of open challenges shows an old list."""
 

@@ -648,6 +648,13 @@ class NetworkReads(StorePart):
         )
         return [_member(row) for row in rows]
 
+    async def network_has_members(self) -> bool:
+        """Whether anyone is in the network now."""
+        row = await self.db.fetch_one(
+            "SELECT 1 FROM network_members WHERE left_at IS NULL LIMIT 1", ()
+        )
+        return row is not None
+
     async def members_homed_in(self, guild_id: GuildId) -> list[NetworkMember]:
         """Members now whose home is ``guild_id``'s network channel, by name."""
         rows = await self.db.fetch_all(

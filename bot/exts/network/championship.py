@@ -1,7 +1,8 @@
 """``/network championship``: the network championship's standings image, entering and
-withdrawing, and its Enter button ``dvonn:net:champ:enter``; the championship is opened for
-entries when the network's feature is loaded (the bot's start), its first season a week later
-unless the operator set its start (``DVONN_NETWORK_SEASON_START``).
+withdrawing, and its Enter button ``dvonn:net:champ:enter``. The championship opens for entries
+the first time someone asks for it here, or at the housekeeping pass after the network's first
+member joined; its first season a week later unless the operator set its start
+(``DVONN_NETWORK_SEASON_START``).
 
 The standings of one division (``division``, else the caller's, else the top) are posted for
 everyone in a server's network channel, privately anywhere else; entering and withdrawing are
@@ -25,7 +26,6 @@ from discord import app_commands
 from discord.app_commands import Choice, locale_str
 
 from bot.exts.network.commands import refresh_name
-from bot.games.core.leases import HOUSEKEEPING
 from bot.games.service import GameService
 from bot.games.tournaments.championship import DivisionView, Move
 from bot.games.tournaments.standings import Standing
@@ -88,14 +88,9 @@ async def enter_championship(
 
 
 async def add_to(bot: DvonnBot, network: app_commands.Group) -> None:
-    """``/network championship`` and the Enter button (the package's ``setup()`` calls this);
-    and the championship opened for entries, if there is to be one and none is yet (as the
-    housekeeping job does, under its lease: another process holding it makes it there)."""
+    """``/network championship`` and the Enter button (the package's ``setup()`` calls this)."""
     network.add_command(ChampionshipCommand(bot.service, bot.publisher, bot.deliverer).command())
     bot.add_dynamic_items(EnterButton)
-    async with bot.service.leases.holding(HOUSEKEEPING) as ours:
-        if ours:
-            await bot.service.championship.open_due()
 
 
 class EnterButton(BotButton, template=r"dvonn:net:champ:enter"):

@@ -3,9 +3,10 @@ bot runs by itself, as Little Golem runs its championship.
 
 It is one ``tournaments`` row of guild :data:`~bot.games.core.network.NETWORK` (and channel 0: it
 is no server's), format ``league``, divisions of :data:`DIVISION_SIZE`, its games on the operator's
-clock. :meth:`Championship.open_due` makes it when the bot starts with the network on and as a
-housekeeping job (and again only if one ever ended, too few playing on), its first season starting
-at the operator's moment or, by default, a week after it opened (``bot.config.FIRST_SEASON_WAIT``);
+clock. :meth:`Championship.open_due` makes it as a housekeeping job once the network has a
+member, or when someone first asks for it (and again only if one ever ended, too few playing on),
+its first season starting at the operator's moment or, by default, a week after it opened
+(``bot.config.FIRST_SEASON_WAIT``);
 entries are taken from then on, by network members only. At the start, the existing job
 ``tournaments: starts due`` begins it (too few entered: it waits, open, for more): the first
 season's divisions are a pyramid by network rating, blocked pairs kept apart; from then on
@@ -111,12 +112,22 @@ class Championship(UseCases):
         self._clock = clock
         self._season_start = season_start
 
-    async def open_due(self) -> ChampionshipOpened:
+    async def open_due(self, *, asked: bool = False) -> ChampionshipOpened:
         """Make the championship, open for entries, if there is to be one and none is open or
-        running (once; at the bot's start and as a housekeeping job, under the housekeeping
-        pass's lease, one process at a time). Its first season starts at the configured moment,
-        or that long after now."""
+        running (once: as a housekeeping job, under the housekeeping pass's lease, one process
+        at a time; and when someone ``asked`` for it). Its first season starts at the
+        configured moment, or that long after it opened: then only once the network has a
+        member, or someone asked for it (a bot nobody plays the network on makes none, and the
+        ids of its servers' tournaments are theirs from #1)."""
         if self._season_start is None:
+            return ChampionshipOpened()
+        if await self.current() is not None:
+            return ChampionshipOpened()
+        if (
+            isinstance(self._season_start, timedelta)
+            and not asked
+            and not await self._store.network_has_members()
+        ):
             return ChampionshipOpened()
         now = self._now()
         if isinstance(self._season_start, timedelta):
@@ -149,7 +160,8 @@ class Championship(UseCases):
         return on[0] if on else None
 
     async def _require(self) -> Tournament:
-        championship = await self.current()
+        """The championship, opened now if there is to be one and it is not yet."""
+        championship = await self.current() or (await self.open_due(asked=True)).championship
         if championship is None:
             raise NoChampionship()
         return championship

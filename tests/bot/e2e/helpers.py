@@ -28,10 +28,10 @@ from tests.fakediscord import (
 )
 from tests.fakediscord.ratelimits import ROUTE_BUCKETS, Bucket
 
-FIRST_TOURNAMENT: Final = 2
+FIRST_TOURNAMENT: Final = 1
 """The id of a fresh database's first tournament of a server: ids are the bot's, counting every
-server's and the network's, and the network championship (on by default) is made first, when
-the bot starts."""
+server's and the network's (the network championship is made once the network has a member, or
+someone asks for it)."""
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """A whole season of the network championship played through the fake Discord with the real
 discord.py client, the bot on its **default settings** (the network on, the championship opened
-when the bot starts, its first season a week later); only its clock is a hand-moved one, and
+when first asked for, its first season a week later); only its clock is a hand-moved one, and
 its housekeeping passes are run by the test when the clock has moved.
 
 Three servers take part (their moderators name their network channels), fifteen players join
@@ -168,11 +168,11 @@ async def test_a_whole_season_is_played_through_discord_and_the_next_begins_by_i
         where = dms if player.server is None else tables.generals[player.server]
         assert private(await fake.run_command(player.user, where, "network join"))
 
-    # The championship opened when the bot started: its first season a week later, shown as a
-    # Discord timestamp; each server's network channel shows it, with an Enter button.
+    # The championship opens when first asked for (here; else at the housekeeping pass after
+    # the network's first member joined): its first season a week later, shown as a Discord
+    # timestamp; each server's network channel shows it, with an Enter button.
+    assert await service.championship.current() is None
     starts = opened + FIRST_SEASON_WAIT
-    made = await service.championship.current()
-    assert made is not None and made.starts_at == starts and made.season is None
     stamp = f"<t:{int(starts.timestamp())}:f>"
     posts = []
     for server in range(3):
@@ -188,6 +188,8 @@ async def test_a_whole_season_is_played_through_discord_and_the_next_begins_by_i
         assert said_pattern(line, name=CHAMPIONSHIP, count=0).fullmatch(shown.content)
         assert stamp in shown.content and f"<t:{int(starts.timestamp())}:R>" in shown.content
         posts.append(shown.message)
+    made = await service.championship.current()
+    assert made is not None and made.starts_at == starts and made.season is None
 
     # Fifteen enter, in this order (their seeds: all have the start rating): Dana with the
     # option in her DMs, the others by the Enter button in their network channel or the option.

@@ -166,7 +166,7 @@ async def test_the_job_makes_the_championship_once_and_only_when_a_start_is_conf
     off = GameService(champ.store, clock=clock, network_season_start=clock())
     assert "network: championship" not in off.housekeeping.names
     with pytest.raises(NoChampionship):
-        await champ.championship.enter(1001)
+        await bare.championship.enter(1001)  # none configured: none to enter
     await champ.sweep()
     await champ.sweep()
     made = await champ.store.tournaments_in(NETWORK, [TournamentStatus.OPEN])
@@ -188,6 +188,10 @@ async def test_by_default_its_first_season_starts_a_week_after_it_opened(
         service = GameService(
             store, clock=clock, network=True, network_season_start=FIRST_SEASON_WAIT
         )
+        # Not while nobody is in the network (a bot nobody plays the network on makes none).
+        assert (await service.championship.open_due()).championship is None
+        assert await service.championship.current() is None
+        await service.network.join(2001, "Ann", None)
         opened = (await service.championship.open_due()).championship
         assert opened is not None and opened.starts_at == clock() + timedelta(days=7)
         clock.advance(hours=5)
@@ -198,6 +202,23 @@ async def test_by_default_its_first_season_starts_a_week_after_it_opened(
         current = await again.championship.current()
         assert current is not None and current.id == opened.id
         assert current.starts_at == opened.starts_at  # not moved by the restart
+    finally:
+        await store.close()
+
+
+async def test_by_default_it_opens_when_first_asked_for(
+    database_target: str, clock: ManualClock
+) -> None:
+    """Nobody in the network yet, someone asks for the championship: it opens then."""
+    store = Store(await open_database(database_target))
+    try:
+        service = GameService(
+            store, clock=clock, network=True, network_season_start=FIRST_SEASON_WAIT
+        )
+        shown = await service.championship.view(viewer=OUTSIDER)
+        assert shown.championship.starts_at == clock() + timedelta(days=7)
+        assert shown.players == 0 and shown.season is None
+        assert (await service.championship.current()) == shown.championship
     finally:
         await store.close()
 
