@@ -135,22 +135,26 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if misused:
         raise pytest.UsageError(
             "@pytest.mark.machine_speed turns the per-channel limits off through the e2e `table` "
-            "fixture (tests/bot/e2e/conftest.py), which these tests do not use: "
-            + ", ".join(misused)
+            "or `network_tables` fixture (tests/bot/e2e/conftest.py), which these tests do not "
+            "use: " + ", ".join(misused)
         )
     if hasattr(config, "workerinput"):
         items.sort(key=lambda item: item.get_closest_marker("alone") is None)  # a stable sort
 
 
+MACHINE_SPEED_FIXTURES = ("table", "network_tables")
+"""The e2e fixtures that read the `machine_speed` marker (tests/bot/e2e/conftest.py)."""
+
+
 def machine_speed_without_table(items: list[pytest.Item]) -> list[str]:
-    """The ids of the tests marked `machine_speed` (declared in pyproject.toml) that do not use
-    the `table` fixture: the fixture is what turns their fake's per-channel limits off, so
-    without it the marker would silently do nothing."""
+    """The ids of the tests marked `machine_speed` (declared in pyproject.toml) that use none of
+    the :data:`MACHINE_SPEED_FIXTURES`: those fixtures are what turn their fake's per-channel
+    limits off, so without one the marker would silently do nothing."""
     return [
         item.nodeid
         for item in items
         if item.get_closest_marker("machine_speed") is not None
-        and "table" not in getattr(item, "fixturenames", ())
+        and not set(MACHINE_SPEED_FIXTURES) & set(getattr(item, "fixturenames", ()))
     ]
 
 

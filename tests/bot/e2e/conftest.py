@@ -47,7 +47,8 @@ class Table:
 
 MACHINE_SPEED: Final = "machine_speed"
 """The marker (``@pytest.mark.machine_speed``, declared in pyproject.toml) of the tests whose
-fake has no per-channel limits, as if they were off: the :func:`table` fixture reads it.
+fake has no per-channel limits, as if they were off: the :func:`table` and
+:func:`network_tables` fixtures read it.
 
 Each plays a game, or a dozen plies or more, in one thread as fast as the bot answers: a post
 (the board) a turn, and during the placement the board before it deleted. Discord's 5 posts
@@ -57,14 +58,19 @@ none of them is the limits. The global limit and the ban for invalid requests st
 per-channel limits are tested in tests/fakediscord/test_ratelimits.py, and the bot under them
 by the load benchmark (tests/bot/loadbench.py), whose players think between turns.
 
-A marked test that does not use the :func:`table` fixture would keep its limits: the suite
-refuses it when collecting (``machine_speed_without_table`` in tests/conftest.py)."""
+A marked test that uses neither fixture would keep its limits: the suite refuses it when
+collecting (``machine_speed_without_table`` in tests/conftest.py)."""
+
+
+def at_machine_speed(fake: FakeDiscord, request: pytest.FixtureRequest) -> None:
+    """Turns ``fake``'s per-channel limits off if the test is marked ``machine_speed``."""
+    if request.node.get_closest_marker(MACHINE_SPEED) is not None:
+        fake.limits.per_channel = False  # see MACHINE_SPEED
 
 
 @pytest.fixture
 def table(discord_fake: FakeDiscord, request: pytest.FixtureRequest) -> Table:
-    if request.node.get_closest_marker(MACHINE_SPEED) is not None:
-        discord_fake.limits.per_channel = False  # see MACHINE_SPEED
+    at_machine_speed(discord_fake, request)
     guild = discord_fake.add_guild("DVONN club")
     moderators = guild.add_role("moderators", Permission.MANAGE_THREADS)
     return Table(
@@ -152,7 +158,8 @@ class NetworkTables:
 
 
 @pytest.fixture
-def network_tables(discord_fake: FakeDiscord) -> NetworkTables:
+def network_tables(discord_fake: FakeDiscord, request: pytest.FixtureRequest) -> NetworkTables:
+    at_machine_speed(discord_fake, request)
     guilds, networks, generals, players, moderators = [], [], [], [], []
     for letter, name in zip("ABC", ("Ann", "Bob", "Cat"), strict=True):
         guild = discord_fake.add_guild(f"Server {letter}")

@@ -8,6 +8,8 @@ import asyncio
 import functools
 import random
 
+import pytest
+
 import rules
 from bot.app import DvonnBot
 from bot.games.core.errors import ChallengeAlreadyAccepted as ALREADY_TAKEN
@@ -138,6 +140,7 @@ async def test_an_open_network_challenge_from_one_server_is_taken_from_another(
         assert "Ann of A" not in message.content and str(ann.id) not in message.content
 
 
+@pytest.mark.machine_speed
 async def test_a_whole_network_game_is_played_from_both_homes(
     network_tables: NetworkTables, network_bot: DvonnBot
 ) -> None:
