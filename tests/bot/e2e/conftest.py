@@ -115,11 +115,11 @@ class BotRunner:
 
 
 @pytest.fixture
-def bot_runner(table: Table, database_target: str) -> BotRunner:
-    """Bots on each backend in turn."""
-    if database_target.startswith("postgresql://"):
-        return BotRunner(table, database_target)
-    return BotRunner(table, Path(database_target))
+def bot_runner(table: Table, migrated_target: str) -> BotRunner:
+    """Bots on each backend in turn (the PostgreSQL database already migrated)."""
+    if migrated_target.startswith("postgresql://"):
+        return BotRunner(table, migrated_target)
+    return BotRunner(table, Path(migrated_target))
 
 
 @pytest.fixture
@@ -187,13 +187,13 @@ def network_tables(discord_fake: FakeDiscord, request: pytest.FixtureRequest) ->
 
 @pytest.fixture
 async def network_bot(
-    network_tables: NetworkTables, database_target: str
+    network_tables: NetworkTables, migrated_target: str
 ) -> AsyncIterator[DvonnBot]:
     """The bot with the network on (``DVONN_NETWORK=on``), its commands registered globally
     (for every server and for DMs), on each backend in turn."""
     fake = network_tables.fake
     database: Path | str = (
-        database_target if database_target.startswith("postgresql://") else Path(database_target)
+        migrated_target if migrated_target.startswith("postgresql://") else Path(migrated_target)
     )
     settings = Settings(
         token=Secret(fake.token),
