@@ -405,6 +405,7 @@ async def test_every_network_channel_shows_the_board_of_seeks_and_it_accepts(
     assert said(ALREADY_TAKEN) in private(late)
 
 
+@pytest.mark.machine_speed  # two games' boards in one DM: not about its limit
 async def test_a_dm_home_with_several_network_games_finds_the_one_meant(
     network_tables: NetworkTables, network_bot: DvonnBot
 ) -> None:
