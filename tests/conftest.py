@@ -107,26 +107,47 @@ def postgres_migrated(postgres_server: PostgresServer) -> str:
     return name
 
 
-async def _open_and_close(url: str) -> None:
+async def _open_and_close(url: str | Path) -> None:
     from bot.storage.database import open_database  # noqa: PLC0415 - for PostgreSQL tests only
 
     database = await open_database(url)
     await database.close()
 
 
+@pytest.fixture(scope="session")
+def sqlite_migrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An SQLite file at the bot's latest schema, migrated once for the run (as a bot's first
+    start does): a file to copy instead of migrating a new one again in every test."""
+    path = tmp_path_factory.mktemp("migrated") / "dvonn.sqlite3"
+    with concurrent.futures.ThreadPoolExecutor(1) as thread:  # outside the tests' event loop
+        thread.submit(asyncio.run, _open_and_close(path)).result()
+    leftovers = sorted(p.name for p in path.parent.iterdir() if p != path)
+    assert not leftovers, f"closing the database left {leftovers} beside it: copy them too"
+    return path
+
+
 @pytest.fixture
 def migrated_target(request: pytest.FixtureRequest, database_target: str) -> str:
-    """:func:`database_target`, its PostgreSQL database already at the latest schema (a copy
-    of :func:`postgres_migrated`), for the tests whose subject is not the migrations (those
+    """:func:`database_target` already at the latest schema: its PostgreSQL database a copy of
+    :func:`postgres_migrated`, for the tests whose subject is not the migrations (those
     are tested in tests/bot/storage/ and tests/test_postgres_server.py, and by the tests that
-    start bot processes on a new database): the end-to-end tests. Its SQLite file is not
-    created yet, as before."""
+    start bot processes on a new database); its SQLite file likewise a copy of
+    :func:`sqlite_migrated`. Its URL or path is :func:`database_target`'s (the copy takes the
+    empty database's name), so fixtures of the same test may open either."""
     if not database_target.startswith("postgresql://"):
+        target = Path(database_target)
+        if not target.exists():  # not made yet by a fixture set up before: a copy
+            shutil.copyfile(request.getfixturevalue("sqlite_migrated"), target)
         return database_target
+    import psycopg  # noqa: PLC0415 - only the tests that use a server need psycopg
+
     server: PostgresServer = request.getfixturevalue("postgres_server")
     template: str = request.getfixturevalue("postgres_migrated")
     name = database_target.rsplit("/", 1)[1]
-    server.drop_database(name)  # the empty one: made again, as a copy of the template
+    try:  # the empty one, made again under its name as a copy of the template
+        server.drop_database(name, force=False)
+    except psycopg.errors.ObjectInUse:
+        return database_target  # a fixture set up before has it open: migrated by its bot
     return server.create_database(name, template=template)
 
 

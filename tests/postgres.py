@@ -276,11 +276,13 @@ class PostgresServer:
             self._admin_connection().execute(statement)
         return self.url(name)
 
-    def drop_database(self, name: str) -> None:
-        """Drop one database, closing whatever connections a test left open to it."""
+    def drop_database(self, name: str, *, force: bool = True) -> None:
+        """Drop one database, closing whatever connections a test left open to it; without
+        ``force``, refused (psycopg's ``ObjectInUse``) while anyone is connected to it."""
         from psycopg import sql  # noqa: PLC0415 - only the tests that use a server need psycopg
 
-        statement = sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+        forced = sql.SQL(" WITH (FORCE)" if force else "")
+        statement = sql.SQL("DROP DATABASE IF EXISTS {}{}").format(sql.Identifier(name), forced)
         with self._lock:
             self._admin_connection().execute(statement)
 
