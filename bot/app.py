@@ -59,9 +59,9 @@ EXTENSIONS: Final = (
 )
 """The features, loaded in this order."""
 NETWORK: Final = "bot.exts.network"
-"""The DVONN network's feature (``/network``), loaded after the others only when the operator
-turned the network on (``DVONN_NETWORK``): off, none of its commands, buttons, jobs or posts
-exists."""
+"""The DVONN network's feature (``/network``), loaded after the others unless the operator
+turned the network off (``DVONN_NETWORK``, on by default): off, none of its commands, buttons,
+jobs or posts exists."""
 INTENTS: Final = discord.Intents(guilds=True)
 """Only the servers and their channels and threads (for each server's language and the game
 threads). The bot reads no messages, members or reactions: slash commands and buttons arrive
@@ -93,6 +93,24 @@ class DvonnTree(app_commands.CommandTree["DvonnBot"]):
     ) -> None:
         bot = interaction.client
         bot.count_interaction(interaction, await bot.errors.report(interaction, error))
+
+
+BeforeCommand = Callable[["discord.Interaction[DvonnBot]"], Awaitable[None]]
+"""What a top-level group runs before each of its subcommands
+(:meth:`DvonnBot.add_top_level_group`)."""
+
+
+class _TopLevelGroup(app_commands.Group):
+    """A top-level group whose subcommands are each preceded by ``before`` (if given)."""
+
+    def __init__(self, *, before: BeforeCommand | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._before = before
+
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        if self._before is not None:
+            await self._before(interaction)
+        return True
 
 
 class DvonnBot(commands.AutoShardedBot):
@@ -244,6 +262,8 @@ class DvonnBot(commands.AutoShardedBot):
                 self.mentions.learn(command.id, subcommands(self.dvonn))
             elif not any(isinstance(o, app_commands.AppCommandGroup) for o in command.options):
                 self.mentions.learn_command(command.name, command.id)  # /puzzle, /learn
+            elif isinstance(group := self.tree.get_command(command.name), app_commands.Group):
+                self.mentions.learn_group(command.name, command.id, subcommands(group))  # /network
         if self.application_id is not None:
             log.info("invite link: %s", invite_url(self.application_id))
             log.info("install link (for players' DMs): %s", user_install_url(self.application_id))
@@ -334,15 +354,20 @@ class DvonnBot(commands.AutoShardedBot):
             self.tree.remove_command(command.name)
             (self.dvonn if group is None else group).add_command(command)
 
-    def add_top_level_group(self, name: str, description: locale_str) -> app_commands.Group:
+    def add_top_level_group(
+        self, name: str, description: locale_str, *, before: BeforeCommand | None = None
+    ) -> app_commands.Group:
         """A top-level command of subcommands beside ``/dvonn`` (``/network``), offered where
-        ``/dvonn`` is; a feature adds its cogs' commands to it with :meth:`add_feature`."""
+        ``/dvonn`` is; a feature adds its cogs' commands to it with :meth:`add_feature`.
+        ``before``: run before each of its subcommands (not their autocompletes), refusing
+        none."""
         installs, contexts = EVERYWHERE
-        group = app_commands.Group(
+        group = _TopLevelGroup(
             name=name,
             description=description,
             allowed_installs=installs,
             allowed_contexts=contexts,
+            before=before,
         )
         self.tree.add_command(group)
         return group

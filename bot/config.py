@@ -12,7 +12,7 @@ import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Final
 
@@ -42,6 +42,12 @@ SWITCHES: Final = {"on": True, "off": False, "true": True, "false": False, "1": 
 NETWORK_CLOCK: Final = "bank:10d+36h/10d"
 """The network championship's clock by default: Little Golem's time bank."""
 NETWORK_BOARD_MINUTES: Final = 10
+FIRST_SEASON_WAIT: Final = timedelta(days=7)
+"""With ``DVONN_NETWORK_SEASON_START`` unset, the network championship's first season starts
+this long after the championship opened for entries (when the bot first ran with the network
+on)."""
+NO_CHAMPIONSHIP: Final = "off"
+"""``DVONN_NETWORK_SEASON_START=off``: the network has no championship."""
 _DURATION: Final = r"\d{1,9}[dhms]"
 _CLOCK: Final = re.compile(
     rf"days:(?P<days>\d{{1,4}})"
@@ -144,13 +150,16 @@ class Settings:
     """How many shards the bot has in all (``None``: as many as Discord recommends)."""
     shards: tuple[int, ...] | None = None
     """The shards this process serves (``None``: all of them)."""
-    network: bool = False
+    network: bool = True
     """The DVONN network is on: the ``/network`` command, its jobs and its posts (issue 41).
-    Off by default: the operator consents to it for their deployment."""
+    On by default: nobody is in it without saying so (players join with ``/network join``,
+    servers take part by ``/network server``); ``DVONN_NETWORK=off`` turns it off entirely."""
     network_clock: str = NETWORK_CLOCK
     """The network championship's clock, spelled as ``/dvonn challenge clock`` spells it."""
-    network_season_start: datetime | None = None
-    """When the network championship's first season starts (UTC); ``None``: no championship."""
+    network_season_start: datetime | timedelta | None = FIRST_SEASON_WAIT
+    """When the network championship's first season starts: a moment (UTC), or how long after
+    the championship opens for entries (when the bot first runs with the network on; by default
+    :data:`FIRST_SEASON_WAIT`); ``None`` (``off``): no championship."""
     network_board_minutes: int = NETWORK_BOARD_MINUTES
     """The longest a network channel's board of open challenges shows an old list."""
 
@@ -202,9 +211,9 @@ class Settings:
             owner_id=_snowflake(values, "DVONN_OWNER_ID"),
             http_port=_port(values, "DVONN_HTTP_PORT"),
             http_host=values.get("DVONN_HTTP_HOST", "").strip() or "127.0.0.1",
-            network=_switch(values, "DVONN_NETWORK"),
+            network=_switch(values, "DVONN_NETWORK", default=True),
             network_clock=_clock(values, "DVONN_NETWORK_CLOCK", default=NETWORK_CLOCK),
-            network_season_start=_moment(values, "DVONN_NETWORK_SEASON_START"),
+            network_season_start=_season_start(values, "DVONN_NETWORK_SEASON_START"),
             network_board_minutes=_count(
                 values, "DVONN_NETWORK_BOARD_MINUTES", default=NETWORK_BOARD_MINUTES, minimum=1
             ),
@@ -278,10 +287,10 @@ def _seconds(values: Mapping[str, str], name: str) -> float | None:
     return seconds
 
 
-def _switch(values: Mapping[str, str], name: str) -> bool:
+def _switch(values: Mapping[str, str], name: str, *, default: bool = False) -> bool:
     raw = values.get(name, "").strip()
     if not raw:
-        return False
+        return default
     switch = SWITCHES.get(raw.lower())
     if switch is None:
         raise SettingsError(_("{name} must be on or off, not {value}.", name=name, value=raw))
@@ -319,6 +328,17 @@ def _duration(spelled: str) -> int:
     return int(spelled[:-1]) * _SECONDS[spelled[-1]]
 
 
+def _season_start(values: Mapping[str, str], name: str) -> datetime | timedelta | None:
+    """The championship's first season's start: unset, :data:`FIRST_SEASON_WAIT` after it
+    opens; ``off``, none (no championship); else a moment (:func:`_moment`)."""
+    raw = values.get(name, "").strip()
+    if not raw:
+        return FIRST_SEASON_WAIT
+    if raw.lower() == NO_CHAMPIONSHIP:
+        return None
+    return _moment(values, name)
+
+
 def _moment(values: Mapping[str, str], name: str) -> datetime | None:
     """A moment in ISO 8601 (``2027-01-04T18:00Z``, ``2027-01-04``), in UTC: one without an
     offset is taken as UTC."""
@@ -330,8 +350,8 @@ def _moment(values: Mapping[str, str], name: str) -> datetime | None:
     except ValueError:
         raise SettingsError(
             _(
-                "{name} must be a moment in ISO 8601, such as 2027-01-04T18:00Z (UTC), not "
-                "{value}.",
+                "{name} must be a moment in ISO 8601, such as 2027-01-04T18:00Z (UTC), or off, "
+                "not {value}.",
                 name=name,
                 value=raw,
             )

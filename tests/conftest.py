@@ -200,19 +200,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         items.sort(key=lambda item: item.get_closest_marker("alone") is None)  # a stable sort
 
 
-MACHINE_SPEED_FIXTURES = ("table", "network_tables")
-"""The e2e fixtures that read the `machine_speed` marker (tests/bot/e2e/conftest.py)."""
-
-
 def machine_speed_without_table(items: list[pytest.Item]) -> list[str]:
-    """The ids of the tests marked `machine_speed` (declared in pyproject.toml) that use none of
-    the :data:`MACHINE_SPEED_FIXTURES`: those fixtures are what turn their fake's per-channel
+    """The ids of the tests marked `machine_speed` (declared in pyproject.toml) that use neither
+    the `table` nor the `network_tables` fixture: those are what turn their fake's per-channel
     limits off, so without one the marker would silently do nothing."""
     return [
         item.nodeid
         for item in items
         if item.get_closest_marker("machine_speed") is not None
-        and not set(MACHINE_SPEED_FIXTURES) & set(getattr(item, "fixturenames", ()))
+        and not {"table", "network_tables"} & set(getattr(item, "fixturenames", ()))
     ]
 
 

@@ -129,7 +129,7 @@ class GameService:
         puzzles: PuzzleBook | None = None,
         network: bool = False,
         network_clock: TimeControl | str | None = None,
-        network_season_start: datetime | None = None,
+        network_season_start: datetime | timedelta | None = None,
     ) -> None:
         """``default_clock``: the clock of a challenge that names none, in a server without a
         default of its own (``None``: no clock). ``outbox_lease``: how long a claim on an
@@ -137,8 +137,8 @@ class GameService:
         (``None``: :mod:`ai.puzzles`', read when first needed). ``network``: the DVONN network
         is on (its periodic jobs run; its use cases, :attr:`network`, are there either way).
         ``network_clock``: the network championship's clock (a time control or its spelling;
-        ``None``: Little Golem's); ``network_season_start``: its first season's start (aware;
-        ``None``: no championship is made)."""
+        ``None``: Little Golem's); ``network_season_start``: its first season's start (aware),
+        or how long after the championship opens (``None``: no championship is made)."""
         self.store = store
         self._clock = clock
         self._rng = rng if rng is not None else random.Random()
@@ -212,7 +212,7 @@ class GameService:
         outbox_lease: timedelta = DEFAULT_LEASE,
         network: bool = False,
         network_clock: TimeControl | str | None = None,
-        network_season_start: datetime | None = None,
+        network_season_start: datetime | timedelta | None = None,
     ) -> GameService:
         """Open the database ``database`` names, an SQLite file's path or a PostgreSQL URL
         (creating and migrating it), and a service over it."""

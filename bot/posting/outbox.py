@@ -41,7 +41,7 @@ from bot.games.core.results import GameOver
 from bot.games.service import GameService
 from bot.games.takebacks.announcements import TAKEBACK, read_takeback
 from bot.posting.answers import Answer, is_answer
-from bot.posting.publisher import ChannelLost, HomeNotReady, Publisher
+from bot.posting.publisher import HOME_TRIED, ChannelLost, HomeNotReady, Publisher
 from bot.posting.texts import (
     GamePost,
     Players,
@@ -65,9 +65,10 @@ way (Discord rate-limits or is down: the post goes out later, in order)."""
 Handler = Callable[[Notification], Awaitable[discord.Message | None]]
 """Posts one announcement (with its nonce); returns the message, or ``None`` when there is
 nothing to post any more (a reminder of games moved since). Raises if it could not."""
-HomeLost = Callable[[int, str], Awaitable[Iterable[int]]]
-"""What follows a network game's home refusing the bot's posts (once), given the game and the
-home (moving it to the player's DMs, say); returns the rows it wrote, to post at once."""
+HomeLost = Callable[[int, str, int], Awaitable[Iterable[int]]]
+"""What follows a network game's home refusing the bot's posts (once), given the game, the
+home and the channel that refused (moving it to the player's DMs, say, unless it moved from
+that channel since); returns the rows it wrote, to post at once."""
 
 
 class GameLane(NamedTuple):
@@ -257,6 +258,7 @@ class Deliverer:
         if it failed (it is retried later)."""
         handler = self._handlers.get(notification.kind)
         message: discord.Message | None = None
+        HOME_TRIED.set(None)  # the home's channel, once the handler looks it up
         try:
             if handler is None:
                 raise LookupError(f"no handler for announcements of kind {notification.kind!r}")
@@ -328,7 +330,15 @@ class Deliverer:
         post (a DM to someone who closed them) is given up."""
         if notification.game_id is not None and notification.home:
             self._outbox.sent(notification.id)  # given up (lose_home gives up the rest)
-            await self._home_refused(notification.game_id, notification.home)
+            refused = HOME_TRIED.get()
+            if refused is None:
+                log.warning(
+                    "announcement %s (%s) was refused before its home was looked up: given up",
+                    notification.id,
+                    notification.kind,
+                )
+            else:
+                await self._home_refused(notification.game_id, notification.home, refused)
             self._settle(notification.id, None)
             return
         game = None
@@ -346,15 +356,16 @@ class Deliverer:
                 self._kick(RowLane(written))
         self._settle(notification.id, None)
 
-    async def _home_refused(self, game_id: int, home: str) -> None:
-        """One home of a network game refused the bot's posts: its unsent posts are given up
-        there (this one too), the other home's go on; then :attr:`home_lost` (moving the home
-        elsewhere) if the network feature set it."""
-        if not await self._outbox.lose_home(game_id, home):
-            return  # recorded already (by another process, say): its follow-up too
+    async def _home_refused(self, game_id: int, home: str, refused: int) -> None:
+        """One home of a network game refused the bot's posts in channel ``refused``: its
+        unsent posts are given up there (this one too), the other home's go on; then
+        :attr:`home_lost` (moving the home elsewhere) if the network feature set it. A late
+        refusal from a channel the home has left since (moved to DMs) changes nothing."""
+        if not await self._outbox.lose_home(game_id, home, refused):
+            return  # recorded already (by another process, say), or the home moved since
         log.info("game %s: its home %s refused the bot's posts; given up there", game_id, home)
         if self.home_lost is not None:
-            for written in await self.home_lost(game_id, home):
+            for written in await self.home_lost(game_id, home, refused):
                 row = await self._outbox.get(written)
                 if row is not None:
                     self._kick(lane_of(row))

@@ -7,6 +7,7 @@ processes: Pillow work would otherwise stall every other game's commands.
 
 from __future__ import annotations
 
+import contextvars
 import io
 import logging
 import secrets
@@ -190,6 +191,14 @@ class HomeNotReady(Exception):
     """A network game's home has no thread or DM channel yet: its posts wait for it."""
 
 
+HOME_TRIED: Final[contextvars.ContextVar[int | None]] = contextvars.ContextVar(
+    "home_tried", default=None
+)
+"""The channel of the network game's home a post is being tried in (set by
+:meth:`Publisher.at_home`, in the deliverer's task posting it): a refusal is of that channel,
+which the home may have left since (moved to its player's DMs)."""
+
+
 class Publisher:
     """Posts about games: names, the server's language, and where the game lives."""
 
@@ -233,6 +242,14 @@ class Publisher:
         names = self.names
         return Players(white=await names.get(game.white_id), black=await names.get(game.black_id))
 
+    async def opponent_name(self, game: Game, user_id: int) -> str:
+        """The name of ``user_id``'s opponent in ``game``, as its posts show it (a network
+        game's: their network name, never a server's nickname)."""
+        if game.network:
+            players = await self.players(game)
+            return players.black if user_id == game.white_id else players.white
+        return await self.names.get(game.opponent_of(user_id))
+
     async def at_home(self, game: Game, home: str) -> Game:
         """``game`` as posted in one of its homes (a network game's ``W``, ``B`` or ``*``): its
         server, thread (or DM channel) and whether the bot lost it there, in place of the
@@ -243,6 +260,7 @@ class Publisher:
             raise ChannelLost(game.id)
         if found.channel_id is None:
             raise HomeNotReady(game.id, home)
+        HOME_TRIED.set(found.channel_id)
         return replace(
             game,
             guild_id=found.guild_id,

@@ -8,6 +8,12 @@ event loop only ships a position text out and PNG bytes back.
 Every image is drawn in a :class:`~bot.games.core.models.BoardTheme` (``None``: the default,
 dark), which the caller chooses: a server's for its public posts, a player's own for what only
 they see (:class:`~bot.posting.publisher.Reader`'s ``theme``).
+
+A board is drawn once for every post that shows it alike: a network game's turn is posted in
+each of its two homes at the same moment, mostly in one language and theme, and drawing it
+twice made every network move wait for two drawings (under a burst of moves, the mover's own
+answer missed Discord's three seconds). The same board asked for while it is being drawn waits
+for that drawing; the last :data:`BOARDS_KEPT` drawn are kept.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ import concurrent.futures
 import functools
 import logging
 import multiprocessing
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
@@ -36,6 +43,10 @@ THEMES: Final[dict[str, render.Theme]] = {
 }
 """The colours of each theme a server or a player may choose, by its value
 (:class:`~bot.games.core.models.BoardTheme`)."""
+
+
+BOARDS_KEPT: Final = 64
+"""Boards drawn last, kept to be posted again (a few MB)."""
 
 
 def colours(theme: BoardTheme | None) -> render.Theme:
@@ -66,6 +77,10 @@ class Renderer:
             # The workers end with this process, even when it is killed (ai.workers).
             self._pool = process_pool(processes, multiprocessing.get_context("spawn"))
         self.processes = processes
+        self._drawn: OrderedDict[str, bytes] = OrderedDict()
+        self._drawing: dict[str, asyncio.Future[bytes]] = {}
+        self.boards_drawn = 0
+        """Boards drawn (not found drawn already), since the start."""
 
     async def start(self) -> None:
         """Start the workers now (importing Pillow takes a moment) rather than on a first move."""
@@ -80,11 +95,37 @@ class Renderer:
         **options: Any,
     ) -> bytes:
         options["theme"] = colours(theme)
+        key = repr((position.to_text(), str(last_move), sorted(options.items())))
+        if (png := self._drawn.get(key)) is not None:
+            self._drawn.move_to_end(key)
+            return png
+        drawing = self._drawing.get(key)
+        if drawing is not None and drawing.get_loop() is asyncio.get_running_loop():
+            return await asyncio.shield(drawing)
+        drawing = asyncio.ensure_future(self._draw_board(position, last_move, options))
+        self._drawing[key] = drawing
+        drawing.add_done_callback(functools.partial(self._keep, key))
+        return await asyncio.shield(drawing)
+
+    def _keep(self, key: str, drawing: asyncio.Future[bytes]) -> None:
+        """A board's drawing is over: kept, if drawn (a failure is only its askers')."""
+        if self._drawing.get(key) is drawing:
+            del self._drawing[key]
+        if drawing.cancelled() or drawing.exception() is not None:
+            return
+        self._drawn[key] = drawing.result()
+        while len(self._drawn) > BOARDS_KEPT:
+            self._drawn.popitem(last=False)
+
+    async def _draw_board(
+        self, position: rules.Position, last_move: rules.Move | None, options: dict[str, Any]
+    ) -> bytes:
+        self.boards_drawn += 1
         if self._pool is None:
             return await asyncio.to_thread(
                 render.board_png, position, last_move=last_move, **options
             )
-        options["last_move"] = None if last_move is None else str(last_move)
+        options = {**options, "last_move": None if last_move is None else str(last_move)}
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._pool, _board_png, position.to_text(), options)
 

@@ -56,7 +56,7 @@ class NewChallenge:
 CHALLENGE_COLUMNS: Final = (
     "id, guild_id, channel_id, challenger_id, opponent_id, challenger_colour, clock_days, "
     "status, created_at, expires_at, closed_at, closed_by, game_id, bank, setup, rematch_of, "
-    "network, min_rating, max_rating"
+    "network, min_rating, max_rating, message_id"
 )
 _SELECT_CHALLENGE: Final = f"SELECT {CHALLENGE_COLUMNS} FROM challenges WHERE id = ?"
 
@@ -83,6 +83,7 @@ def challenge_of(row: Row) -> Challenge:
         network=bool(row["network"]),
         min_rating=row["min_rating"],
         max_rating=row["max_rating"],
+        message_id=row["message_id"],
     )
 
 
@@ -155,6 +156,14 @@ class ChallengeWrites(WriterPart):
         closed = await self.challenge(challenge_id)
         assert closed is not None
         return closed
+
+    async def set_challenge_message(self, challenge_id: int, message_id: int) -> Challenge | None:
+        """A challenge's own post is ``message_id`` (where it was made); the challenge as it is
+        now (open or closed since), ``None`` if there is none."""
+        await self._conn.execute(
+            "UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id)
+        )
+        return await self.challenge(challenge_id)
 
     async def expire_challenges(self, now: datetime) -> list[Challenge]:
         """Close every open challenge whose time is up at ``now``; returns them."""

@@ -147,6 +147,9 @@ class Challenge:
     """A network challenge's lowest network rating that may accept it (``None``: no bound)."""
     max_rating: int | None = None
     """Its highest (``None``: no bound)."""
+    message_id: int | None = None
+    """A network seek's own post, where it was made (``channel_id``), once the bot knows it:
+    edited to say so when the seek closes."""
 
     @property
     def is_open_to_anyone(self) -> bool:
@@ -588,7 +591,8 @@ class NetworkServer:
     board_message_id: int | None = None
     """Its board of open network challenges, once posted."""
     board_version: int = 0
-    """The network's ``seeks`` count (:meth:`NetworkWrites.bump_seeks`) the board shows."""
+    """The network's ``seeks`` count (:meth:`NetworkWrites.bump_seeks`) the board shows
+    (``-1`` before it is first posted, :data:`bot.storage.network.NO_BOARD`)."""
     board_at: datetime | None = None
     """When the board was last posted or edited."""
     left_at: datetime | None = None

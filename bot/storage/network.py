@@ -43,6 +43,9 @@ from bot.storage.tournaments import TournamentWrites
 
 SEEKS: Final = "seeks"
 """The ``network_state`` count that goes up with every network challenge opened or closed."""
+NO_BOARD: Final = -1
+"""The ``seeks`` count a server's board shows before it is first posted (in a new channel, or
+a server back in the network): below any count, so the boards' job posts it on its next pass."""
 
 _MEMBER_COLUMNS: Final = "user_id, name, home_guild_id, joined_at, left_at, forget_at, updated_at"
 _SERVER_COLUMNS: Final = (
@@ -341,16 +344,19 @@ class NetworkWrites(TournamentWrites):
     ) -> NetworkServer:
         """``guild_id`` takes part in the network with ``channel_id`` as its network channel,
         named by ``by``: it joins (again, from ``now``, if it had left) or moves its channel.
-        A new channel, or a server back, gets a new board (none posted yet)."""
+        A new channel, or a server back, gets a new board (none posted yet), which shows no
+        ``seeks`` count (:data:`NO_BOARD`): behind whatever the network's is, even 0, so the
+        boards' job posts it on its next pass though no seek opens or closes."""
         rows = await self._conn.fetch_all(
-            "INSERT INTO network_servers (guild_id, channel_id, joined_by, joined_at, updated_at) "
-            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+            "INSERT INTO network_servers "
+            "(guild_id, channel_id, board_version, joined_by, joined_at, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
             "board_message_id = CASE WHEN network_servers.left_at IS NULL "
             "AND network_servers.channel_id = excluded.channel_id "
             "THEN network_servers.board_message_id END, "
             "board_version = CASE WHEN network_servers.left_at IS NULL "
             "AND network_servers.channel_id = excluded.channel_id "
-            "THEN network_servers.board_version ELSE 0 END, "
+            "THEN network_servers.board_version ELSE excluded.board_version END, "
             "board_at = CASE WHEN network_servers.left_at IS NULL "
             "AND network_servers.channel_id = excluded.channel_id "
             "THEN network_servers.board_at END, "
@@ -358,7 +364,7 @@ class NetworkWrites(TournamentWrites):
             "THEN network_servers.joined_at ELSE excluded.joined_at END, "
             "channel_id = excluded.channel_id, joined_by = excluded.joined_by, left_at = NULL, "
             f"updated_at = excluded.updated_at RETURNING {_SERVER_COLUMNS}",
-            (guild_id, channel_id, by, time_to_text(now), time_to_text(now)),
+            (guild_id, channel_id, NO_BOARD, by, time_to_text(now), time_to_text(now)),
         )
         return _server(rows[0])
 
@@ -504,13 +510,19 @@ class NetworkWrites(TournamentWrites):
         )
         return True
 
-    async def lose_home(self, game_id: int, seat: HomeSeat, now: datetime) -> bool:
-        """Record that a home refused the bot's posts and give up its unsent posts (as
+    async def lose_home(
+        self, game_id: int, seat: HomeSeat, now: datetime, *, refused: ChannelId
+    ) -> bool:
+        """Record that a home refused the bot's posts in ``refused`` (its thread or DM channel;
+        its network channel while the thread is not made) and give up its unsent posts (as
         ``lose_channel`` does for a game's one place); ``False`` (nothing done) if that was
-        recorded already, or there is no such home."""
+        recorded already, if there is no such home, or if the home is no longer there (moved
+        to its player's DMs since: a late refusal of its old thread says nothing of the new
+        home)."""
         changed = await self._conn.execute(
-            "UPDATE game_homes SET lost_at = ? WHERE game_id = ? AND seat = ? AND lost_at IS NULL",
-            (time_to_text(now), game_id, seat.value),
+            "UPDATE game_homes SET lost_at = ? WHERE game_id = ? AND seat = ? AND lost_at IS NULL "
+            "AND (channel_id = ? OR (channel_id IS NULL AND parent_channel_id = ?))",
+            (time_to_text(now), game_id, seat.value, refused, refused),
         )
         if changed != 1:
             return False

@@ -136,6 +136,22 @@ def _descendants(roots: Sequence[int], processes: Mapping[int, _Proc]) -> set[in
     return found
 
 
+def peak_rss(roots: Sequence[int]) -> dict[int, int]:
+    """The peak resident set size (``VmHWM``, KiB) of each living process of ``roots`` and of
+    their descendants, by pid (Linux)."""
+    pids = [*roots, *sorted(_descendants(roots, _processes()))]
+    found: dict[int, int] = {}
+    for pid in pids:
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+        except OSError:
+            continue  # exited meanwhile
+        for line in status.splitlines():
+            if line.startswith("VmHWM:"):
+                found[pid] = int(line.split()[1])
+    return found
+
+
 @dataclass(frozen=True)
 class Sample:
     at: float

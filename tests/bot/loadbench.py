@@ -47,6 +47,12 @@ or several; one process is started the same way (``DVONN_SHARDS=0`` of 1), so mo
 same workload and seed each, ``--rounds`` times, in the opposite order every other round (the
 machines are shared and noisy: compare within one run, taking turns), then prints a table.
 A benchmark, not a test: it never fails.
+
+``--network`` plays network games instead (:mod:`tests.bot.networkload`): ``--games`` (100)
+between the members of ``--guilds`` (10) servers' network channels and of their DMs
+(``--dm-share``), each board posted in both of its game's homes, every game moving at once for
+``--turns`` rounds; that mode fails (exit status 1) if a home misses a board or gets one twice,
+or on a 429 of the global limit.
 """
 
 from __future__ import annotations
@@ -92,7 +98,7 @@ from tests.postgres import PostgresServer
 REPO = Path(__file__).resolve().parents[2]
 
 
-def _move_options(move: rules.Move) -> tuple[str, dict[str, str]]:
+def move_options(move: rules.Move) -> tuple[str, dict[str, str]]:
     if isinstance(move, rules.Place):
         return "dvonn place", {"cell": rules.CELL_NAMES[move.cell]}
     if isinstance(move, rules.Jump):
@@ -115,7 +121,7 @@ class Driver:
         pos = self.positions.setdefault(game.number, rules.new_game())
         move = self.rng.choice(rules.legal_moves(pos))
         player = game.players[0] if pos.turn is rules.Colour.WHITE else game.players[1]
-        command, options = _move_options(move)
+        command, options = move_options(move)
         place = self.places[game.number]
         result = fake.send_command(player, place, command, options)
         pos = rules.play(pos, move)
@@ -658,9 +664,43 @@ async def compare(args: argparse.Namespace, server: PostgresServer | None) -> li
     return runs
 
 
+async def compare_network(args: argparse.Namespace, server: PostgresServer | None) -> bool:
+    """``--network``: each mode's network run, printed; whether any failed."""
+    from tests.bot.networkload import network_benchmark  # noqa: PLC0415 - it imports this
+
+    failed = False
+    for round_number in range(args.rounds):
+        for mode in args.modes if round_number % 2 == 0 else args.modes[::-1]:
+            run = await network_benchmark(
+                mode,
+                games=args.games,
+                servers=args.guilds,
+                dm_share=args.dm_share,
+                turns=args.turns,
+                seed=args.seed,
+                server=server,
+                limits=LIMITS[args.limits](),
+            )
+            print(run.render(), flush=True)
+            failed |= run.failed
+    return failed
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument(
+        "--network",
+        action="store_true",
+        help="network games, each posted in two homes (tests/bot/networkload.py): --games "
+        "(default 100) between members of --guilds servers (default 10)",
+    )
+    parser.add_argument(
+        "--dm-share",
+        type=float,
+        default=0.1,
+        help="with --network: the members homed in their DMs (no network channel)",
+    )
+    parser.add_argument("--games", type=int, help="games (default 200; --network: 100)")
     parser.add_argument("--turns", type=int, default=5)
     parser.add_argument("--think", type=float, default=2.0, help="mean seconds between turns")
     parser.add_argument("--seed", type=int, default=1)
@@ -673,7 +713,9 @@ def main(argv: list[str] | None = None) -> None:
         "--database and --processes)",
     )
     parser.add_argument("--rounds", type=int, default=1, help="runs of each mode, in turn")
-    parser.add_argument("--guilds", type=int, default=2, help="servers the games are spread over")
+    parser.add_argument(
+        "--guilds", type=int, help="servers the games are spread over (default 2; --network: 10)"
+    )
     parser.add_argument("--bot-env", action="append", default=[], help="KEY=VALUE for the bots")
     parser.add_argument(
         "--rate",
@@ -689,6 +731,10 @@ def main(argv: list[str] | None = None) -> None:
         help="Discord's rate limits in the fake: all (discord), the global one only, or none",
     )
     args = parser.parse_args(argv)
+    if args.games is None:
+        args.games = 100 if args.network else 200
+    if args.guilds is None:
+        args.guilds = 10 if args.network else 2
     if args.rate is not None and args.rate <= 0:
         parser.error("--rate is turns a second, more than 0")
     if args.modes is None:
@@ -696,10 +742,17 @@ def main(argv: list[str] | None = None) -> None:
             args.modes = [Mode.parse(f"{args.database}:{args.processes}")]
         except argparse.ArgumentTypeError as error:
             parser.error(str(error))
+    if args.network and not 0 <= args.dm_share <= 0.5:
+        parser.error("--dm-share is a share of the members, from 0 to 0.5")
     with contextlib.ExitStack() as stack:
         server = None
         if any(mode.database == "postgres" for mode in args.modes):
             server = stack.enter_context(durable_postgres())
+        if args.network:
+            failed = asyncio.run(compare_network(args, server))
+            if failed:
+                raise SystemExit(1)
+            return
         runs = asyncio.run(compare(args, server))
     if len(runs) > 1:
         print(table(runs))

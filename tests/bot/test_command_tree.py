@@ -2,13 +2,15 @@
 
 Games last days: a command renamed, an option dropped or a button id changed would break what
 players already see on Discord (a button posted last week must still work). The payload the
-bot syncs, in every language, is compared with the one recorded in ``data/commands.json``;
-change that file only on purpose (``python -m tests.bot.test_command_tree > ...``).
+bot syncs, in every language, is compared with the one recorded in ``data/commands.json``
+(with the default settings: the network on); change that file only on purpose
+(``python -m tests.bot.test_command_tree > ...``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import re
 import tempfile
@@ -67,7 +69,13 @@ BUTTON_IDS = {
     "dvonn:learn:pass:12:3",
     "dvonn:learn:hint:12:3",
     "dvonn:learn:answer:12:3:white",
+    "dvonn:net:challenge:12:accept",
+    "dvonn:net:challenge:12:decline",
+    "dvonn:net:challenge:12:cancel",
+    "dvonn:net:pick",
+    "dvonn:net:champ:enter",
 }
+"""With the default settings (the network on, so its buttons too)."""
 
 
 async def loaded_bot(database: Path) -> DvonnBot:
@@ -129,6 +137,8 @@ DISCORD_COMMAND_LIMIT = 8000
 """Discord's limit on the characters of one command: names, descriptions and choices' names and
 values of the command, its options (subcommands and groups included) and their choices, each
 field counted at its longest localisation."""
+DISCORD_GLOBAL_COMMANDS = 100
+"""Discord's limit on an application's global chat commands."""
 
 
 def _longest(item: dict[str, Any], field: str) -> int:
@@ -146,27 +156,21 @@ def command_size(item: dict[str, Any]) -> int:
     return size
 
 
-async def test_with_the_network_on_there_is_network_within_discord_s_size_limit(
+async def test_by_default_there_is_network_and_every_command_within_discord_s_limits(
     tmp_path: Path,
 ) -> None:
-    """``/network`` exists only when the operator turned the network on; then it is one more
-    top-level command, and the other commands are the recorded ones."""
-    bot = DvonnBot(
-        Settings(
-            token=Secret("x"), database=tmp_path / "dvonn.sqlite3", render_processes=0, network=True
-        )
-    )
-    await bot.setup_hook()
+    """The network is on by default (players and servers opt in themselves): ``/network`` is
+    one more top-level command, spoken in every language ``/dvonn`` speaks, and every command
+    is within Discord's size limit, and all within its 100 global commands."""
+    bot = await loaded_bot(tmp_path / "dvonn.sqlite3")
     try:
         payload = await synced_payload(bot)
     finally:
         await bot.close()
     by_name = {command["name"]: command for command in payload}
-    recorded = json.loads(RECORDED.read_text(encoding="utf-8"))
-    assert [c for c in payload if c["name"] != "network"] == recorded
     network = by_name["network"]
     subcommands = {option["name"] for option in network["options"]}
-    assert {"join", "leave", "block", "unblock", "server"} <= subcommands
+    assert {"join", "leave", "block", "unblock", "server", "championship"} <= subcommands
     assert network["contexts"] == [0, 1, 2] and network["integration_types"] == [0, 1]
     languages = set(by_name["dvonn"]["description_localizations"])
     assert len(languages) >= 4
@@ -176,6 +180,22 @@ async def test_with_the_network_on_there_is_network_within_discord_s_size_limit(
         assert set(item["description_localizations"]) == languages, item["name"]
     for command in payload:
         assert command_size(command) < DISCORD_COMMAND_LIMIT, command["name"]
+    assert len(payload) <= DISCORD_GLOBAL_COMMANDS
+
+
+async def test_with_the_network_off_there_is_no_network(tmp_path: Path) -> None:
+    """``DVONN_NETWORK=off``: no ``/network``; the other commands are the recorded ones."""
+    settings = Settings(token=Secret("x"), database=tmp_path / "dvonn.sqlite3", network=False)
+    bot = DvonnBot(dataclasses.replace(settings, render_processes=0))
+    await bot.setup_hook()
+    try:
+        payload = await synced_payload(bot)
+        assert bot.get_cog("Network") is None
+    finally:
+        await bot.close()
+    recorded = json.loads(RECORDED.read_text(encoding="utf-8"))
+    assert payload == [c for c in recorded if c["name"] != "network"]
+    assert len(payload) == len(recorded) - 1
 
 
 def test_a_command_s_size_counts_each_field_at_its_longest_localisation() -> None:

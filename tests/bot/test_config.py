@@ -11,7 +11,7 @@ import pytest
 
 from ai import Level
 from bot.app import DvonnBot
-from bot.config import PERMISSIONS, Secret, Settings, SettingsError, invite_url
+from bot.config import FIRST_SEASON_WAIT, PERMISSIONS, Secret, Settings, SettingsError, invite_url
 from bot.exts.computer.player import ComputerPlayer
 from bot.games.core import timecontrol
 from bot.interactions.thinking import BUDGETS
@@ -154,13 +154,22 @@ async def test_the_time_cap_limits_every_level_but_never_raises_one(tmp_path: Pa
 # --- the DVONN network (issue 41) ----------------------------------------------------------------
 
 
-def test_the_network_is_off_by_default_with_little_golem_s_clock_and_no_championship() -> None:
+def test_the_network_is_on_by_default_with_little_golem_s_clock_and_a_championship() -> None:
+    """Nobody is in the network without saying so (players join, servers take part), so the
+    operator's default is on; the championship's first season a week after it opens."""
     settings = Settings.from_env({}, env_file=None)
-    assert settings.network is False
+    assert settings.network is True
     assert settings.network_clock == "bank:10d+36h/10d"
     assert timecontrol.parse(settings.network_clock) == timecontrol.LITTLE_GOLEM
-    assert settings.network_season_start is None
+    assert settings.network_season_start == FIRST_SEASON_WAIT == timedelta(days=7)
     assert settings.network_board_minutes == 10
+    assert Settings(token=Secret("")) == dataclasses.replace(settings, token=Secret(""))
+
+
+@pytest.mark.parametrize("value", ["off", "OFF", " Off "])
+def test_the_operator_may_have_the_network_without_a_championship(value: str) -> None:
+    settings = Settings.from_env({"DVONN_NETWORK_SEASON_START": value}, env_file=None)
+    assert settings.network and settings.network_season_start is None
 
 
 @pytest.mark.parametrize(
@@ -198,7 +207,7 @@ def test_the_network_s_settings_are_read() -> None:
 def test_the_season_start_is_a_moment_in_utc(value: str, moment: datetime) -> None:
     start = Settings.from_env({"DVONN_NETWORK_SEASON_START": value}, env_file=None)
     assert start.network_season_start == moment
-    assert start.network_season_start is not None
+    assert isinstance(start.network_season_start, datetime)
     assert start.network_season_start.utcoffset() == timedelta(0)
 
 

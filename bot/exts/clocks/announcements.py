@@ -88,10 +88,7 @@ class Announcements:
         return game
 
     async def _opponent_name(self, game: Game, user_id: int) -> str:
-        if game.network:
-            players = await self._publisher.players(game)
-            return players.black if user_id == game.white_id else players.white
-        return await self._publisher.names.get(game.opponent_of(user_id))
+        return await self._publisher.opponent_name(game, user_id)
 
     async def vacation(self, notification: Notification) -> discord.Message | None:
         assert notification.game_id is not None and notification.user_id is not None

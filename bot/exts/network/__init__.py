@@ -1,6 +1,6 @@
 """The DVONN network's Discord side (issue 41): ``/network``, a top-level command of its own
-beside ``/dvonn`` (which holds the 25 subcommands Discord allows), loaded only when the operator
-turned the network on (``DVONN_NETWORK``; :data:`bot.app.NETWORK`).
+beside ``/dvonn`` (which holds the 25 subcommands Discord allows), loaded unless the operator
+turned the network off (``DVONN_NETWORK``, on by default; :data:`bot.app.NETWORK`).
 
 Its subcommands come from several modules of this package, each a cog of its own added to the
 one ``/network`` group (:meth:`bot.app.DvonnBot.add_feature` with ``group``): here, joining,
@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Final
 
 from discord.app_commands import locale_str
 
-from bot.exts.network.commands import NetworkCommands
+from bot.exts.network.commands import NetworkCommands, refresh_name
 from bot.exts.network.server import ServerRemovals
 
 if TYPE_CHECKING:
@@ -37,7 +37,9 @@ PARTS: Final[tuple[str, ...]] = (
 
 async def setup(bot: DvonnBot) -> None:
     network = bot.add_top_level_group(
-        COMMAND, locale_str("Play DVONN with the players of every server, by choice")
+        COMMAND,
+        locale_str("Play DVONN with the players of every server, by choice"),
+        before=refresh_name,  # a member's global name, renamed since, reaches other servers
     )
     await bot.add_feature(
         NetworkCommands(bot.service, bot.publisher, bot.deliverer, bot.inflight), group=network

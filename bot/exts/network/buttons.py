@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any, Final
 
 import discord
 
-from bot.exts.network.commands import home_guild, network_name
-from bot.exts.network.seek_texts import seek_option
+from bot.exts.network.commands import home_guild, network_name, refresh_name
+from bot.exts.network.seek_texts import seek_option, taken_text
 from bot.games.core.models import Challenge, HomeSeat
 from bot.games.network.seeking import NetworkGameStarted
 from bot.i18n import Text, _
@@ -62,17 +62,19 @@ class NetworkChallengeButton(
         return cls(int(match["id"]), match["action"])
 
     async def run(self, interaction: Interaction) -> None:
+        await refresh_name(interaction)
         network = interaction.client.service.network
         reader = interaction.client.publisher.private_reader(interaction)
         name = await player_name(interaction)
         if self.action == "accept":
             await accept(interaction, self.challenge_id, edit=True)
             return
+        tapped = None if interaction.message is None else interaction.message.id
         if self.action == "decline":
-            await network.decline(self.challenge_id, interaction.user.id)
+            await network.decline(self.challenge_id, interaction.user.id, tapped=tapped)
             said = _("{player} declined the network challenge.", player=name)
         else:
-            await network.cancel(self.challenge_id, interaction.user.id)
+            await network.cancel(self.challenge_id, interaction.user.id, tapped=tapped)
             said = _("{player} cancelled the network challenge.", player=name)
         if interaction.message is not None and interaction.message.flags.ephemeral:
             await interaction.response.edit_message(content=reader(said), view=None)
@@ -103,6 +105,7 @@ class SeekMenu(BotMenu, template=r"dvonn:net:pick"):
         return cls()
 
     async def run(self, interaction: Interaction) -> None:
+        await refresh_name(interaction)
         chosen = self.chosen
         if chosen is None or not chosen.isdigit():
             return
@@ -121,9 +124,13 @@ async def accept(interaction: Interaction, challenge_id: int, *, edit: bool) -> 
     says the challenge is taken."""
     client = interaction.client
     started = await client.service.network.accept(
-        challenge_id, interaction.user.id, guild_id=home_guild(interaction)
+        challenge_id,
+        interaction.user.id,
+        guild_id=home_guild(interaction),
+        tapped=None if interaction.message is None else interaction.message.id,
     )
-    for written in started.announcements:  # the homes to make, each in a lane of its own
+    # The homes to make, each in a lane of its own; the seek's own post (tapped elsewhere).
+    for written in started.announcements + started.edits:
         await client.deliverer.announce(written, game_id=None, timeout=0)
     private = client.publisher.private_reader(interaction)
     told = private(accepted_text(started, interaction.user.id))
@@ -132,13 +139,11 @@ async def accept(interaction: Interaction, challenge_id: int, *, edit: bool) -> 
         return
     names = await client.service.network.names(started.game)
     public = await client.publisher.public_reader(interaction.guild_id, interaction)
-    taken = _(
-        "{player} accepted: network game #{game}, {white} (White) vs {black} (Black), is played "
-        "in each player's home.",
-        player=names.get(interaction.user.id, network_name(interaction.user)),
-        game=started.game.id,
-        white=names.get(started.game.white_id, "?"),
-        black=names.get(started.game.black_id, "?"),
+    taken = taken_text(
+        names.get(interaction.user.id, network_name(interaction.user)),
+        started.game.id,
+        names.get(started.game.white_id, "?"),
+        names.get(started.game.black_id, "?"),
     )
     if interaction.message.flags.ephemeral:
         await interaction.response.edit_message(content=told, view=None)

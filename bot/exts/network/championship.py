@@ -1,5 +1,7 @@
 """``/network championship``: the network championship's standings image, entering and
-withdrawing, and its Enter button ``dvonn:net:champ:enter``.
+withdrawing, and its Enter button ``dvonn:net:champ:enter``; the championship is opened for
+entries when the network's feature is loaded (the bot's start), its first season a week later
+unless the operator set its start (``DVONN_NETWORK_SEASON_START``).
 
 The standings of one division (``division``, else the caller's, else the top) are posted for
 everyone in a server's network channel, privately anywhere else; entering and withdrawing are
@@ -15,12 +17,15 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Mapping
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, Final
 
 import discord
 from discord import app_commands
 from discord.app_commands import Choice, locale_str
 
+from bot.exts.network.commands import refresh_name
+from bot.games.core.leases import HOUSEKEEPING
 from bot.games.service import GameService
 from bot.games.tournaments.championship import DivisionView, Move
 from bot.games.tournaments.standings import Standing
@@ -42,6 +47,12 @@ ENTER_ID: Final = "dvonn:net:champ:enter"
 """The Enter button's id: a contract with the posts already on Discord."""
 CHAMPIONSHIP: Final = _("DVONN network championship")
 """Its name, in the reader's language (the stored one is English)."""
+
+
+def when(moment: datetime) -> str:
+    """When the first season begins, as Discord timestamps every reader sees in their own time
+    zone and language: the date and time, and how long from now."""
+    return f"{discord_time(moment, 'f')} ({discord_time(moment)})"
 
 
 async def in_network_channel(service: GameService, interaction: discord.Interaction[Any]) -> bool:
@@ -70,16 +81,21 @@ async def enter_championship(
             "You are in the network championship ({count} players): its first season begins "
             "{start}. Your games are played in your network home.",
             joined.players,
-            start=discord_time(joined.tournament.starts_at),
+            start=when(joined.tournament.starts_at),
         )
     reader = publisher.private_reader(interaction)
     await interaction.response.send_message(reader(text), ephemeral=True)
 
 
 async def add_to(bot: DvonnBot, network: app_commands.Group) -> None:
-    """``/network championship`` and the Enter button (the package's ``setup()`` calls this)."""
+    """``/network championship`` and the Enter button (the package's ``setup()`` calls this);
+    and the championship opened for entries, if there is to be one and none is yet (as the
+    housekeeping job does, under its lease: another process holding it makes it there)."""
     network.add_command(ChampionshipCommand(bot.service, bot.publisher, bot.deliverer).command())
     bot.add_dynamic_items(EnterButton)
+    async with bot.service.leases.holding(HOUSEKEEPING) as ours:
+        if ours:
+            await bot.service.championship.open_due()
 
 
 class EnterButton(BotButton, template=r"dvonn:net:champ:enter"):
@@ -102,6 +118,7 @@ class EnterButton(BotButton, template=r"dvonn:net:champ:enter"):
 
     async def run(self, interaction: Interaction) -> None:
         client = interaction.client
+        await refresh_name(interaction)
         await enter_championship(client.service, client.publisher, interaction)
         await client.deliverer.deliver_pending()
 
@@ -196,7 +213,7 @@ class ChampionshipCommand:
                 "{name}: {count} players entered; its first season begins {start}.",
                 view.players,
                 name=CHAMPIONSHIP,
-                start=discord_time(starts) if starts is not None else "—",
+                start=when(starts) if starts is not None else "—",
             )
             return {**kwargs, "content": reader(line)}
         picture = division_table(view, reader, viewer)

@@ -4,6 +4,7 @@ one error handler (the service's :mod:`bot.games.network.errors`, or a :class:`U
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING, Any, Final
 
 import discord
@@ -19,6 +20,8 @@ from bot.interactions.places import answers_only, server_of
 if TYPE_CHECKING:
     from bot.app import Interaction
 
+log = logging.getLogger(__name__)
+
 MAX_CHOICES: Final = 25  # Discord's limit for autocomplete
 NAME_LENGTH: Final = 32  # Discord's longest global name (and username)
 
@@ -27,6 +30,18 @@ def network_name(user: discord.User | discord.Member) -> str:
     """The name other servers see: the global display name, else the username; never a
     server's nickname (a Member's ``display_name`` would be)."""
     return (user.global_name or user.name)[:NAME_LENGTH]
+
+
+async def refresh_name(interaction: Interaction) -> None:
+    """Before every ``/network`` command and button: a member's network name follows their
+    global name (written only if it changed), so that a rename reaches other servers. Never
+    in the way of what they asked (a failure is logged)."""
+    try:
+        await interaction.client.service.network.membership.refresh_name(
+            interaction.user.id, network_name(interaction.user)
+        )
+    except Exception:
+        log.exception("could not refresh the network name of %s", interaction.user.id)
 
 
 def home_guild(interaction: Interaction) -> int | None:

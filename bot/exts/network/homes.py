@@ -76,7 +76,9 @@ class Homes:
                 log.info(
                     "game %s: no thread in server %s; home %s to DMs", game_id, home.guild_id, seat
                 )
-                for written in await self._service.network.lose_home(game_id, seat.value):
+                lost, refused = self._service.network.lose_home, home.parent_channel_id
+                assert refused is not None  # a home in a server: its network channel
+                for written in await lost(game_id, seat.value, refused):
                     await self._deliverer.announce(written, game_id=None, timeout=0)
                 return None
         else:
@@ -163,6 +165,7 @@ class Homes:
         kwargs["content"] = f"{content}\n{kwargs['content']}" if kwargs.get("content") else content
         return await channel.send(**kwargs, nonce=notification.nonce)
 
-    async def lost(self, game_id: int, home: str) -> list[int]:
-        """The deliverer's ``home_lost``: the home moves to its player's DMs."""
-        return await self._service.network.lose_home(game_id, home)
+    async def lost(self, game_id: int, home: str, refused: int) -> list[int]:
+        """The deliverer's ``home_lost``: the home moves to its player's DMs (unless it is no
+        longer in the channel ``refused``)."""
+        return await self._service.network.lose_home(game_id, home, refused)

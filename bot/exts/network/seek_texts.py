@@ -8,7 +8,7 @@ opponent in their own home).
 
 from __future__ import annotations
 
-from bot.games.core.models import Challenge, Game, Setup
+from bot.games.core.models import Challenge, ChallengeStatus, Game, Setup
 from bot.games.core.timecontrol import from_columns
 from bot.games.network.seeking import HIGHEST_RATING, LOWEST_RATING
 from bot.i18n import COLOUR_NAMES, Text, _
@@ -48,6 +48,32 @@ def seek_text(challenge: Challenge, challenger: str) -> Text:
         player=challenger,
         terms=terms(challenge, challenger),
     )
+
+
+def taken_text(player: str, game_id: int, white: str, black: str) -> Text:
+    """A seek's own post once ``player`` took it (there, or from anywhere else)."""
+    return _(
+        "{player} accepted: network game #{game}, {white} (White) vs {black} (Black), is played "
+        "in each player's home.",
+        player=player,
+        game=game_id,
+        white=white,
+        black=black,
+    )
+
+
+def closed_text(challenge: Challenge, challenger: str, closer: str | None) -> Text:
+    """A seek's own post once it closed other than by being taken: cancelled by ``closer``
+    (its challenger), called off (its challenger left the network, or its server did), or
+    expired."""
+    if challenge.status is ChallengeStatus.EXPIRED:
+        return _(
+            "🌐 {player}'s open network challenge expired: nobody accepted it in time.",
+            player=challenger,
+        )
+    if closer is not None:
+        return _("{player} cancelled the network challenge.", player=closer)
+    return _("🌐 {player}'s open network challenge was called off.", player=challenger)
 
 
 def seek_line(challenge: Challenge, challenger: str, rating: int) -> Text:

@@ -25,15 +25,23 @@ from bot.exts.network import buttons
 from bot.exts.network.board import NetworkBoards, described
 from bot.exts.network.commands import home_guild
 from bot.exts.network.homes import Homes
-from bot.exts.network.seek_texts import direct_text, seek_line, seek_text, terms
+from bot.exts.network.seek_texts import (
+    closed_text,
+    direct_text,
+    seek_line,
+    seek_text,
+    taken_text,
+    terms,
+)
 from bot.games.core import timecontrol
 from bot.games.core.models import ChallengeStatus, Notification, Setup
-from bot.games.network.announcements import DIRECT_CHALLENGE, NETWORK_HOME
+from bot.games.network.announcements import DIRECT_CHALLENGE, NETWORK_HOME, SEEK_CLOSED
 from bot.games.network.seeking import HIGHEST_RATING, LOWEST_RATING
 from bot.i18n import _, excerpt
 from bot.interactions import choices
 from bot.interactions.errors import UserError
 from bot.interactions.feature import Feature
+from bot.interactions.places import answers_only
 from bot.posting.texts import discord_time
 
 if TYPE_CHECKING:
@@ -108,11 +116,19 @@ class NetworkSeeks(Feature, name="NetworkSeeks"):
             private = self.publisher.private_reader(interaction)
             if opponent is None:
                 public = await self.publisher.public_reader(interaction.guild_id, interaction)
-                await interaction.response.send_message(
+                response = await interaction.response.send_message(
                     public(seek_text(challenge, me)),
                     view=buttons.challenge_view(challenge, public),
                     allowed_mentions=discord.AllowedMentions.none(),
                 )
+                if answers_only(interaction):
+                    return  # a place the bot may only answer in: it cannot edit the post later
+                posted = response.resource
+                if not isinstance(posted, discord.Message):
+                    posted = await interaction.original_response()
+                # Kept, to say so once the seek closes (taken before now: said at once).
+                for written in await network.lobby.seek_posted(challenge.id, posted.id):
+                    await self.deliverer.announce(written, game_id=None, timeout=0)
                 return
             told = _(
                 "Your network challenge to {player} ({terms}) is posted in their home; it ends "
@@ -232,6 +248,53 @@ class DirectChallenges:
         )
 
 
+class SeekPosts:
+    """Editing a seek's own post, where it was made, once it closed (its outbox row,
+    :data:`~bot.games.network.announcements.SEEK_CLOSED`): taken (by whom, their network
+    name, and the game), cancelled, called off or expired; its buttons removed."""
+
+    def __init__(self, bot: DvonnBot) -> None:
+        self._bot = bot
+
+    async def edit(self, notification: Notification) -> discord.Message | None:
+        bot = self._bot
+        network = bot.service.network
+        challenge = await network.lobby.challenge(int(notification.payload["challenge"]))
+        if challenge.message_id is None or challenge.status is ChallengeStatus.OPEN:
+            return None
+        who = {challenge.challenger_id}
+        if challenge.closed_by is not None:
+            who.add(challenge.closed_by)
+        game = None
+        if challenge.status is ChallengeStatus.ACCEPTED and challenge.game_id is not None:
+            game = await bot.service.get_game(challenge.game_id)
+            who |= {game.white_id, game.black_id}
+        names = await network.boards.names(who)
+
+        def name(user_id: int) -> str:
+            return names.get(user_id, f"#{user_id}")
+
+        if game is not None and challenge.closed_by is not None:
+            text = taken_text(
+                name(challenge.closed_by), game.id, name(game.white_id), name(game.black_id)
+            )
+        else:
+            closer = challenge.closed_by == challenge.challenger_id
+            text = closed_text(
+                challenge,
+                name(challenge.challenger_id),
+                name(challenge.challenger_id) if closer else None,
+            )
+        if challenge.guild_id is not None:
+            reader = await bot.publisher.public_reader(challenge.guild_id)
+        else:  # the bot's DMs with its challenger
+            reader = bot.publisher.reader((await bot.service.prefs(challenge.challenger_id)).locale)
+        channel = bot.get_partial_messageable(challenge.channel_id, guild_id=challenge.guild_id)
+        return await channel.get_partial_message(challenge.message_id).edit(
+            content=reader(text), view=None, allowed_mentions=discord.AllowedMentions.none()
+        )
+
+
 _KICKS: set[asyncio.Task[int]] = set()
 
 
@@ -248,6 +311,7 @@ async def add_to(bot: DvonnBot, network: app_commands.Group) -> None:
     bot.deliverer.handle(NETWORK_HOME, homes.make)
     bot.deliverer.home_lost = homes.lost
     bot.deliverer.handle(DIRECT_CHALLENGE, DirectChallenges(bot).post)
+    bot.deliverer.handle(SEEK_CLOSED, SeekPosts(bot).edit)
     buttons.add_to(bot)
     boards = NetworkBoards(bot, bot.service, bot.publisher, bot.settings.network_board_minutes)
     bot.add_poll(boards.refresh)

@@ -103,7 +103,7 @@ class DigestPoster:
         prefs = await self._service.prefs(user_id)
         reader = self._publisher.reader(prefs.locale)
         lines = [
-            reader(game_line(game, await self._publisher.names.get(game.opponent_of(user_id))))
+            reader(game_line(game, await self._publisher.opponent_name(game, user_id)))
             for game in waiting
         ]
         text = digest_text(lines, reader, prefs)

@@ -22,7 +22,7 @@ from bot.exts.play.moves import play_and_report
 from bot.exts.play.text_board import send_text_board
 from bot.games.core.errors import NoGameHere
 from bot.games.core.models import BoardTheme
-from bot.i18n import COLOUR_NAMES, _, excerpt, n_
+from bot.i18n import COLOUR_NAMES, Text, _, excerpt, n_
 from bot.interactions import choices
 from bot.interactions.errors import UserError
 from bot.interactions.feature import Feature
@@ -36,6 +36,7 @@ from bot.posting.texts import LastTurn, board_post, mention
 
 if TYPE_CHECKING:
     from bot.app import Interaction
+    from bot.games.core.models import Game
 
 MAX_CHOICES: Final = 25  # Discord's limit for autocomplete answers
 
@@ -324,27 +325,48 @@ class Play(Feature):
                 return
             lines = [reader(_("Your running games:"))]
             for game in games:
-                opponent = await self.publisher.names.get(game.opponent_of(interaction.user.id))
-                colour = game.colour_of(interaction.user.id)
-                turn = (
-                    _("your turn")
-                    if game.to_move_id == interaction.user.id
-                    else _("{player}'s turn", player=opponent)
-                )
-                lines.append(
-                    reader(
-                        _(
-                            "#{game} vs {opponent} ({colour}) in <#{channel}>: {turn}",
-                            game=game.id,
-                            opponent=opponent,
-                            colour=COLOUR_NAMES[colour] if colour else "",
-                            channel=game.channel_id,
-                            turn=turn,
-                        )
-                    )
-                )
+                lines.append(reader(await self._running_game_line(game, interaction.user.id)))
 
             def more(count: int) -> str:
                 return reader(n_("…and {count} more game.", "…and {count} more games.", count))
 
             await finish(interaction, fit_lines(lines, more))
+
+    async def _running_game_line(self, game: Game, user_id: int) -> Text:
+        """A line of ``/dvonn games``: a network game's opponent by their network name (never a
+        server's nickname) and where the asker plays it, their own home."""
+        colour = game.colour_of(user_id)
+        players = await self.publisher.players(game)
+        opponent = players.black if colour is rules.Colour.WHITE else players.white
+        turn = (
+            _("your turn") if game.to_move_id == user_id else _("{player}'s turn", player=opponent)
+        )
+        params = {
+            "game": game.id,
+            "opponent": opponent,
+            "colour": COLOUR_NAMES[colour] if colour else "",
+            "turn": turn,
+        }
+        if not game.network:
+            return _(
+                "#{game} vs {opponent} ({colour}) in <#{channel}>: {turn}",
+                channel=game.channel_id,
+                **params,
+            )
+        home = await self.service.network.home_of(game, user_id)
+        if home is not None and home.in_dms:
+            return _(
+                "#{game} vs {opponent} ({colour}), a network game in your DMs with the bot: {turn}",
+                **params,
+            )
+        if home is None or home.channel_id is None:
+            return _(
+                "#{game} vs {opponent} ({colour}), a network game whose thread is being made: "
+                "{turn}",
+                **params,
+            )
+        return _(
+            "#{game} vs {opponent} ({colour}), a network game in <#{channel}>: {turn}",
+            channel=home.channel_id,
+            **params,
+        )

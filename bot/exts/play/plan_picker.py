@@ -81,7 +81,7 @@ async def _step(
     """The step that asks for the next move of the line: the one expected of the opponent
     (``expected`` ``None``), or the player's own reply to ``expected``."""
     reader = interaction.client.publisher.private_reader(interaction)
-    opponent = await interaction.client.publisher.names.get(game.opponent_of(interaction.user.id))
+    opponent = await interaction.client.publisher.opponent_name(game, interaction.user.id)
     view = discord.ui.View(timeout=None)
     step = Planned(Shown.of(game), "" if expected is None else str(expected))
     if expected is None:
@@ -159,9 +159,7 @@ class PlanPicker(move_picker.Picker[Planned, Planning]):
             await interaction.response.edit_message(content=text, view=view)
             return
         reader = interaction.client.publisher.private_reader(interaction)
-        opponent = await interaction.client.publisher.names.get(
-            game.opponent_of(interaction.user.id)
-        )
+        opponent = await interaction.client.publisher.opponent_name(game, interaction.user.id)
         view = discord.ui.View(timeout=None)
         view.add_item(PlanConfirmButton(Planned(Shown.of(game), str(expected)), str(move), reader))
         view.add_item(self.again(step, opened, reader))
@@ -248,7 +246,7 @@ class PlanConfirmButton(
             expected_version=self.step.shown.version,
         )
         reader = interaction.client.publisher.private_reader(interaction)
-        opponent = await interaction.client.publisher.names.get(game.opponent_of(user))
+        opponent = await interaction.client.publisher.opponent_name(game, user)
         said: Text = n_(
             "Planned: if {player} plays {move}, you play {reply}. You have {count} planned "
             "line in this game; /dvonn plan lists them.",

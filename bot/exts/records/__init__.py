@@ -233,7 +233,7 @@ class Records(Feature):
                 lines.extend(line for line in network if line not in lines)  # PROVISIONAL once
             lines.append(_puzzle_line(await self.service.puzzles.rating(who.id)))
             for game in profile.active:
-                opponent = await self.publisher.names.get(game.opponent_of(who.id))
+                opponent = await self.publisher.opponent_name(game, who.id)
                 colour = game.colour_of(who.id)
                 lines.append(
                     _(

@@ -28,7 +28,7 @@ from datetime import datetime, timedelta
 from typing import Final
 
 from bot.storage import Claim, Game, Notification, Store
-from bot.storage.models import GameHome, HomeSeat
+from bot.storage.models import ChannelId, GameHome, HomeSeat
 from bot.storage.outbox import ONE_PLACE as _ONE_PLACE
 
 log = logging.getLogger(__name__)
@@ -140,11 +140,12 @@ class Outbox:
             names.get(game.black_id, f"#{game.black_id}"),
         )
 
-    async def lose_home(self, game_id: int, seat: str) -> bool:
-        """A home of a network game refused the bot's posts: recorded, and its unsent posts
-        given up (the other home's go on); ``False`` if that was recorded already."""
+    async def lose_home(self, game_id: int, seat: str, refused: ChannelId) -> bool:
+        """A home of a network game refused the bot's posts in channel ``refused``: recorded,
+        and its unsent posts given up (the other home's go on); ``False`` if that was recorded
+        already, or if the home has moved from that channel since (a late refusal)."""
         async with self._store.write() as tx:
-            return await tx.lose_home(game_id, HomeSeat(seat), self._now())
+            return await tx.lose_home(game_id, HomeSeat(seat), self._now(), refused=refused)
 
     async def claim_one(self, notification_id: int) -> Notification | None:
         """Claim an announcement that belongs to no game (a reminder), unless it is held."""

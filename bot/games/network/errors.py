@@ -59,6 +59,19 @@ class PlayerUnavailable(NetworkError):
         super().__init__(user_id=user_id, other_id=other_id)
 
 
+class SeekUnavailable(PlayerUnavailable):
+    """A seek (shown on every network board, whatever the blocks: a board is seen by a whole
+    channel) whose challenger and accepter are kept apart by a block, either way: refused,
+    worded alike whoever blocked whom, saying why it was shown and where to find the seeks
+    one may accept."""
+
+    key = "network.seek_unavailable"
+    template = (
+        "This player does not take challenges from you. The network boards show every open "
+        "network challenge; /network seeks lists only those you may accept."
+    )
+
+
 class OutOfRange(NetworkError):
     """The accepter's network rating is outside the challenge's range."""
 

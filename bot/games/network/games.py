@@ -113,20 +113,21 @@ class NetworkGames(UseCases):
         notice = await tx.enqueue(announcements.started(now_begun), now, self._outbox.claim())
         return GameStarted(None, now_begun, notice)
 
-    async def lose_home(self, game_id: int, seat: str) -> list[int]:
-        """A home of a network game refused the bot's posts (its thread or channel gone, or
-        the bot's permissions there): its unsent posts are given up (if that was not done
-        already), and a home in a server moves to its player's DMs (a home of both: one for
-        each), to be made ready there; a DM home refusing is given up (the player still plays
-        with the game's buttons and commands, and the clock decides). Returns the rows written
-        (to post now)."""
+    async def lose_home(self, game_id: int, seat: str, refused: ChannelId) -> list[int]:
+        """A home of a network game refused the bot's posts in channel ``refused`` (its thread
+        or channel gone, or the bot's permissions there): its unsent posts are given up (if
+        that was not done already), and a home in a server moves to its player's DMs (a home
+        of both: one for each), to be made ready there; a DM home refusing is given up (the
+        player still plays with the game's buttons and commands, and the clock decides).
+        A refusal from where the home no longer is (its old thread, answering late after the
+        home moved to DMs) changes nothing. Returns the rows written (to post now)."""
         now = self._now()
         async with self._store.write() as tx:
             game = await tx.game(game_id)
             home = next((h for h in await tx.homes(game_id) if h.seat.value == seat), None)
-            if game is None or home is None:
+            if game is None or home is None or not _is_at(home, refused):
                 return []
-            await tx.lose_home(game_id, home.seat, now)
+            await tx.lose_home(game_id, home.seat, now, refused=refused)
             if home.in_dms or game.status not in (GameStatus.ACTIVE, GameStatus.PENDING):
                 return []
             written = await _move_to_dms(tx, game, home, now)
@@ -213,10 +214,28 @@ class NetworkGames(UseCases):
         """A network game's homes (none for another game)."""
         return await self._store.homes(game_id)
 
+    async def home_of(self, game: Game, user_id: UserId) -> GameHome | None:
+        """``user_id``'s home of network ``game``: their own, or the one of both (``None``: not
+        a player of it, or not a network game)."""
+        colour = game.colour_of(user_id)
+        if colour is None:
+            return None
+        seat = HomeSeat.WHITE if colour is Colour.WHITE else HomeSeat.BLACK
+        homes = await self._store.homes(game.id)
+        return next((h for h in homes if h.seat in (seat, HomeSeat.BOTH)), None)
+
     async def names(self, game: Game) -> dict[UserId, str]:
         """The network names of a game's players (those of players whose data is deleted are
         missing)."""
         return await self._store.names(game.human_ids)
+
+
+def _is_at(home: GameHome, channel_id: ChannelId) -> bool:
+    """Whether ``home`` is in ``channel_id``: its thread or DM channel, or, while its thread is
+    not made, its network channel."""
+    if home.channel_id is not None:
+        return home.channel_id == channel_id
+    return home.parent_channel_id == channel_id
 
 
 async def _move_to_dms(tx: Writer, game: Game, home: GameHome, now: datetime) -> list[int]:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from bot.games.core.parts import UseCases
 from bot.games.network.errors import NotInNetwork
+from bot.games.network.seeking import edit_posts
 from bot.storage import Challenge, GuildId, NetworkMember, UserId
 
 log = logging.getLogger(__name__)
@@ -64,6 +65,7 @@ class Membership(UseCases):
             cancelled = await tx.cancel_network_challenges(now, player_id=user_id)
             if any(c.is_open_to_anyone for c in cancelled):
                 await tx.bump_seeks()
+            await edit_posts(tx, cancelled, now)  # their own posts, by the next poll
             member = await tx.member(user_id)
             assert member is not None
         log.info("network: %s left (forget: %s)", user_id, forget)
@@ -75,6 +77,21 @@ class Membership(UseCases):
         name = _checked_name(name)
         async with self._store.write() as tx:
             return await tx.set_name(user_id, name, self._now())
+
+    async def refresh_name(self, user_id: UserId, name: str) -> bool:
+        """A member's name as Discord spells it now (their global name, read from whatever
+        they did with the network), written only if it changed: a rename reaches every server
+        the next time they act. ``False`` if it was that already, or they are not a member
+        now (a former member's name stays as they left it)."""
+        name = _checked_name(name)
+        member = await self._store.member(user_id)
+        if member is None or not member.is_member or member.name == name:
+            return False
+        async with self._store.write() as tx:
+            renamed = await tx.set_name(user_id, name, self._now())
+        if renamed:
+            log.info("network: %s renamed", user_id)
+        return renamed
 
     async def member(self, user_id: UserId) -> NetworkMember | None:
         """A player's membership (``None``: never joined, or their data deleted)."""

@@ -43,6 +43,7 @@ class Network:
         self.home_ready = self.games.home_ready
         self.lose_home = self.games.lose_home
         self.home_here = self.games.home_here
+        self.home_of = self.games.home_of
         self.names = self.games.names
 
     def add_jobs(self, jobs: PeriodicJobs) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Final
@@ -32,7 +32,7 @@ from bot.games.core.ratings import START_RATING
 from bot.games.core.setups import record_opening
 from bot.games.core.starts import Place, new_game_of
 from bot.games.core.timecontrol import TimeControl, to_columns
-from bot.games.network.announcements import direct_challenge, network_home
+from bot.games.network.announcements import direct_challenge, network_home, seek_closed
 from bot.games.network.errors import (
     InvalidRatingRange,
     NetworkChallengeTaken,
@@ -42,12 +42,14 @@ from bot.games.network.errors import (
     OutOfRange,
     OwnNetworkChallenge,
     PlayerUnavailable,
+    SeekUnavailable,
     ServerLeftNetwork,
 )
 from bot.storage import (
     Challenge,
     ChallengeStatus,
     ChannelId,
+    Claim,
     Game,
     GameHome,
     GuildId,
@@ -78,6 +80,9 @@ class NetworkGameStarted:
     game: Game
     homes: tuple[GameHome, ...]
     announcements: tuple[int, ...]
+    edits: tuple[int, ...] = ()
+    """The row that edits the seek's own post to say it is taken (none when it was tapped
+    there: that tap's answer edits it)."""
 
 
 class NetworkLobby(UseCases):
@@ -154,17 +159,25 @@ class NetworkLobby(UseCases):
         return challenge
 
     async def accept(
-        self, challenge_id: int, user_id: UserId, *, guild_id: GuildId | None = None
+        self,
+        challenge_id: int,
+        user_id: UserId,
+        *,
+        guild_id: GuildId | None = None,
+        tapped: int | None = None,
     ) -> NetworkGameStarted:
         """``user_id`` accepts a network challenge (from ``guild_id``, where they tapped it;
-        ``None``: DMs): exactly once, across processes (the challenge's row is locked, then
-        closed only if still open). Its game is inserted pending, with its homes
-        (:func:`bot.games.core.network.homes_for`) and a row to make each ready; it begins when
-        the last is (:meth:`bot.games.network.games.NetworkGames.home_ready`).
+        ``None``: DMs; ``tapped``: the message they tapped, whose answer shows it taken, so a
+        seek's own post tapped is not edited again): exactly once, across processes (the
+        challenge's row is locked, then closed only if still open). Its game is inserted
+        pending, with its homes (:func:`bot.games.core.network.homes_for`) and a row to make
+        each ready; it begins when the last is
+        (:meth:`bot.games.network.games.NetworkGames.home_ready`).
 
         Raises :class:`ChallengeNotFound`, :class:`NetworkChallengeTaken` (and the other
         :class:`ChallengeClosed`), :class:`OwnNetworkChallenge`, :class:`ChallengeNotForYou`,
-        :class:`NotInNetwork`, :class:`PlayerUnavailable`, :class:`OutOfRange`,
+        :class:`NotInNetwork`, :class:`PlayerUnavailable` (a seek's:
+        :class:`SeekUnavailable`), :class:`OutOfRange`,
         :class:`ServerLeftNetwork` (the challenge's server, or the one tapped in, left)."""
         rating = await self._store.rating(NETWORK, user_id)
         shown = round(START_RATING if rating is None else rating.rating)
@@ -174,7 +187,7 @@ class NetworkLobby(UseCases):
             started = None
             if challenge is not None:
                 started = await self._accept_in(
-                    tx, challenge, user_id, now, guild_id=guild_id, rating=shown
+                    tx, challenge, user_id, now, guild_id=guild_id, rating=shown, tapped=tapped
                 )
             else:
                 expired = await tx.challenge(challenge_id)
@@ -199,6 +212,7 @@ class NetworkLobby(UseCases):
         *,
         guild_id: GuildId | None,
         rating: int,
+        tapped: int | None,
     ) -> NetworkGameStarted:
         if not challenge.network:
             raise ChallengeNotFound(challenge.id)
@@ -215,6 +229,8 @@ class NetworkLobby(UseCases):
             raise ChallengeNotForYou(challenge.id, user_id, challenge.opponent_id)
         await _check_member(tx, user_id)
         if await tx.blocked_either(challenge.challenger_id, user_id):
+            if challenge.is_open_to_anyone:  # a seek: shown on the boards whatever the blocks
+                raise SeekUnavailable(user_id, challenge.challenger_id)
             raise PlayerUnavailable(user_id, challenge.challenger_id)
         low = LOWEST_RATING if challenge.min_rating is None else challenge.min_rating
         high = HIGHEST_RATING if challenge.max_rating is None else challenge.max_rating
@@ -232,9 +248,12 @@ class NetworkLobby(UseCases):
         written = [await tx.enqueue(network_home(game.id, h.seat), now) for h in homes]
         if challenge.is_open_to_anyone:
             await tx.bump_seeks()
-        return NetworkGameStarted(accepted, game, tuple(homes), tuple(written))
+        edits = await edit_posts(tx, [accepted], now, self._outbox.claim(), tapped=tapped)
+        return NetworkGameStarted(accepted, game, tuple(homes), tuple(written), tuple(edits))
 
-    async def decline(self, challenge_id: int, user_id: UserId) -> Challenge:
+    async def decline(
+        self, challenge_id: int, user_id: UserId, *, tapped: int | None = None
+    ) -> Challenge:
         """The player a direct network challenge was made to says no. Raises
         :class:`ChallengeNotFound`, :class:`ChallengeClosed`, :class:`OwnNetworkChallenge`,
         :class:`OpenChallengeNotDeclinable`, :class:`ChallengeNotForYou`."""
@@ -247,17 +266,20 @@ class NetworkLobby(UseCases):
             if user_id != challenge.opponent_id:
                 raise ChallengeNotForYou(challenge_id, user_id, challenge.opponent_id)
 
-        return await self._close(challenge_id, user_id, ChallengeStatus.DECLINED, check)
+        return await self._close(challenge_id, user_id, ChallengeStatus.DECLINED, check, tapped)
 
-    async def cancel(self, challenge_id: int, user_id: UserId) -> Challenge:
-        """The challenger withdraws a network challenge. Raises :class:`ChallengeNotFound`,
-        :class:`ChallengeClosed`, :class:`NotYourChallenge`."""
+    async def cancel(
+        self, challenge_id: int, user_id: UserId, *, tapped: int | None = None
+    ) -> Challenge:
+        """The challenger withdraws a network challenge (``tapped``: the message tapped, whose
+        answer shows it; a seek's own post elsewhere is edited through the outbox). Raises
+        :class:`ChallengeNotFound`, :class:`ChallengeClosed`, :class:`NotYourChallenge`."""
 
         def check(challenge: Challenge) -> None:
             if user_id != challenge.challenger_id:
                 raise NotYourChallenge(challenge_id, user_id)
 
-        return await self._close(challenge_id, user_id, ChallengeStatus.CANCELLED, check)
+        return await self._close(challenge_id, user_id, ChallengeStatus.CANCELLED, check, tapped)
 
     async def _close(
         self,
@@ -265,6 +287,7 @@ class NetworkLobby(UseCases):
         user_id: UserId,
         status: ChallengeStatus,
         check: Callable[[Challenge], None],
+        tapped: int | None,
     ) -> Challenge:
         now = self._now()
         async with self._store.write() as tx:
@@ -276,6 +299,7 @@ class NetworkLobby(UseCases):
                 check_open(challenge)
                 check(challenge)
                 closed = await tx.close_challenge(challenge_id, status, at=now, by=user_id)
+                await edit_posts(tx, [closed], now, tapped=tapped)  # by the next poll
             if closed is None or closed.is_open_to_anyone:
                 await tx.bump_seeks()  # expired just now, or a seek closed
         if closed is None:
@@ -291,7 +315,8 @@ class NetworkLobby(UseCases):
             expired = await tx.expire_network_challenges(now)
             if any(c.is_open_to_anyone for c in expired):
                 await tx.bump_seeks()
-        return SeeksExpired(tuple(expired))
+            edits = await edit_posts(tx, expired, now, self._outbox.claim())
+        return SeeksExpired(tuple(expired), tuple(edits))
 
     async def challenge(self, challenge_id: int) -> Challenge:
         """A network challenge by id; raises :class:`ChallengeNotFound`."""
@@ -317,17 +342,50 @@ class NetworkLobby(UseCases):
         """The network's ``seeks`` count now (a board showing less is behind)."""
         return await self._store.seeks_version()
 
+    async def seek_posted(self, challenge_id: int, message_id: int) -> tuple[int, ...]:
+        """A seek's own post, where it was made, is ``message_id``: kept, to edit once the seek
+        closes. Closed already (taken before its post was known): the row that edits it now,
+        claimed here (to post at once)."""
+        now = self._now()
+        async with self._store.write() as tx:
+            challenge = await tx.set_challenge_message(challenge_id, message_id)
+            if challenge is None or challenge.status is ChallengeStatus.OPEN:
+                return ()
+            return tuple(await edit_posts(tx, [challenge], now, self._outbox.claim()))
+
 
 @dataclass(frozen=True, slots=True)
 class SeeksExpired:
-    """What the job closing network challenges did: the challenges closed (it posts nothing:
-    the boards are brought up to date by their own job)."""
+    """What the job closing network challenges did: the challenges closed, and the rows that
+    edit their own posts to say they expired (the boards are brought up to date by their own
+    job)."""
 
     challenges: tuple[Challenge, ...] = ()
+    edits: tuple[int, ...] = ()
 
     @property
     def announcements(self) -> tuple[int, ...]:
-        return ()
+        return self.edits
+
+
+async def edit_posts(
+    tx: Writer,
+    closed: Iterable[Challenge],
+    now: datetime,
+    claim: Claim | None = None,
+    *,
+    tapped: int | None = None,
+) -> list[int]:
+    """The rows that edit the own posts of network challenges just ``closed`` to say so
+    (:data:`~bot.games.network.announcements.SEEK_CLOSED`): those whose post is known, but the
+    one ``tapped`` (the tap's answer edits it). ``claim``: the caller posts them at once; else
+    the outbox's next poll does (a seek's post not known yet is edited once it is:
+    :meth:`NetworkLobby.seek_posted`)."""
+    return [
+        await tx.enqueue(seek_closed(c), now, claim)
+        for c in closed
+        if c.network and c.message_id is not None and c.message_id != tapped
+    ]
 
 
 def _check_range(low: int | None, high: int | None) -> None:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from bot.games.core.parts import UseCases
 from bot.games.network.errors import NoNetworkChannel, ServerLeftNetwork
+from bot.games.network.seeking import edit_posts
 from bot.storage import Challenge, ChannelId, GuildId, NetworkMember, NetworkServer, UserId
 
 log = logging.getLogger(__name__)
@@ -81,6 +82,7 @@ class Servers(UseCases):
             cancelled = await tx.cancel_network_challenges(now, guild_id=guild_id)
             if any(c.is_open_to_anyone for c in cancelled):
                 await tx.bump_seeks()
+            await edit_posts(tx, cancelled, now)  # their own posts, by the next poll
             server = await tx.network_server(guild_id)
             assert server is not None
         return ServerStopped(server, tuple(cancelled))

@@ -1,16 +1,17 @@
 """The network championship (issue 41): a standing league of the whole DVONN network that the
 bot runs by itself, as Little Golem runs its championship.
 
-It is one ``tournaments`` row of guild :data:`~bot.games.core.network.NETWORK` (and channel 0:
-it is no server's), format ``league``, divisions of :data:`DIVISION_SIZE`, its games on the
-operator's clock. The housekeeping job :meth:`Championship.open_due` makes it once a first
-season's start is configured (and again only if one ever ended, too few playing on); entries
-are taken from then on, by network members only. At the start, the existing job
+It is one ``tournaments`` row of guild :data:`~bot.games.core.network.NETWORK` (and channel 0: it
+is no server's), format ``league``, divisions of :data:`DIVISION_SIZE`, its games on the operator's
+clock. :meth:`Championship.open_due` makes it when the bot starts with the network on and as a
+housekeeping job (and again only if one ever ended, too few playing on), its first season starting
+at the operator's moment or, by default, a week after it opened (``bot.config.FIRST_SEASON_WAIT``);
+entries are taken from then on, by network members only. At the start, the existing job
 ``tournaments: starts due`` begins it (too few entered: it waits, open, for more): the first
 season's divisions are a pyramid by network rating, blocked pairs kept apart; from then on
-:mod:`bot.games.tournaments.rounds` runs it as any league, with the differences its docstring
-lists (the pyramid's rules: :mod:`bot.games.tournaments.pyramid`; network games with homes; no
-server's news). A season's last game begins the next, newcomers in the lowest level.
+:mod:`bot.games.tournaments.rounds` runs it as any league, with the differences its docstring lists
+(the pyramid's rules: :mod:`bot.games.tournaments.pyramid`; network games with homes; no server's
+news). A season's last game begins the next, newcomers in the lowest level.
 
 Standings are read by division (:meth:`Championship.view`), with names from the network's
 members (never a server's nickname) and who moves up and down.
@@ -22,7 +23,7 @@ import dataclasses
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from enum import Enum
 from typing import Final
 
@@ -100,22 +101,28 @@ class Championship(UseCases):
         tournaments: Tournaments,
         *,
         clock: str,
-        season_start: datetime | None,
+        season_start: datetime | timedelta | None,
     ) -> None:
         """``clock``: its games' time control (a spelling :mod:`bot.games.core.timecontrol`
-        reads); ``season_start``: its first season's start (``None``: there is none)."""
+        reads); ``season_start``: its first season's start, a moment or how long after the
+        championship opens (``None``: there is no championship)."""
         super().__init__(shared)
         self._tournaments = tournaments
         self._clock = clock
         self._season_start = season_start
 
     async def open_due(self) -> ChampionshipOpened:
-        """The housekeeping job: make the championship, open for entries, if a first season's
-        start is configured and none is open or running (once; under the housekeeping pass's
-        lease, one process at a time)."""
+        """Make the championship, open for entries, if there is to be one and none is open or
+        running (once; at the bot's start and as a housekeeping job, under the housekeeping
+        pass's lease, one process at a time). Its first season starts at the configured moment,
+        or that long after now."""
         if self._season_start is None:
             return ChampionshipOpened()
         now = self._now()
+        if isinstance(self._season_start, timedelta):
+            starts_at = now + self._season_start
+        else:
+            starts_at = self._season_start
         async with self._store.write() as tx:
             if await self._store.tournaments_in(NETWORK, ON):
                 return ChampionshipOpened()
@@ -129,7 +136,7 @@ class Championship(UseCases):
                     created_at=now,
                     clock=self._clock,
                     rated=True,
-                    starts_at=self._season_start,
+                    starts_at=starts_at,
                     division_size=DIVISION_SIZE,
                 )
             )

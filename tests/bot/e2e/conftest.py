@@ -202,6 +202,9 @@ async def network_bot(
         gateway_url=fake.gateway_url,
         render_processes=0,
         network=True,
+        # Boards edited whenever behind: a board first posted as its channel is named, just
+        # before a test's seek, would otherwise show the seek only after the pace (minutes).
+        network_board_minutes=0,
     )
     with discord_endpoints(fake):
         bot = DvonnBot(settings, sync_commands=True, catalogues=catalogues())

@@ -7,6 +7,7 @@ import io
 import re
 import string
 from dataclasses import dataclass, replace
+from typing import Final
 
 import pytest
 from babel.messages.pofile import read_po
@@ -26,6 +27,11 @@ from tests.fakediscord import (
     RecordedMessage,
 )
 from tests.fakediscord.ratelimits import ROUTE_BUCKETS, Bucket
+
+FIRST_TOURNAMENT: Final = 2
+"""The id of a fresh database's first tournament of a server: ids are the bot's, counting every
+server's and the network's, and the network championship (on by default) is made first, when
+the bot starts."""
 
 
 @dataclass(frozen=True)
@@ -118,6 +124,22 @@ async def send_move(
         "dvonn move",
         {"from": rules.CELL_NAMES[move.source], "to": rules.CELL_NAMES[move.target]},
     )
+
+
+async def name_network_channel(
+    fake: FakeDiscord, moderator: FakeUser, where: FakeChannel, channel: FakeChannel
+) -> None:
+    """A moderator (Manage Server), from ``where``, names ``channel`` their server's network
+    channel (``/network server channel:``); answered privately."""
+    reply = await fake.run_command(moderator, where, "network server", {"channel": channel})
+    assert reply.ephemeral, reply.content
+
+
+async def join_network(fake: FakeDiscord, user: FakeUser, channel: FakeChannel) -> None:
+    """``user`` joins the network from ``channel`` (``/network join``): their home is that
+    server's network channel if it has one, else their DMs; answered privately."""
+    reply = await fake.run_command(user, channel, "network join")
+    assert reply.ephemeral and reply.content, reply.content
 
 
 def board_image(message: RecordedMessage | None) -> Image.Image:

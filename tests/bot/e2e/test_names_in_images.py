@@ -15,7 +15,7 @@ import rules
 from bot.i18n import _
 from tests.bot.clock import ManualClock
 from tests.bot.e2e.conftest import BotRunner, Table
-from tests.bot.e2e.helpers import board_image, is_board_post, play_turn, said
+from tests.bot.e2e.helpers import FIRST_TOURNAMENT, board_image, is_board_post, play_turn, said
 from tests.fakediscord import Permission, RecordedMessage
 
 ALICE = "Alice 🔥"
@@ -91,7 +91,8 @@ async def test_a_tournament_s_standings_draw_the_emoji_in_names(
             "`/dvonn tournament join`."
         )
         assert made.ephemeral, made.content
-        assert said(made_it, tournament="#1 **Cup**", mentions=bot.mentions) in made.content
+        cup = f"#{FIRST_TOURNAMENT} **Cup**"
+        assert said(made_it, tournament=cup, mentions=bot.mentions) in made.content
         post = await fake.wait_for_message(games, lambda m: bool(m.buttons()))
         for player in players:
             joined = await fake.click(player, post, label=said(_("Join")))

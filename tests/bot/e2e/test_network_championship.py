@@ -92,7 +92,10 @@ async def test_entering_standings_and_withdrawing(
 
     # Not a network player: refused privately; nor both options at once.
     refused = await fake.click(table.carol, shown.message, ENTER_ID)
-    assert refused.ephemeral and said(ChampionshipMembersOnly) in refused.content
+    assert (
+        refused.ephemeral
+        and said(ChampionshipMembersOnly, mentions=bot.mentions) in refused.content
+    )
     both = await fake.run_command(
         table.bob, network, "network championship", {"enter": True, "withdraw": True}
     )

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -14,10 +16,10 @@ import rules
 from bot.app import DvonnBot
 from bot.games.core.errors import ChallengeAlreadyAccepted as ALREADY_TAKEN
 from bot.games.core.errors import OwnChallenge
-from bot.games.network.errors import PlayerUnavailable, ServerLeftNetwork
-from bot.i18n import Text, _
+from bot.games.network.errors import PlayerUnavailable, SeekUnavailable, ServerLeftNetwork
+from bot.i18n import COLOUR_NAMES, Text, _
 from tests.bot.e2e.conftest import NetworkTables
-from tests.bot.e2e.helpers import play_turn, said
+from tests.bot.e2e.helpers import join_network, name_network_channel, play_turn, said
 from tests.fakediscord import (
     FakeChannel,
     FakeDiscord,
@@ -45,17 +47,13 @@ def bot_dm(tables: NetworkTables, user: FakeUser) -> FakeChannel:
 async def take_part(tables: NetworkTables, *servers: int) -> None:
     """The servers' moderators name their network channels."""
     for server in servers:
-        reply = await tables.fake.run_command(
-            tables.moderators[server],
-            tables.generals[server],
-            "network server",
-            {"channel": tables.networks[server]},
+        await name_network_channel(
+            tables.fake, tables.moderators[server], tables.generals[server], tables.networks[server]
         )
-        assert reply.ephemeral
 
 
 async def join(tables: NetworkTables, user: FakeUser, channel: FakeChannel) -> None:
-    assert private(await tables.fake.run_command(user, channel, "network join"))
+    await join_network(tables.fake, user, channel)
 
 
 async def thread_in(tables: NetworkTables, channel: FakeChannel) -> FakeChannel:
@@ -88,6 +86,17 @@ def posted_in_both(fake: FakeDiscord, homes: tuple[FakeChannel, ...], count: int
 
 def boards(fake_messages: list[RecordedMessage]) -> list[RecordedMessage]:
     return [m for m in fake_messages if m.embed_image() is not None and not m.ephemeral]
+
+
+def boards_ever(fake: FakeDiscord, home: FakeChannel) -> list[RecordedMessage]:
+    """Every board posted in ``home``, those deleted since too (while pieces are placed, each
+    board replaces the last)."""
+    world = fake.world
+    return boards([world.messages[m] for m in world.channel_messages.get(home.id, [])])
+
+
+def posted_ever_in_both(fake: FakeDiscord, homes: tuple[FakeChannel, ...], count: int) -> bool:
+    return all(len(boards_ever(fake, home)) >= count for home in homes)
 
 
 async def seek_from_a_taken_from_b(
@@ -138,51 +147,87 @@ async def test_an_open_network_challenge_from_one_server_is_taken_from_another(
     assert first_b[0].pinged_user_ids == set()
     for message in fake.messages_in(home_b) + fake.messages_in(tables.networks[1]):
         assert "Ann of A" not in message.content and str(ann.id) not in message.content
+    # Each lists it as played in their own home, the other by their network name.
+    line = _("#{game} vs {opponent} ({colour}), a network game in <#{channel}>: {turn}")
+    bobs = private(await fake.run_command(bob, tables.networks[1], "dvonn games"))
+    assert (
+        said(
+            line,
+            game=game_id,
+            opponent="Ann",
+            colour=COLOUR_NAMES[rules.Colour.BLACK],
+            channel=home_b.id,
+            turn=_("{player}'s turn", player="Ann"),
+        )
+        in bobs.splitlines()
+    )
+    anns = private(await fake.run_command(ann, tables.generals[0], "dvonn games"))
+    assert (
+        said(
+            line,
+            game=game_id,
+            opponent="Bob",
+            colour=COLOUR_NAMES[rules.Colour.WHITE],
+            channel=home_a.id,
+            turn=_("your turn"),
+        )
+        in anns.splitlines()
+    )
 
 
 @pytest.mark.machine_speed
 async def test_a_whole_network_game_is_played_from_both_homes(
-    network_tables: NetworkTables, network_bot: DvonnBot
+    network_tables: NetworkTables, network_bot: DvonnBot, shared_dir: Path
 ) -> None:
-    """Every board exactly once in each home, each pinging only its home's player; spectators
-    of both servers see them; no nickname of one server in the other."""
+    """A reference game of the oracle (its placements and moves), played from both homes: every
+    board exactly once in each home, each pinging only its home's player; spectators of both
+    servers see them; no nickname of one server in the other; the end as the oracle has it."""
     tables, fake = network_tables, network_tables.fake
     ann, bob, _cat = tables.players
-    game_id, home_a, home_b = await seek_from_a_taken_from_b(tables, network_bot, setup="random")
+    line = (shared_dir / "oracle" / "random_games_sample.jsonl").open().readline()
+    reference = json.loads(line)
+    moves = [rules.parse_move(p["action"]) for p in reference["positions"]]
+    game_id, home_a, home_b = await seek_from_a_taken_from_b(tables, network_bot)
     homes = {rules.Colour.WHITE: (ann, home_a), rules.Colour.BLACK: (bob, home_b)}
-    rng = random.Random(11)
     pos = (await network_bot.service.get_game(game_id)).position
     turns = 0
-    while not rules.is_over(pos):
+    for move in moves:
+        if move == rules.PASS:
+            assert rules.legal_moves(pos) == (rules.PASS,)  # the bot passes for the player
+            pos = rules.play(pos, move)
+            continue
         mover, home = homes[pos.turn]
-        move = rng.choice(rules.legal_moves(pos))
         turn = await play_turn(fake, mover, home, move, typed=turns % 5 == 2)
         assert turn.post is not None, f"{move}: {turn.reply.content}"
         turns += 1
         pos = rules.play(pos, move)
-        while not rules.is_over(pos) and rules.legal_moves(pos) == (rules.PASS,):
-            pos = rules.play(pos, rules.PASS)
         await fake.wait_until(
-            functools.partial(posted_in_both, fake, (home_a, home_b), 1 + turns),
+            functools.partial(posted_ever_in_both, fake, (home_a, home_b), 1 + turns),
             what="the turn's board in each home",
             timeout=10,
         )
+    assert rules.is_over(pos)
     await asyncio.sleep(0.5)  # anything doubled would be out by now
     game = await network_bot.service.get_game(game_id)
     assert not game.is_active and game.position == pos
+    assert rules.score(pos) == (reference["score"]["W"], reference["score"]["B"])
+    shown = {home.id: boards(fake.messages_in(home)) for home in (home_a, home_b)}
     for player, home in homes.values():
-        posted = boards(fake.messages_in(home))
+        posted = boards_ever(fake, home)
         assert len(posted) == 1 + turns  # the first board, then every turn's, once
         for message in posted:
             assert message.pinged_user_ids <= {player.id}
+        # Each board asking for a placement gave way to the next (48 of them, the 49th's
+        # stays: the board asking for it); every move's board stays.
+        assert len(shown[home.id]) == 1 + turns - 48
         texts = " ".join(m.content + str(m.embeds) for m in fake.messages_in(home))
         for someone in (ann, bob):
             assert f"{someone.username.title()} of" not in texts  # no server's nickname
         other_player = bob if player is ann else ann
         assert other_player.mention not in texts
     # Spectators: a member of each server sees every board of their server's home.
-    assert len(boards(fake.visible_to(tables.eve, home_a))) == 1 + turns
-    assert len(boards(fake.visible_to(tables.moderators[1], home_b))) == 1 + turns
+    assert boards(fake.visible_to(tables.eve, home_a)) == shown[home_a.id]
+    assert boards(fake.visible_to(tables.moderators[1], home_b)) == shown[home_b.id]
 
 
 async def test_a_direct_challenge_to_a_player_whose_home_is_her_dms(
@@ -236,6 +281,19 @@ async def test_a_direct_challenge_to_a_player_whose_home_is_her_dms(
     thread_first = boards(fake.messages_in(thread))[0]
     assert thread_first.embeds[0]["title"] == named(title)  # server C's: English
     # Dana moves from her DMs: the board is the answer there, and comes to Cat's thread.
+    listed = private(await fake.run_command(dana, dm, "dvonn games"))
+    in_dms = _("#{game} vs {opponent} ({colour}), a network game in your DMs with the bot: {turn}")
+    assert (
+        said(
+            in_dms,
+            locale="fr",
+            game=game_id,
+            opponent="Cat",
+            colour=COLOUR_NAMES[rules.Colour.WHITE],
+            turn=_("your turn"),
+        )
+        in listed.splitlines()
+    )
     reply = await fake.run_command(dana, dm, "dvonn place", {"cell": "E3"})
     assert not reply.ephemeral, reply.content
     await fake.wait_until(
@@ -275,6 +333,25 @@ async def test_a_block_keeps_two_players_apart_either_way(
     taken = await fake.run_command(bob, tables.networks[1], "network seeks")
     assert taken.message is not None
     assert str(challenge.id) not in str(taken.message.components)
+    # The boards, seen by whole channels, show every seek, whatever the blocks: a pick of the
+    # other's there is refused privately, worded alike whoever blocked whom, saying why.
+    bobs_seek = next(
+        c for c in await network_bot.service.network.seeks_for(cat.id) if c.challenger_id == bob.id
+    )
+    for picker, server, seek_id in ((bob, 1, challenge.id), (ann, 0, bobs_seek.id)):
+
+        def listing(
+            channel: FakeChannel = tables.networks[server], wanted: int = seek_id
+        ) -> RecordedMessage | None:
+            board = board_in(fake, channel)
+            return board if board is not None and f"#{wanted}" in board.content else None
+
+        board = await fake.wait_until(listing, what="the board with the seek", timeout=20)
+        assert board is not None
+        refused = await fake.select(picker, board, PICK, [str(seek_id)])
+        assert private(refused) == said(SeekUnavailable, mentions=network_bot.mentions)
+    assert await network_bot.service.network.seeks_for(bob.id) == []
+    assert fake.threads_in(tables.networks[0]) == fake.threads_in(tables.networks[1]) == []
 
 
 async def test_bad_inputs_are_answered_privately(
@@ -306,7 +383,7 @@ async def test_bad_inputs_are_answered_privately(
     )
     assert stopped.ephemeral
     from_c = await fake.run_command(cat, tables.networks[2], "network challenge")
-    assert said(ServerLeftNetwork) in private(from_c)
+    assert said(ServerLeftNetwork, mentions=network_bot.mentions) in private(from_c)
     assert await network_bot.service.network.seeks_for(ann.id) == []  # called off with it
 
 
@@ -379,6 +456,12 @@ def board_in(fake: FakeDiscord, channel: FakeChannel) -> RecordedMessage | None:
     )
 
 
+def titled_board_in(fake: FakeDiscord, channel: FakeChannel) -> RecordedMessage | None:
+    """The network board in ``channel`` by its title (one without seeks has no menu)."""
+    title = said(_("🌐 **Open network challenges**"))
+    return next((m for m in fake.messages_in(channel) if m.content.startswith(title)), None)
+
+
 async def test_every_network_channel_shows_the_board_of_seeks_and_it_accepts(
     network_tables: NetworkTables, network_bot: DvonnBot
 ) -> None:
@@ -403,6 +486,36 @@ async def test_every_network_channel_shows_the_board_of_seeks_and_it_accepts(
     await thread_in(tables, tables.networks[1])
     late = await fake.select(cat, shown[2], PICK, [str(challenge.id)])  # a board behind
     assert said(ALREADY_TAKEN) in private(late)
+
+
+async def test_a_server_s_first_board_comes_without_any_seek(
+    network_tables: NetworkTables, network_bot: DvonnBot
+) -> None:
+    """A moderator names the network channel of a network where no seek was ever made, or
+    moves it: its board comes on the boards' job's next pass, though no seek opens or closes."""
+    tables, fake = network_tables, network_tables.fake
+    assert await network_bot.service.network.lobby.seeks_version() == 0
+    await take_part(tables, 0)
+    board = await fake.wait_until(
+        functools.partial(titled_board_in, fake, tables.networks[0]),
+        what="the first board",
+        timeout=15,
+    )
+    assert board is not None
+    assert (
+        said(_("None now: make one with /network challenge."), mentions=network_bot.mentions)
+        in board.content
+    )
+    # Moved to another channel: a board there too, at once (the old one stays as it was).
+    elsewhere = tables.guilds[0].add_text_channel("network-2")
+    reply = await fake.run_command(
+        tables.moderators[0], tables.generals[0], "network server", {"channel": elsewhere}
+    )
+    assert reply.ephemeral
+    moved = await fake.wait_until(
+        functools.partial(titled_board_in, fake, elsewhere), what="the board moved", timeout=15
+    )
+    assert moved is not None and moved.id != board.id
 
 
 @pytest.mark.machine_speed  # two games' boards in one DM: not about its limit

@@ -1,11 +1,12 @@
 """``/network join``, ``leave``, ``block``, ``unblock`` and ``server`` through the fake Discord
 with the real discord.py client: three servers and a player who installed the app; the bot
-taken out of a server; every refusal answered privately; and no ``/network`` at all while the
-operator has not turned the network on."""
+taken out of a server; every refusal answered privately; and no ``/network`` at all when the
+operator turned the network off (it is on by default)."""
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from types import SimpleNamespace
 
 import pytest
@@ -20,7 +21,7 @@ from bot.games.network.errors import (
     ServerLeftNetwork,
 )
 from bot.i18n import _
-from tests.bot.e2e.conftest import NetworkTables, Table
+from tests.bot.e2e.conftest import BotRunner, NetworkTables, Table
 from tests.bot.e2e.helpers import said
 from tests.fakediscord import FakeChannel, FakeUser, InteractionResult, InvalidInvocation
 from tests.fakediscord.permissions import Permission
@@ -63,9 +64,19 @@ async def name_channel(tables: NetworkTables, server: int) -> InteractionResult:
     )
 
 
-async def test_without_the_operator_s_consent_there_is_no_network_command(
-    table: Table, bot: DvonnBot
+async def test_with_the_network_turned_off_there_is_no_network_command(
+    table: Table, bot_runner: BotRunner
 ) -> None:
+    """``DVONN_NETWORK=off`` (the network is on by default): no ``/network``, none of its
+    jobs, no line of it in ``/dvonn settings``, no championship."""
+    bot_runner.settings = dataclasses.replace(bot_runner.settings, network=False)
+    async with bot_runner.run() as bot:
+        await _no_network(table, bot)
+        await bot.housekeeping()
+        assert await bot.service.championship.current() is None
+
+
+async def _no_network(table: Table, bot: DvonnBot) -> None:
     names = {c.name for c in table.fake.commands(table.guild)} | {
         c.name for c in table.fake.commands()
     }
@@ -105,11 +116,17 @@ async def test_players_join_from_a_network_channel_s_server_and_from_dms(
     # Bob, in a server without a network channel, and Dana, in her DMs with the bot (a user
     # install, no server shared): their homes are their DMs.
     bobs = private(await fake.run_command(bob, tables.generals[1], "network join"))
-    assert said(JOINED, name="Bob") in bobs and said(HOME_DMS) in bobs
+    assert (
+        said(JOINED, name="Bob", mentions=network_bot.mentions) in bobs
+        and said(HOME_DMS, mentions=network_bot.mentions) in bobs
+    )
     danas = private(
         await fake.run_command(tables.dana, bot_dm(tables, tables.dana), "network join")
     )
-    assert said(JOINED, name="dana") in danas and said(HOME_DMS) in danas
+    assert (
+        said(JOINED, name="dana", mentions=network_bot.mentions) in danas
+        and said(HOME_DMS, mentions=network_bot.mentions) in danas
+    )
     for user in (bob, tables.dana):
         found = await network.member(user.id)
         assert found is not None and found.is_member and found.home_guild_id is None
@@ -117,11 +134,17 @@ async def test_players_join_from_a_network_channel_s_server_and_from_dms(
     with_ann = fake.add_private_channel(tables.dana, ann)
     again = private(await fake.run_command(tables.dana, with_ann, "network join"))
     already = _("You are in the DVONN network as **{name}** already.")
-    assert said(already, name="dana") in again and said(HOME_DMS) in again
+    assert (
+        said(already, name="dana", mentions=network_bot.mentions) in again
+        and said(HOME_DMS, mentions=network_bot.mentions) in again
+    )
 
     # Joining again moves one's home: Ann's to her DMs, then back.
     moved = private(await fake.run_command(ann, bot_dm(tables, ann), "network join"))
-    assert said(MOVED, name="Ann") in moved and said(HOME_DMS) in moved
+    assert (
+        said(MOVED, name="Ann", mentions=network_bot.mentions) in moved
+        and said(HOME_DMS, mentions=network_bot.mentions) in moved
+    )
     member = await network.member(ann.id)
     assert member is not None and member.home_guild_id is None
     back = private(await fake.run_command(ann, tables.networks[0], "network join"))
@@ -138,14 +161,18 @@ async def test_players_leave_and_may_have_their_network_data_deleted(
     network = network_bot.service.network
     place = tables.generals[0]
     refused = private(await fake.run_command(ann, place, "network leave"))
-    assert said(NotInNetwork) in refused  # never joined
+    assert said(NotInNetwork, mentions=network_bot.mentions) in refused  # never joined
 
     await fake.run_command(ann, place, "network join")
     leaving = private(await fake.run_command(ann, place, "network leave"))
-    assert said(_("Join again any time with /network join.")) in leaving
+    assert (
+        said(_("Join again any time with /network join."), mentions=network_bot.mentions) in leaving
+    )
     member = await network.member(ann.id)
     assert member is not None and not member.is_member and member.forget_at is None
-    assert said(NotInNetwork) in private(await fake.run_command(ann, place, "network leave"))
+    assert said(NotInNetwork, mentions=network_bot.mentions) in private(
+        await fake.run_command(ann, place, "network leave")
+    )
 
     await fake.run_command(bob, tables.generals[1], "network join")
     forgetting = private(
@@ -157,7 +184,8 @@ async def test_players_leave_and_may_have_their_network_data_deleted(
                 "Your network data (your membership, your blocks and your network rating) will "
                 "be deleted once your last network game has ended. Finished games stay in the "
                 "records."
-            )
+            ),
+            mentions=network_bot.mentions,
         )
         in forgetting
     )
@@ -188,12 +216,13 @@ async def test_moderators_name_the_network_channel_see_their_members_and_stop(
             _(
                 "This server does not take part in the DVONN network. A moderator names its "
                 "network channel with /network server channel:#channel."
-            )
+            ),
+            mentions=network_bot.mentions,
         )
         in status
     )
     stop = await fake.run_command(mod, general, "network server", {"stop": True})
-    assert said(NoNetworkChannel) in private(stop)
+    assert said(NoNetworkChannel, mentions=network_bot.mentions) in private(stop)
 
     # A channel where the bot cannot start threads is refused; both options at once too.
     closed = tables.guilds[0].add_text_channel("closed", deny_bot=Permission.CREATE_PUBLIC_THREADS)
@@ -204,10 +233,12 @@ async def test_moderators_name_the_network_channel_see_their_members_and_stop(
     assert said(_("Name a network channel, or stop: not both.")) in private(refused)
 
     unnamed = private(await fake.run_command(mod, general, "dvonn settings"))
-    assert said(network_line(None)) in unnamed
+    assert said(network_line(None), mentions=network_bot.mentions) in unnamed
     assert said(TAKES_PART, channel=tables.networks[0].id) in private(await name_channel(tables, 0))
     named = private(await fake.run_command(tables.eve, general, "dvonn settings"))
-    assert said(network_line(tables.networks[0].id)) in named  # read only, for anyone
+    assert (
+        said(network_line(tables.networks[0].id), mentions=network_bot.mentions) in named
+    )  # read only, for anyone
     server = await network.servers.server(guild_id)
     assert server is not None and server.is_live and server.channel_id == tables.networks[0].id
     assert server.joined_by == mod.id
@@ -231,14 +262,20 @@ async def test_moderators_name_the_network_channel_see_their_members_and_stop(
     ) in private(moved)
 
     stopped = private(await fake.run_command(mod, general, "network server", {"stop": True}))
-    assert said(_("Bring it back at any time with /network server channel:#channel.")) in stopped
+    assert (
+        said(
+            _("Bring it back at any time with /network server channel:#channel."),
+            mentions=network_bot.mentions,
+        )
+        in stopped
+    )
     server = await network.servers.server(guild_id)
     assert server is not None and not server.is_live
     again = await fake.run_command(mod, general, "network server", {"stop": True})
-    assert said(ServerLeftNetwork) in private(again)
+    assert said(ServerLeftNetwork, mentions=network_bot.mentions) in private(again)
     # A member joining now is homed in their DMs.
     rejoined = private(await fake.run_command(ann, general, "network join"))
-    assert said(HOME_DMS) in rejoined
+    assert said(HOME_DMS, mentions=network_bot.mentions) in rejoined
 
 
 async def test_players_block_and_unblock_network_players(
@@ -268,6 +305,7 @@ async def test_players_block_and_unblock_network_players(
                 "division). They are not told. Take it back with /network unblock."
             ),
             name="Bob",
+            mentions=network_bot.mentions,
         )
         in blocked
     )
@@ -286,7 +324,7 @@ async def test_players_block_and_unblock_network_players(
     outsider = await fake.run_command(ann, place, "network block", {"player": str(tables.eve.id)})
     assert said(NOT_A_PLAYER, name=str(tables.eve.id)) in private(outsider)
     stranger = await fake.run_command(tables.eve, place, "network block", {"player": str(cat.id)})
-    assert said(NotInNetwork) in private(stranger)
+    assert said(NotInNetwork, mentions=network_bot.mentions) in private(stranger)
     assert not await network.blocks.blocked_either(tables.eve.id, cat.id)
 
     # Unblocking offers one's own blocks only.
@@ -341,4 +379,48 @@ async def test_a_server_the_bot_is_removed_from_leaves_the_network(
     assert other is not None and other.is_live  # only the server the bot left
     # Its member's games are homed in their DMs from now on.
     rejoined = private(await fake.run_command(cat, bot_dm(tables, cat), "network join"))
-    assert said(HOME_DMS) in rejoined
+    assert said(HOME_DMS, mentions=network_bot.mentions) in rejoined
+
+
+async def test_a_member_s_new_global_name_reaches_other_servers_when_they_next_act(
+    network_tables: NetworkTables, network_bot: DvonnBot
+) -> None:
+    """Renamed on Discord (emoji and all), a member's network name follows at their next
+    /network command or button, written only if it changed; never a server's nickname."""
+    tables, fake = network_tables, network_tables.fake
+    ann, bob, _cat = tables.players
+    network = network_bot.service.network
+    for server in (0, 1):
+        await name_channel(tables, server)
+    private(await fake.run_command(ann, tables.networks[0], "network join"))
+    private(await fake.run_command(bob, tables.networks[1], "network join"))
+    joined = await network.member(ann.id)
+    assert joined is not None and joined.name == "Ann"
+
+    # Any command, the same name: nothing written.
+    private(await fake.run_command(ann, tables.generals[0], "network seeks"))
+    same = await network.member(ann.id)
+    assert same is not None and (same.name, same.updated_at) == ("Ann", joined.updated_at)
+
+    # Renamed: her next command (any: here the list of seeks) brings the new name.
+    ann.global_name = "Ann 🐉✨ Ölçü"
+    private(await fake.run_command(ann, tables.generals[0], "network seeks"))
+    renamed = await network.member(ann.id)
+    assert renamed is not None and renamed.name == "Ann 🐉✨ Ölçü"
+    seek = await fake.run_command(ann, tables.networks[0], "network challenge")
+    assert seek.message is not None and "Ann 🐉✨ Ölçü" in seek.message.content
+    listed = private(await fake.run_command(bob, tables.networks[1], "network seeks"))
+    assert "Ann 🐉✨ Ölçü" in listed and "Ann of A" not in listed
+
+    # Renamed again: a button (her seek's Cancel) brings it too, and its answer says it.
+    ann.global_name = "Annie 🌸"
+    await fake.click(ann, seek.message, label=said(_("Cancel")))
+    member = await network.member(ann.id)
+    assert member is not None and member.name == "Annie 🌸"
+    cancelled = _("{player} cancelled the network challenge.")
+    assert fake.message(seek.message.id).content == said(cancelled, player="Annie 🌸")
+    # A name found by autocomplete as it is now.
+    found = await fake.autocomplete(
+        bob, tables.networks[1], "network challenge", {"player": "Annie"}, focused="player"
+    )
+    assert [c.name for c in found] == ["Annie 🌸"]

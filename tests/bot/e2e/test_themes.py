@@ -18,7 +18,14 @@ from bot.i18n import _
 from bot.storage.models import BoardTheme
 from render import DEFAULT_THEME, LIGHT_THEME
 from tests.bot.e2e.conftest import BotRunner, Table
-from tests.bot.e2e.helpers import board_image, play_turn, said, said_pattern, send_move
+from tests.bot.e2e.helpers import (
+    FIRST_TOURNAMENT,
+    board_image,
+    play_turn,
+    said,
+    said_pattern,
+    send_move,
+)
 from tests.bot.e2e.test_game import start_game
 from tests.fakediscord import (
     FakeChannel,
@@ -170,7 +177,10 @@ async def test_a_private_standings_table_is_in_the_readers_theme(
             "`/dvonn tournament join`."
         )
         assert made.ephemeral, made.content
-        assert said(made_it, tournament="#1 **Cup**", mentions=bot.mentions) in made.content
+        assert (
+            said(made_it, tournament=f"#{FIRST_TOURNAMENT} **Cup**", mentions=bot.mentions)
+            in made.content
+        )
         post = await fake.wait_for_message(table.games, lambda m: bool(m.buttons()))
         for player in (table.alice, table.bob):
             await fake.click(player, post, label=said(_("Join")))

@@ -34,13 +34,14 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import psycopg
 import pytest
 
 from bot.games.core.endings import GameEndHooks
 from bot.games.core.errors import ServiceError
+from bot.games.core.network import NETWORK
 from bot.games.service import GameService
 from bot.games.tournaments import rounds, withdrawals
 from bot.games.tournaments import running as tournaments
@@ -63,8 +64,13 @@ from bot.storage.models import (
     time_to_text,
 )
 from tests.bot.e2e.conftest import Table
+from tests.bot.e2e.helpers import FIRST_TOURNAMENT
 from tests.bot.e2e.test_crashes import bot_process
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser, Permission, RecordedMessage
+
+SERVERS: Final = f"guild_id <> {NETWORK}"
+"""A server's tournaments, not the network championship (made when the bot starts, as the
+network is on by default)."""
 
 GUILD, CHANNEL, ORGANISER = 1, 2, 100
 RACES = 10
@@ -501,7 +507,7 @@ async def test_a_swiss_goes_on_once_however_the_bot_is_killed_as_its_rounds_end(
             "dvonn tournament create",
             {"name": "Crash Cup", "format": "swiss", "rounds": ROUNDS, "max_players": 6},
         )
-        assert made.ephemeral and "Made #1" in made.content, made.content
+        assert made.ephemeral and f"Made #{FIRST_TOURNAMENT}" in made.content, made.content
         post = await fake.wait_for_message(games_channel, lambda m: bool(m.buttons()))
         await fake.wait_until(lambda: post.thread_id, what="the tournament's thread")
         assert post.thread_id is not None
@@ -600,7 +606,9 @@ def _check_once(
 ) -> None:
     """Every round paired once, every game posted, threaded, begun and first posted once, each
     standings post once, one left."""
-    ((status, round_number),) = _query(database, "SELECT status, round FROM tournaments")
+    ((status, round_number),) = _query(
+        database, f"SELECT status, round FROM tournaments WHERE {SERVERS}"
+    )
     assert (status, round_number) == ("finished", ROUNDS)
     pairings = _query(
         database, "SELECT round, number, game_id FROM tournament_games ORDER BY number"
@@ -664,22 +672,24 @@ async def test_a_tournament_due_while_the_bot_was_down_starts_once_after_the_res
             "dvonn tournament create",
             {"name": "Night Cup", "format": "swiss", "rounds": 2, "start_in_hours": 1},
         )
-        assert made.ephemeral and "Made #1" in made.content, made.content
+        assert made.ephemeral and f"Made #{FIRST_TOURNAMENT}" in made.content, made.content
         for player in players:
             joined = await fake.run_command(player, table.games, "dvonn tournament join")
             assert joined.ephemeral and "You are in" in joined.content, joined.content
         await fake.wait_until(lambda: _unsent(bot.database) == 0, timeout=10, what="the posts")
         await bot.kill()
-        ((starts_at,),) = _query(bot.database, "SELECT starts_at FROM tournaments")
+        ((starts_at,),) = _query(bot.database, f"SELECT starts_at FROM tournaments WHERE {SERVERS}")
         overdue = text_to_time(starts_at) - timedelta(hours=2)
         with contextlib.closing(sqlite3.connect(bot.database)) as db, db:
-            db.execute("UPDATE tournaments SET starts_at = ?", (time_to_text(overdue),))
+            db.execute(
+                f"UPDATE tournaments SET starts_at = ? WHERE {SERVERS}", (time_to_text(overdue),)
+            )
         hold = fake.world.hold_response("POST", rf"/channels/{table.games.id}/messages$")
         await bot.start()
         await asyncio.wait_for(hold.entered.wait(), 20)  # begun, and its first game posted
         await bot.kill()
         hold.release()
-        ((status,),) = _query(bot.database, "SELECT status FROM tournaments")
+        ((status,),) = _query(bot.database, f"SELECT status FROM tournaments WHERE {SERVERS}")
         assert status == "running"
         await bot.start()
         begun = await fake.wait_until(
@@ -696,5 +706,7 @@ async def test_a_tournament_due_while_the_bot_was_down_starts_once_after_the_res
     ]
     assert sorted(numbers) == ["1", "2"]
     assert len(fake.threads_in(table.games)) == 3  # the tournament's and its two games'
-    thread = fake.world.channel(_query(bot.database, "SELECT thread_id FROM tournaments")[0][0])
+    thread = fake.world.channel(
+        _query(bot.database, f"SELECT thread_id FROM tournaments WHERE {SERVERS}")[0][0]
+    )
     assert sum("has begun" in m.content for m in _standings(fake, thread)) == 1

@@ -39,7 +39,7 @@ from bot.storage.models import (
 from render.standings import BAND, Mark, StandingsTable, standings_layout
 from render.theme import DEFAULT_THEME, rgb
 from tests.bot.e2e.conftest import BotRunner, Table
-from tests.bot.e2e.helpers import play_turn, said, said_pattern
+from tests.bot.e2e.helpers import FIRST_TOURNAMENT, play_turn, said, said_pattern
 from tests.fakediscord import FakeChannel, FakeUser, Permission, RecordedMessage
 
 DRAWN = """B1 J2 B3 J3 D3 A1 A2 C4 C2 G3 D4 E3 E5 B2 C3 G5 G2 G4 H3 D1 I4 J5 C1 A3 I1 K5 H2 E4 C5
@@ -128,7 +128,7 @@ async def create(
     thread. ``mentions``: the bot's, as its answer links the commands it names."""
     fake = table.fake
     made = await fake.run_command(by, table.games, "dvonn tournament create", options)
-    named = f"#1 **{options['name']}**"
+    named = f"#{FIRST_TOURNAMENT} **{options['name']}**"
     assert made.ephemeral, made.content
     assert said(MADE, tournament=named, mentions=mentions) in made.content, made.content
     post = await fake.wait_for_message(
@@ -307,7 +307,7 @@ async def test_a_knockout_of_eight_with_drawn_matches_played_to_its_winner(
             {"name": "Spring Cup", "format": "knockout", "max_players": 8},
             bot.mentions,
         )
-        cup = "#1 **Spring Cup**"
+        cup = f"#{FIRST_TOURNAMENT} **Spring Cup**"
         answers = await join_all(table, post, players)
         assert said(FULL, tournament=cup) in answers[-1]
 
@@ -390,7 +390,7 @@ async def test_a_knockout_of_eight_with_drawn_matches_played_to_its_winner(
         assert {row.rank for row in drawn.rows[4:]} == {"5"}
         assert marks_seen(drawn, png) == {"dee": Mark.WINNER}
         assert len(fake.threads_in(table.games)) == 1 + 9
-        assert (await bot.service.tournaments.get(1)).is_over
+        assert (await bot.service.tournaments.get(FIRST_TOURNAMENT)).is_over
 
 
 # --- a league ----------------------------------------------------------------------------------
@@ -421,7 +421,7 @@ async def test_a_league_season_ends_moves_players_and_the_next_begins_by_itself(
             {"name": "Club League", "format": "league", "division_size": 4},
             bot.mentions,
         )
-        club = "#1 **Club League**"
+        club = f"#{FIRST_TOURNAMENT} **Club League**"
         divisions = _(
             "Clock: {clock}; {rated}; divisions of {size}, each season the first {up} move up and "
             "the last {down} move down; newcomers start in the lowest."
@@ -489,7 +489,7 @@ async def test_a_league_season_ends_moves_players_and_the_next_begins_by_itself(
         await resign(table, gus, game(season_two, gus, ivy))
         news = await fake.wait_for_message(home, lambda m: bool(m.files), after=mark)
         await fake.wait_until(lambda: standings_posts(table, home) == [over, news], what="it")
-        league = await bot.service.tournaments.get(1)
+        league = await bot.service.tournaments.get(FIRST_TOURNAMENT)
         assert league.is_running and league.season == 2
 
 
@@ -520,7 +520,9 @@ async def test_a_league_standings_show_its_divisions_and_the_readers_own(
         assert asked.ephemeral and asked.message is not None
         lines = asked.content.splitlines()
         standings = _("Standings of {tournament}, season {season}.")
-        assert lines[0] == said(standings, tournament="#1 **Club League**", season=1)
+        assert lines[0] == said(
+            standings, tournament=f"#{FIRST_TOURNAMENT} **Club League**", season=1
+        )
         play_in = _("You play in division {division}.")
         assert said(play_in, division=2) in lines
         starting = _("Starting next season, in the lowest division: {players}.")

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import rules
 from bot.i18n import _
 from tests.bot.e2e.conftest import BotRunner, Table
-from tests.bot.e2e.helpers import play_turn, said
+from tests.bot.e2e.helpers import FIRST_TOURNAMENT, play_turn, said
 from tests.bot.e2e.test_tournament_formats import (
     WAIT,
     Paired,
@@ -77,7 +77,7 @@ async def test_a_resignation_by_a_player_ahead_on_the_board_adds_no_margin(
         await resign(table, carol, resigned)
         await resign(table, alice, game(games, carol, alice))
 
-        over = said(_("{tournament} is over."), tournament="#1 **Winter Cup**")
+        over = said(_("{tournament} is over."), tournament=f"#{FIRST_TOURNAMENT} **Winter Cup**")
         final = await fake.wait_for_message(home, lambda m: over in m.content, timeout=WAIT)
         assert said(_("{player} wins."), player=alice.mention) in final.content, final.content
         assert carol.mention not in final.content and bob.mention not in final.content

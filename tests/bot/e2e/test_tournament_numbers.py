@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from bot.i18n import _
 from tests.bot.e2e.conftest import BotRunner, Table
-from tests.bot.e2e.helpers import said, said_pattern, shorter_windows
+from tests.bot.e2e.helpers import FIRST_TOURNAMENT, said, said_pattern, shorter_windows
 from tests.bot.e2e.test_tournament_formats import (
     WAIT,
     Paired,
@@ -42,7 +42,7 @@ async def check_announced(
         (division,) = [n for n, part in enumerate(divisions, start=1) if paired.players <= part]
         assert paired.post.content == said(
             ANNOUNCED,
-            tournament="#1 **Club League**",
+            tournament=f"#{FIRST_TOURNAMENT} **Club League**",
             season=season,
             division=division,
             number=paired.number,
@@ -87,7 +87,9 @@ async def test_a_leagues_games_have_numbers_no_other_game_of_the_server_has(
         )
         await join_all(table, post, players)
         started = await fake.run_command(boss, table.games, "dvonn tournament start")
-        begun = said(_("{tournament} has begun."), tournament="#1 **Club League**")
+        begun = said(
+            _("{tournament} has begun."), tournament=f"#{FIRST_TOURNAMENT} **Club League**"
+        )
         assert started.ephemeral and begun in started.content, started.content
 
         # Season 1: two divisions of three, a round robin each: three games and three byes
@@ -106,7 +108,7 @@ async def test_a_leagues_games_have_numbers_no_other_game_of_the_server_has(
 
         # The pairings name the same games by the same numbers, the byes by none.
         lines, listed = await listed_numbers(table, ada)
-        assert lines[:2] == ["#1 **Club League**", said(SEASON, season=1)], lines
+        assert lines[:2] == [f"#{FIRST_TOURNAMENT} **Club League**", said(SEASON, season=1)], lines
         assert sorted(listed) == sorted(numbers), lines
         byes = [line for line in lines if line.endswith(": bye")]
         assert len(byes) == 6 and not any(line.startswith("#") for line in byes), byes
@@ -121,7 +123,7 @@ async def test_a_leagues_games_have_numbers_no_other_game_of_the_server_has(
             home, lambda m: season_over in m.content, after=mark, timeout=WAIT
         )
         season_two = await games_posted(table, players, 6, after=mark)
-        standing = await bot.service.tournaments.standing(1)
+        standing = await bot.service.tournaments.standing(FIRST_TOURNAMENT)
         second_divisions = [
             {p for p in players if any(e.user_id == p.id for e in d.entrants)}
             for d in standing.divisions

@@ -15,7 +15,7 @@ from bot.i18n import _
 from bot.posting.texts import clock_text
 from bot.storage.models import TournamentStatus
 from tests.bot.e2e.conftest import BotRunner, Table
-from tests.bot.e2e.helpers import said, said_pattern
+from tests.bot.e2e.helpers import FIRST_TOURNAMENT, said, said_pattern
 from tests.fakediscord import FakeChannel, FakeUser, Permission
 
 RUN_BY = _("Tournaments are run by: {who}")
@@ -59,14 +59,19 @@ async def test_the_organiser_role_runs_tournaments_and_only_manage_server_sets_i
         assert said(RUN_BY, who=role) in saved.content
 
         made = await fake.run_command(director, table.games, "dvonn tournament create", swiss)
-        winter = said(MADE, tournament="#1 **Winter Swiss**", mentions=bot.mentions)
+        winter = said(
+            MADE, tournament=f"#{FIRST_TOURNAMENT} **Winter Swiss**", mentions=bot.mentions
+        )
         assert made.ephemeral and winter in made.content
         # A player without the role may still make a small round robin of their own.
         own = await fake.run_command(
             table.alice, table.games, "dvonn tournament create", {"name": "Friends"}
         )
         assert own.ephemeral
-        assert said(MADE, tournament="#2 **Friends**", mentions=bot.mentions) in own.content
+        assert (
+            said(MADE, tournament=f"#{FIRST_TOURNAMENT + 1} **Friends**", mentions=bot.mentions)
+            in own.content
+        )
         assert "/dvonn tournament join:" in own.content  # the command, tappable
         # ... with a clock: Little Golem's bank when none is chosen; never none.
         post = await fake.wait_for_message(table.games, lambda m: "Friends" in m.content)
@@ -110,7 +115,7 @@ async def test_a_player_asking_for_a_rated_tournament_is_refused_privately(
         own = await fake.run_command(
             table.alice, table.games, "dvonn tournament create", {"name": "Ours"}
         )
-        ours = said(MADE, tournament="#1 **Ours**", mentions=bot.mentions)
+        ours = said(MADE, tournament=f"#{FIRST_TOURNAMENT} **Ours**", mentions=bot.mentions)
         assert own.ephemeral and ours in own.content, own.content
         post = await fake.wait_for_message(table.games, lambda m: "Ours" in m.content)
         assert said(_("not rated")) in post.content, post.content

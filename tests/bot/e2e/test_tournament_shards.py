@@ -16,6 +16,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
+from tests.bot.e2e.helpers import FIRST_TOURNAMENT
 from tests.bot.e2e.test_shards import Cluster, guild_id_on, sharded_fake, unsent
 from tests.bot.e2e.test_tournament_crashes import FIRST_POST
 from tests.fakediscord import FakeDiscord, Permission
@@ -67,7 +68,7 @@ async def test_a_tournaments_game_threads_are_made_by_a_process_of_another_shard
                 "dvonn tournament create",
                 {"name": "Shard Cup", "format": "round_robin", "max_players": 4},
             )
-            assert made.ephemeral and "Made #1" in made.content, made.content
+            assert made.ephemeral and f"Made #{FIRST_TOURNAMENT}" in made.content, made.content
             post = await fake.wait_for_message(games, lambda m: bool(m.buttons()))
             await fake.wait_until(lambda: post.thread_id, what="the tournament's thread")
             for player in players:

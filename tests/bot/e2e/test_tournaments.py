@@ -23,6 +23,7 @@ from bot.posting.commands import CommandMentions
 from tests.bot.clock import ManualClock
 from tests.bot.e2e.conftest import BotRunner, Table
 from tests.bot.e2e.helpers import (
+    FIRST_TOURNAMENT,
     is_board_post,
     play_turn,
     said,
@@ -56,7 +57,7 @@ def clock() -> ManualClock:
     return ManualClock()
 
 
-def named(number: int = 1) -> str:
+def named(number: int = FIRST_TOURNAMENT) -> str:
     """How texts name tournament ``number``."""
     return f"#{number} **{NAME}**"
 
@@ -242,7 +243,7 @@ async def play_out(the: Club, game: Paired, moves: Sequence[rules.Move]) -> Reco
 
 
 def in_now(count: int) -> str:
-    """How a join's answer (to tournament #1) counts the players in."""
+    """How a join's answer (to the first tournament) counts the players in."""
     joined = n_(
         "You are in {tournament} ({count} player).",
         "You are in {tournament} ({count} players).",
@@ -301,7 +302,9 @@ async def test_a_round_robin_of_six_played_to_its_end_through_discord(
     alice, bob, carol, dave, _erin, frank = the.players
     async with bot_runner.run(clock=clock, housekeeping_interval=0) as bot:
         answer = await create(the, format="round_robin", clock="days:3", max_players=6)
-        assert answer.ephemeral and made(bot.mentions, 1) in answer.content, answer.content
+        assert answer.ephemeral and made(bot.mentions, FIRST_TOURNAMENT) in answer.content, (
+            answer.content
+        )
         post = await fake.wait_for_message(table.games, lambda m: bool(m.buttons()))
         round_robin = _("round robin")
         posted = said(
@@ -498,7 +501,9 @@ async def test_a_swiss_of_nine_over_four_rounds_with_a_withdrawal(
     wins: list[tuple[str, str]] = []
     async with bot_runner.run(clock=clock, housekeeping_interval=0) as bot:
         answer = await create(the, format="swiss", rounds=4, clock="days:3")
-        assert answer.ephemeral and made(bot.mentions, 1) in answer.content, answer.content
+        assert answer.ephemeral and made(bot.mentions, FIRST_TOURNAMENT) in answer.content, (
+            answer.content
+        )
         post = await fake.wait_for_message(table.games, lambda m: bool(m.buttons()))
         for count, player in enumerate(the.players, start=1):
             joined = await fake.click(player, post, label=said(_("Join")))
@@ -604,7 +609,9 @@ async def test_what_makes_no_sense_is_answered_privately(
 
         # A knockout with one player cannot begin; only its organiser may start it.
         answer = await create(the, format="knockout")
-        assert answer.ephemeral and made(bot.mentions, 1) in answer.content, answer.content
+        assert answer.ephemeral and made(bot.mentions, FIRST_TOURNAMENT) in answer.content, (
+            answer.content
+        )
         post = await fake.wait_for_message(games, lambda m: bool(m.buttons()))
         joined = await fake.click(alice, post, label=said(_("Join")))
         assert in_now(1) in joined.content
@@ -625,48 +632,66 @@ async def test_what_makes_no_sense_is_answered_privately(
 
         # Full: two places taken, and it waits for its start time.
         answer = await create(the, format="round_robin", max_players=2, start_in_hours=2)
-        assert made(bot.mentions, 2) in answer.content, answer.content
+        assert made(bot.mentions, FIRST_TOURNAMENT + 1) in answer.content, answer.content
         for player in (alice, bob):
-            await fake.run_command(player, games, "dvonn tournament join", {"tournament": 2})
-        full = await fake.run_command(carol, games, "dvonn tournament join", {"tournament": 2})
+            await fake.run_command(
+                player, games, "dvonn tournament join", {"tournament": FIRST_TOURNAMENT + 1}
+            )
+        full = await fake.run_command(
+            carol, games, "dvonn tournament join", {"tournament": FIRST_TOURNAMENT + 1}
+        )
         await refused(full, said(_("{name} is full ({most} players)."), name=NAME, most=2))
 
         # Begun: entries are closed (its post no longer offers to join), and someone who is
         # not in it cannot withdraw.
         answer = await create(the, format="swiss", rounds=1, max_players=2)
-        assert made(bot.mentions, 3) in answer.content, answer.content
+        assert made(bot.mentions, FIRST_TOURNAMENT + 2) in answer.content, answer.content
         swiss = _("Swiss")
-        third = said(POSTED, tournament=named(3), format=swiss, organiser=the.organiser.mention)
+        third = said(
+            POSTED,
+            tournament=named(FIRST_TOURNAMENT + 2),
+            format=swiss,
+            organiser=the.organiser.mention,
+        )
         post = await fake.wait_for_message(
             games, lambda m: third in m.content and bool(m.buttons())
         )
         for player in (carol, dave):
             await fake.click(player, post, label=said(_("Join")))
         await fake.wait_until(lambda: not post.buttons(), what="the Join button gone")
-        late = await fake.run_command(bob, games, "dvonn tournament join", {"tournament": 3})
+        late = await fake.run_command(
+            bob, games, "dvonn tournament join", {"tournament": FIRST_TOURNAMENT + 2}
+        )
         await refused(late, said(_("{name} has already begun: entries are closed."), name=NAME))
         stranger = await fake.run_command(
-            bob, games, "dvonn tournament withdraw", {"tournament": 3}
+            bob, games, "dvonn tournament withdraw", {"tournament": FIRST_TOURNAMENT + 2}
         )
         await refused(stranger, said(_("You are not in {name}."), name=NAME))
         not_theirs = await fake.run_command(
-            bob, games, "dvonn tournament cancel", {"tournament": 3}
+            bob, games, "dvonn tournament cancel", {"tournament": FIRST_TOURNAMENT + 2}
         )
         await refused(not_theirs, said(ORGANISERS_ONLY))
 
         # A Swiss of five rounds with three players in (a bye's seat makes four: three
         # rounds at most) cannot begin either.
         answer = await create(the, format="swiss", rounds=5)
-        assert made(bot.mentions, 4) in answer.content, answer.content
+        assert made(bot.mentions, FIRST_TOURNAMENT + 3) in answer.content, answer.content
         for player in (alice, bob, carol):
-            await fake.run_command(player, games, "dvonn tournament join", {"tournament": 4})
+            await fake.run_command(
+                player, games, "dvonn tournament join", {"tournament": FIRST_TOURNAMENT + 3}
+            )
         early = await fake.run_command(
-            the.organiser, games, "dvonn tournament start", {"tournament": 4}
+            the.organiser, games, "dvonn tournament start", {"tournament": FIRST_TOURNAMENT + 3}
         )
         await refused(early, too_many_rounds(3, 3))
         # Nothing refused was posted: the games channel holds the four tournaments' posts
         # and the one game of #3.
-        fourth = said(POSTED, tournament=named(4), format=swiss, organiser=the.organiser.mention)
+        fourth = said(
+            POSTED,
+            tournament=named(FIRST_TOURNAMENT + 3),
+            format=swiss,
+            organiser=the.organiser.mention,
+        )
         await fake.wait_for_message(games, lambda m: m.content.startswith(fourth))
         posts = [m for m in fake.messages_in(games) if m.author_id == fake.bot.id]
         assert len(posts) == 5, [m.content for m in posts]
@@ -702,7 +727,9 @@ async def test_twenty_eight_games_begin_at_once_within_the_rate_limits(
     the = club(table, 8)
     async with bot_runner.run() as bot:
         answer = await create(the, format="round_robin", max_players=8)
-        assert answer.ephemeral and made(bot.mentions, 1) in answer.content, answer.content
+        assert answer.ephemeral and made(bot.mentions, FIRST_TOURNAMENT) in answer.content, (
+            answer.content
+        )
         before = fake.traffic.snapshot()
         for count, player in enumerate(the.players[:-1], start=1):
             joined = await fake.run_command(player, table.games, "dvonn tournament join")

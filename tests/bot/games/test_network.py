@@ -25,7 +25,7 @@ from bot.games.core.errors import (
 )
 from bot.games.core.network import NETWORK
 from bot.games.core.timecontrol import DaysPerMove
-from bot.games.network.announcements import DIRECT_CHALLENGE, NETWORK_HOME
+from bot.games.network.announcements import DIRECT_CHALLENGE, NETWORK_HOME, SEEK_CLOSED
 from bot.games.network.errors import (
     InvalidRatingRange,
     NetworkChallengeTaken,
@@ -36,6 +36,7 @@ from bot.games.network.errors import (
     OutOfRange,
     OwnNetworkChallenge,
     PlayerUnavailable,
+    SeekUnavailable,
     SelfBlock,
     ServerLeftNetwork,
 )
@@ -252,13 +253,19 @@ async def test_a_block_either_way_refuses_challenges_and_hides_seeks_without_say
                 challenger, guild_id=None, channel_id=1, opponent_id=opponent
             )
         refusals.append(str(error.value))
-    with pytest.raises(PlayerUnavailable) as error:
-        await net.network.accept(alice_seek, BOB)
-    refusals.append(str(error.value))
-    with pytest.raises(PlayerUnavailable) as error:
-        await net.network.accept(bob_seek.id, ALICE)
-    refusals.append(str(error.value))
     assert set(refusals) == {"This player does not take challenges from you."}
+    # Their seeks, which every board shows: refused alike, whoever blocked whom, saying why.
+    taps = []
+    with pytest.raises(SeekUnavailable) as seek_refused:
+        await net.network.accept(alice_seek, BOB)
+    taps.append(str(seek_refused.value))
+    with pytest.raises(SeekUnavailable) as seek_refused:
+        await net.network.accept(bob_seek.id, ALICE)
+    taps.append(str(seek_refused.value))
+    assert set(taps) == {
+        "This player does not take challenges from you. The network boards show every open "
+        "network challenge; /network seeks lists only those you may accept."
+    }
     assert [c.id for c in await net.network.seeks_for(BOB)] == []
     assert [c.id for c in await net.network.seeks_for(ALICE)] == []
     assert [c.id for c in await net.network.seeks_for(CAROL)] == [bob_seek.id, alice_seek]
@@ -444,14 +451,45 @@ async def test_a_server_that_stops_moves_its_homes_to_dms_in_batches(net: GameSe
 
 async def test_a_lost_home_moves_to_dms_and_a_lost_dm_home_is_given_up(net: GameService) -> None:
     game = await begun(net, ALICE, DANA)
-    written = await net.network.lose_home(game.id, "W")
+    written = await net.network.lose_home(game.id, "W", 900)  # its thread
     assert len(written) == 1
     homes = {h.seat: h for h in await net.network.games.homes(game.id)}
     assert (homes[HomeSeat.WHITE].guild_id, homes[HomeSeat.WHITE].user_id) == (None, ALICE)
-    assert await net.network.lose_home(game.id, "B") == []
+    assert await net.network.lose_home(game.id, "B", 901) == []  # Dana's DMs
     homes = {h.seat: h for h in await net.network.games.homes(game.id)}
     assert homes[HomeSeat.BLACK].lost_at is not None
-    assert await net.network.lose_home(game.id, "*") == []  # no such home
+    assert await net.network.lose_home(game.id, "*", 900) == []  # no such home
+
+
+async def test_a_late_refusal_from_a_home_s_old_thread_leaves_its_new_home_alone(
+    net: GameService,
+) -> None:
+    """Alice's home moved to her DMs (her server left the network) while a post to her old
+    thread was under way; Discord's refusal of that post, coming after, neither marks her new
+    home lost nor gives up its posts, by the outbox's path or the network's."""
+    game = await begun(net, ALICE, BOB)
+    await net.network.stop(GUILD_A, MODERATOR)
+    moved = await net.network.games.move_homes_out()
+    assert moved.games == (game.id,)
+    await net.network.home_ready(game.id, HomeSeat.WHITE, 4242)  # her DM channel
+    game = await net.get_game(game.id)
+    assert game.to_move_id is not None
+    await net.play(game.id, game.to_move_id, "E3")  # a post for each home, unsent
+    unsent = await net.store.unsent_notifications(game.id, home="W")
+    assert unsent
+    # The old thread (900) refuses late: nothing changes.
+    assert not await net.outbox.lose_home(game.id, "W", 900)
+    assert await net.network.lose_home(game.id, "W", 900) == []
+    white = next(h for h in await net.network.games.homes(game.id) if h.seat is HomeSeat.WHITE)
+    assert (white.channel_id, white.lost_at) == (4242, None)
+    assert await net.store.unsent_notifications(game.id, home="W") == unsent
+    # While its thread is being made, a refusal is of its network channel: that one counts.
+    await net.network.set_channel(GUILD_A, CHANNEL_A, MODERATOR)
+    await net.network.join(BOB, "Bob", GUILD_A)
+    pending = await network_game(net, CAROL, BOB)  # one home of both, in A, no thread yet
+    (home,) = pending.homes
+    assert await net.network.lose_home(pending.game.id, home.seat.value, 900) == []
+    assert len(await net.network.lose_home(pending.game.id, home.seat.value, CHANNEL_A)) == 2
 
 
 async def test_deletion_waits_for_the_last_network_game(net: GameService) -> None:
@@ -499,3 +537,55 @@ async def test_the_network_s_jobs_run_only_when_it_is_on(
     await net.sweep()
     assert (await net.get_challenge(challenge_id)).status is ChallengeStatus.EXPIRED
     assert await net.network.lobby.seeks_version() == version + 1
+
+
+# --- a seek's own post, edited once it closes ---------------------------------------------------
+
+
+async def test_a_seek_s_own_post_is_edited_once_it_closes_wherever_it_closes(
+    net: GameService, clock: ManualClock
+) -> None:
+    """Taken elsewhere, called off (its challenger left) or expired: one row edits its own post
+    (none while its post is not known, none when the tap was on that post); a seek taken before
+    its post was known gets its row when the post is."""
+    lobby = net.network.lobby
+
+    async def edits_of(challenge_id: int) -> list[int]:
+        rows = await net.outbox.claimable()
+        return [
+            r.id for r in rows if r.kind == SEEK_CLOSED and r.payload == {"challenge": challenge_id}
+        ]
+
+    # Taken from elsewhere (a board, a list): its row, claimed by the accepter's process.
+    taken = await seek(net)
+    assert await lobby.seek_posted(taken, 7001) == ()  # open: kept
+    started = await net.network.accept(taken, BOB, tapped=8000)
+    assert len(started.edits) == 1
+    row = await net.outbox.get(started.edits[0])
+    assert row is not None and row.kind == SEEK_CLOSED and row.payload == {"challenge": taken}
+    assert (await lobby.challenge(taken)).message_id == 7001
+    # Taken on its own post: that tap's answer edits it, no row.
+    own = await seek(net, CAROL)
+    await lobby.seek_posted(own, 7002)
+    assert (await net.network.accept(own, ALICE, tapped=7002)).edits == ()
+    # Taken before its post was known: the row comes with the post.
+    early = await seek(net, DANA, guild=None)
+    assert (await net.network.accept(early, CAROL)).edits == ()
+    (written,) = await lobby.seek_posted(early, 7003)
+    row = await net.outbox.get(written)
+    assert row is not None and row.payload == {"challenge": early}
+    # Called off: its challenger left; by the next poll (not claimed).
+    left = await seek(net, BOB, guild=GUILD_B)
+    await lobby.seek_posted(left, 7004)
+    await net.network.leave(BOB)
+    assert len(await edits_of(left)) == 1
+    # Expired: by the housekeeping job, which posts it.
+    expiring = await seek(net, ALICE)
+    await lobby.seek_posted(expiring, 7005)
+    unknown = await seek(net, ALICE)  # its post never known: nothing to edit
+    clock.advance(timedelta(days=60))
+    expired = await lobby.expire_due()
+    assert {c.id for c in expired.challenges} >= {expiring, unknown}
+    assert len(expired.announcements) == 1
+    row = await net.outbox.get(expired.announcements[0])
+    assert row is not None and row.payload == {"challenge": expiring}

@@ -15,6 +15,7 @@ from datetime import timedelta
 
 import pytest
 
+from bot.config import FIRST_SEASON_WAIT
 from bot.games.core.network import NETWORK, NETWORK_HOME
 from bot.games.service import GameService
 from bot.games.tournaments import pyramid
@@ -175,6 +176,30 @@ async def test_the_job_makes_the_championship_once_and_only_when_a_start_is_conf
     assert championship.is_league and championship.division_size == 10
     assert championship.clock == "days:3" and championship.starts_at == clock() + timedelta(days=1)
     assert await kinds(champ, TOURNAMENT_OPENED, TOURNAMENT_NEWS) == 0  # no server's post
+
+
+async def test_by_default_its_first_season_starts_a_week_after_it_opened(
+    database_target: str, clock: ManualClock
+) -> None:
+    """The operator's default (``DVONN_NETWORK_SEASON_START`` unset): a wait, not a moment. Made
+    once (a later pass or restart makes no other), its start counted from when it opened."""
+    store = Store(await open_database(database_target))
+    try:
+        service = GameService(
+            store, clock=clock, network=True, network_season_start=FIRST_SEASON_WAIT
+        )
+        opened = (await service.championship.open_due()).championship
+        assert opened is not None and opened.starts_at == clock() + timedelta(days=7)
+        clock.advance(hours=5)
+        again = GameService(
+            store, clock=clock, network=True, network_season_start=FIRST_SEASON_WAIT
+        )
+        assert (await again.championship.open_due()).championship is None
+        current = await again.championship.current()
+        assert current is not None and current.id == opened.id
+        assert current.starts_at == opened.starts_at  # not moved by the restart
+    finally:
+        await store.close()
 
 
 async def test_only_network_members_enter_once_and_withdraw_before_it_begins(

@@ -259,8 +259,9 @@ async def test_a_lost_home_gives_up_its_own_posts_only(
 ) -> None:
     game = await network_game(service)
     await play(service, game, 2)
-    assert await service.outbox.lose_home(game.id, "W")
-    assert not await service.outbox.lose_home(game.id, "W")  # once
+    assert not await service.outbox.lose_home(game.id, "W", THREAD_B)  # not White's home
+    assert await service.outbox.lose_home(game.id, "W", THREAD_A)
+    assert not await service.outbox.lose_home(game.id, "W", THREAD_A)  # once
     assert await service.store.unsent_notifications(game.id, home="W") == []
     assert [r.kind for r in await service.store.unsent_notifications(game.id, home="B")] == [
         "game_started",

@@ -27,3 +27,18 @@ def test_a_top_level_command_in_texts_becomes_a_mention() -> None:
     )
     mentions.learn(42, ["move"])
     assert mentions.link("/puzzle, then /dvonn move") == "</puzzle:7>, then </dvonn move:42>"
+
+
+def test_another_group_s_subcommands_become_mentions_too() -> None:
+    mentions = CommandMentions()
+    text = "Run /network join here, then `/network server` and /dvonn move."
+    mentions.learn_group("network", 9, ["join", "server"])
+    assert mentions.link(text) == (
+        "Run </network join:9> here, then </network server:9> and /dvonn move."
+    )
+    mentions.learn(42, ["move"])
+    assert mentions.link(text) == (
+        "Run </network join:9> here, then </network server:9> and </dvonn move:42>."
+    )
+    assert mentions.link("/network nothing") == "/network nothing"
+    assert mentions.mention("move") == "</dvonn move:42>"

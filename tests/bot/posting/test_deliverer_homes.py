@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import timedelta
 from types import SimpleNamespace
@@ -70,6 +70,8 @@ class Discord:
     posts: list[Posted] = field(default_factory=list)
     deleted: list[tuple[int, int]] = field(default_factory=list)
     refusing: dict[int, int] = field(default_factory=dict)
+    before_refusal: Callable[[], Awaitable[None]] | None = None
+    """Run once just before a channel refuses (what changed while the post was under way)."""
     ids: itertools.count[int] = field(default_factory=lambda: itertools.count(5000))
 
     def get_partial_messageable(self, channel_id: int, *, guild_id: int | None = None) -> Channel:
@@ -109,6 +111,9 @@ class Channel:
     ) -> Posted:
         status = self.world.refusing.get(self.id)
         if status is not None:
+            meanwhile, self.world.before_refusal = self.world.before_refusal, None
+            if meanwhile is not None:
+                await meanwhile()
             error = discord.Forbidden if status == 403 else discord.HTTPException
             raise error(cast(Any, Refusal(status)), {"code": 50001, "message": "no"})
         same = [p for p in self.world.in_channel(self.id) if p.nonce == nonce]
@@ -175,7 +180,7 @@ async def bot(service: GameService) -> AsyncIterator[Bot]:
     deliverer.handle(VACATION, Announcements(service, publisher).vacation)
     lost: list[tuple[int, str]] = []
 
-    async def home_lost(game_id: int, home: str) -> Iterable[int]:
+    async def home_lost(game_id: int, home: str, refused: int) -> Iterable[int]:
         lost.append((game_id, home))
         return ()
 
@@ -335,6 +340,33 @@ async def test_a_refused_home_is_given_up_and_the_other_goes_on(
     assert bot.discord.in_channel(THREAD_A) == []
     assert len(bot.discord.in_channel(THREAD_B)) == 5
     assert bot.lost == [(game.id, "W")]
+
+
+async def test_a_late_refusal_of_a_home_s_old_thread_leaves_the_home_moved_since_alone(
+    service: GameService, bot: Bot, clock: ManualClock
+) -> None:
+    """White's home moves to her DMs while a post to her old thread is under way: that
+    thread's refusal, coming after, does not mark the new home lost nor give up its posts."""
+    game = await network_game(service)
+    dm = 7777
+
+    async def moved_meanwhile() -> None:
+        async with service.store.write() as tx:
+            assert await tx.move_home_to_dm(game.id, HomeSeat.WHITE, ALICE)
+            assert await tx.set_home_channel(game.id, HomeSeat.WHITE, dm, None)
+
+    bot.discord.refusing[THREAD_A] = 403
+    bot.discord.before_refusal = moved_meanwhile
+    await deliver(service, bot, clock)  # the game's first post: refused in the old thread
+    assert bot.discord.before_refusal is None  # it was tried there
+    assert bot.lost == []
+    home = await service.outbox.home(game.id, "W")
+    assert home is not None and (home.channel_id, home.lost_at) == (dm, None)
+    # The game goes on: White's next posts come to her DMs.
+    await play_placements(service, bot, game, 1, wait=0.5)
+    await deliver(service, bot, clock)
+    assert len(bot.discord.in_channel(dm)) == 1
+    assert len(bot.discord.in_channel(THREAD_B)) == 2
 
 
 async def test_a_home_whose_thread_is_not_made_waits_and_the_other_goes_on(

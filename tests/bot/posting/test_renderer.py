@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
+from typing import Any
 
 import pytest
 
@@ -55,3 +57,50 @@ def test_every_theme_a_server_or_player_may_choose_has_its_colours() -> None:
     assert colours(None) is render.DEFAULT_THEME  # nothing chosen: the default, dark
     assert colours(BoardTheme.DARK) is render.DEFAULT_THEME
     assert colours(BoardTheme.LIGHT) is render.LIGHT_THEME
+
+
+async def test_a_board_shown_alike_in_two_posts_is_drawn_once() -> None:
+    """A network game's turn in its two homes, asked for at once: one drawing; the same board in
+    another language, theme or with other names, or another position, is drawn for itself."""
+    pos, last = _position(60)
+    renderer = Renderer(processes=0)
+    try:
+
+        async def draw(**options: Any) -> bytes:
+            return await renderer.board_png(
+                pos, last_move=last.move, removed=last.removed, **options
+            )
+
+        first, second = await asyncio.gather(draw(players=("a", "b")), draw(players=("a", "b")))
+        assert first == second and renderer.boards_drawn == 1
+        assert await draw(players=("a", "b")) == first and renderer.boards_drawn == 1
+        french = render.Labels().replace(white="Blanc")
+        others = [
+            await draw(players=("a", "b"), theme=BoardTheme.LIGHT),
+            await draw(players=("a", "c")),
+            await draw(players=("a", "b"), labels=french),
+            await renderer.board_png(last.before, players=("a", "b")),
+        ]
+        assert renderer.boards_drawn == 5
+        assert len({first, *others}) == 5
+        assert others[2] == render.board_png(
+            pos, last_move=last.move, removed=last.removed, players=("a", "b"), labels=french
+        )
+    finally:
+        renderer.close()
+
+
+async def test_a_drawing_that_fails_is_not_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    renderer = Renderer(processes=0)
+    real = render.board_png
+
+    def broken(*args: object, **kwargs: object) -> bytes:
+        raise OSError("no font")
+
+    monkeypatch.setattr(render, "board_png", broken)
+    with pytest.raises(OSError, match="no font"):
+        await renderer.board_png(rules.new_game())
+    monkeypatch.setattr(render, "board_png", real)
+    assert (await renderer.board_png(rules.new_game())).startswith(b"\x89PNG")
+    assert renderer.boards_drawn == 2
+    renderer.close()

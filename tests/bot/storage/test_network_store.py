@@ -35,6 +35,7 @@ from bot.storage import (
 )
 from bot.storage.copy import copy_database
 from bot.storage.models import time_to_text
+from bot.storage.network import NO_BOARD
 
 NOW = datetime(2026, 11, 2, 18, 0, tzinfo=UTC)
 ANN, BOB, CAT, DAN, EVE = 101, 202, 303, 404, 505
@@ -215,7 +216,7 @@ async def test_a_server_takes_part_moves_its_channel_leaves_and_comes_back(store
     async with store.write() as tx:
         moved = await tx.set_channel(GUILD_A, NETWORK_B, BOB, same)
     assert moved.channel_id == NETWORK_B and moved.joined_at == NOW
-    assert (moved.board_message_id, moved.board_version, moved.board_at) == (None, 0, None)
+    assert (moved.board_message_id, moved.board_version, moved.board_at) == (None, NO_BOARD, None)
     gone = NOW + timedelta(days=1)
     async with store.write() as tx:
         assert await tx.set_board(GUILD_A, 556, 5, same)
@@ -229,6 +230,20 @@ async def test_a_server_takes_part_moves_its_channel_leaves_and_comes_back(store
     async with store.write() as tx:
         returned = await tx.set_channel(GUILD_A, NETWORK_B, ANN, back)
     assert returned.is_live and returned.joined_at == back and returned.board_message_id is None
+    assert returned.board_version == NO_BOARD
+
+
+async def test_a_new_board_is_behind_before_any_seek(store: Store) -> None:
+    """A server that names its channel in a network where no seek was ever made (the count is
+    0) has its first board posted all the same."""
+    assert await store.seeks_version() == 0
+    async with store.write() as tx:
+        joined = await tx.set_channel(GUILD_A, NETWORK_A, ANN, NOW)
+    assert joined.board_version == NO_BOARD
+    assert [s.guild_id for s in await store.boards_behind(0, NOW, 10)] == [GUILD_A]
+    async with store.write() as tx:
+        assert await tx.set_board(GUILD_A, 1, 0, NOW)
+    assert await store.boards_behind(0, NOW, 10) == []
 
 
 async def test_boards_behind_the_seeks_count(store: Store) -> None:
@@ -359,8 +374,10 @@ async def test_a_network_games_homes_are_made_lost_and_moved(store: Store) -> No
     white_post, black_post = await _post(store, game_id, "W"), await _post(store, game_id, "B")
     # Black's home refuses the bot's posts: its posts are given up, White's are not.
     async with store.write() as tx:
-        assert await tx.lose_home(game_id, HomeSeat.BLACK, NOW)
-        assert not await tx.lose_home(game_id, HomeSeat.BLACK, NOW)  # once
+        # A refusal from where the home is not (another channel) changes nothing.
+        assert not await tx.lose_home(game_id, HomeSeat.BLACK, NOW, refused=9101)
+        assert await tx.lose_home(game_id, HomeSeat.BLACK, NOW, refused=9102)
+        assert not await tx.lose_home(game_id, HomeSeat.BLACK, NOW, refused=9102)  # once
     assert await _unsent(store, game_id) == [white_post]
     black = (await store.homes(game_id))[1]
     assert black.lost_at == NOW
