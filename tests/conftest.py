@@ -3,6 +3,8 @@ and turns between the run's worker processes for the tests that must run alone."
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import contextlib
 import fcntl
 import os
@@ -91,6 +93,62 @@ def database_target(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         return str(tmp_path / "dvonn.sqlite3")
     url: str = request.getfixturevalue("postgres_url")
     return url
+
+
+@pytest.fixture(scope="session")
+def postgres_migrated(postgres_server: PostgresServer) -> str:
+    """The name of a database of the run's server at the bot's latest schema, migrated once
+    for the run by the bot's own migrations (as a bot's first start does): a template to copy
+    instead of migrating a new database again in every test (0.5 to 1 s each)."""
+    name = "dvonn_migrated"
+    url = postgres_server.create_database(name)
+    with concurrent.futures.ThreadPoolExecutor(1) as thread:  # outside the tests' event loop
+        thread.submit(asyncio.run, _open_and_close(url)).result()
+    return name
+
+
+async def _open_and_close(url: str | Path) -> None:
+    from bot.storage.database import open_database  # noqa: PLC0415 - for PostgreSQL tests only
+
+    database = await open_database(url)
+    await database.close()
+
+
+@pytest.fixture(scope="session")
+def sqlite_migrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An SQLite file at the bot's latest schema, migrated once for the run (as a bot's first
+    start does): a file to copy instead of migrating a new one again in every test."""
+    path = tmp_path_factory.mktemp("migrated") / "dvonn.sqlite3"
+    with concurrent.futures.ThreadPoolExecutor(1) as thread:  # outside the tests' event loop
+        thread.submit(asyncio.run, _open_and_close(path)).result()
+    leftovers = sorted(p.name for p in path.parent.iterdir() if p != path)
+    assert not leftovers, f"closing the database left {leftovers} beside it: copy them too"
+    return path
+
+
+@pytest.fixture
+def migrated_target(request: pytest.FixtureRequest, database_target: str) -> str:
+    """:func:`database_target` already at the latest schema: its PostgreSQL database a copy of
+    :func:`postgres_migrated`, for the tests whose subject is not the migrations (those
+    are tested in tests/bot/storage/ and tests/test_postgres_server.py, and by the tests that
+    start bot processes on a new database); its SQLite file likewise a copy of
+    :func:`sqlite_migrated`. Its URL or path is :func:`database_target`'s (the copy takes the
+    empty database's name), so fixtures of the same test may open either."""
+    if not database_target.startswith("postgresql://"):
+        target = Path(database_target)
+        if not target.exists():  # not made yet by a fixture set up before: a copy
+            shutil.copyfile(request.getfixturevalue("sqlite_migrated"), target)
+        return database_target
+    import psycopg  # noqa: PLC0415 - only the tests that use a server need psycopg
+
+    server: PostgresServer = request.getfixturevalue("postgres_server")
+    template: str = request.getfixturevalue("postgres_migrated")
+    name = database_target.rsplit("/", 1)[1]
+    try:  # the empty one, made again under its name as a copy of the template
+        server.drop_database(name, force=False)
+    except psycopg.errors.ObjectInUse:
+        return database_target  # a fixture set up before has it open: migrated by its bot
+    return server.create_database(name, template=template)
 
 
 # Side by side: `make test` runs the suite in a worker process per core (pytest-xdist, `-n auto`).

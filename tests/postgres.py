@@ -259,25 +259,30 @@ class PostgresServer:
             raise PostgresError("the server is not started")
         return f"postgresql://{SUPERUSER}@127.0.0.1:{self.port}/{dbname}"
 
-    def create_database(self, name: str | None = None) -> str:
+    def create_database(self, name: str | None = None, *, template: str = "template0") -> str:
         """Create a new empty database (named uniquely unless ``name`` is given); its URL.
 
         A copy of ``template0``, the pristine template that nobody connects to (a copy of
-        ``template1`` fails while anyone is connected to it).
+        ``template1`` fails while anyone is connected to it); or of another database of this
+        server, ``template``, which nobody may be connected to either.
         """
         from psycopg import sql  # noqa: PLC0415 - only the tests that use a server need psycopg
 
         name = name if name is not None else f"test_{next(self._names)}"
-        statement = sql.SQL("CREATE DATABASE {} TEMPLATE template0").format(sql.Identifier(name))
+        statement = sql.SQL("CREATE DATABASE {} TEMPLATE {}").format(
+            sql.Identifier(name), sql.Identifier(template)
+        )
         with self._lock:
             self._admin_connection().execute(statement)
         return self.url(name)
 
-    def drop_database(self, name: str) -> None:
-        """Drop one database, closing whatever connections a test left open to it."""
+    def drop_database(self, name: str, *, force: bool = True) -> None:
+        """Drop one database, closing whatever connections a test left open to it; without
+        ``force``, refused (psycopg's ``ObjectInUse``) while anyone is connected to it."""
         from psycopg import sql  # noqa: PLC0415 - only the tests that use a server need psycopg
 
-        statement = sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+        forced = sql.SQL(" WITH (FORCE)" if force else "")
+        statement = sql.SQL("DROP DATABASE IF EXISTS {}{}").format(sql.Identifier(name), forced)
         with self._lock:
             self._admin_connection().execute(statement)
 

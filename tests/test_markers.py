@@ -1,5 +1,6 @@
 """The suite's own markers cannot silently stop doing what they say: a `machine_speed` test
-that does not use the fake's `table` fixture (which reads the marker) stops the run."""
+that uses neither of the fake's `table` and `network_tables` fixtures (which read the marker)
+stops the run."""
 
 from __future__ import annotations
 
@@ -14,6 +15,11 @@ from tests.conftest import pytest_collection_modifyitems  # the suite's check, a
 @pytest.fixture
 def table():
     return "the e2e fixture that reads the marker"
+
+
+@pytest.fixture
+def network_tables():
+    return "the other e2e fixture that reads it"
 """
 
 INI = """
@@ -67,9 +73,13 @@ def test_machine_speed_tests_with_the_table_fixture_run(scene: pytest.Pytester) 
         def test_through_a_fixture_that_uses_it(played, n):
             pass
 
+        @pytest.mark.machine_speed
+        def test_with_network_tables(network_tables):
+            pass
+
         @pytest.fixture
         def played(table):
             return table
         """
     )
-    scene.runpytest_inprocess().assert_outcomes(passed=3)
+    scene.runpytest_inprocess().assert_outcomes(passed=4)

@@ -1,5 +1,6 @@
 """Fixtures for the game service's tests: a real database, once on each backend (an SQLite
-file, then a fresh PostgreSQL database: ``database_target``), and a clock moved by hand."""
+file, then a fresh PostgreSQL database, copied from one already migrated: ``migrated_target``),
+and a clock moved by hand."""
 
 from __future__ import annotations
 
@@ -19,8 +20,8 @@ def clock() -> ManualClock:
 
 
 @pytest.fixture
-async def service(database_target: str, clock: ManualClock) -> AsyncIterator[GameService]:
-    db = await open_database(database_target)
+async def service(migrated_target: str, clock: ManualClock) -> AsyncIterator[GameService]:
+    db = await open_database(migrated_target)
     service = GameService(Store(db), clock=clock, rng=random.Random(7))
     yield service
     await service.close()

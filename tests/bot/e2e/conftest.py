@@ -13,6 +13,7 @@ import pytest
 from bot.app import DvonnBot
 from bot.config import Secret, Settings
 from bot.exts.computer.player import ComputerPlayer
+from tests.bot.e2e.helpers import catalogues
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeUser, Permission
 from tests.fakediscord.fixtures import discord_fake
 from tests.fakediscord.harness import discord_endpoints, running
@@ -61,10 +62,15 @@ A marked test that uses neither fixture would keep its limits: the suite refuses
 collecting (``machine_speed_without_table`` in tests/conftest.py)."""
 
 
+def at_machine_speed(fake: FakeDiscord, request: pytest.FixtureRequest) -> None:
+    """Turns ``fake``'s per-channel limits off if the test is marked ``machine_speed``."""
+    if request.node.get_closest_marker(MACHINE_SPEED) is not None:
+        fake.limits.per_channel = False  # see MACHINE_SPEED
+
+
 @pytest.fixture
 def table(discord_fake: FakeDiscord, request: pytest.FixtureRequest) -> Table:
-    if request.node.get_closest_marker(MACHINE_SPEED) is not None:
-        discord_fake.limits.per_channel = False  # see MACHINE_SPEED
+    at_machine_speed(discord_fake, request)
     guild = discord_fake.add_guild("DVONN club")
     moderators = guild.add_role("moderators", Permission.MANAGE_THREADS)
     return Table(
@@ -81,7 +87,11 @@ def table(discord_fake: FakeDiscord, request: pytest.FixtureRequest) -> Table:
 
 class BotRunner:
     """Starts real bots on one database, one after another (restarts): an SQLite file's path,
-    or a PostgreSQL URL."""
+    or a PostgreSQL URL.
+
+    Every bot of the run shares one :class:`~bot.i18n.Catalogues` (``helpers.catalogues``):
+    a bot of its own would compile the four catalogues again (0.8 s) when it syncs its
+    commands, in every test, as a process does once when it starts."""
 
     def __init__(self, table: Table, database: Path | str) -> None:
         self.table = table
@@ -97,6 +107,7 @@ class BotRunner:
 
     @contextlib.asynccontextmanager
     async def run(self, *, sync: bool = True, **options: Any) -> AsyncIterator[DvonnBot]:
+        options.setdefault("catalogues", catalogues())  # compiled once for the run
         with discord_endpoints(self.table.fake):  # as the process's entry point does
             bot = DvonnBot(self.settings, sync_commands=sync, **options)
             async with running(bot, self.table.fake) as started:
@@ -104,11 +115,11 @@ class BotRunner:
 
 
 @pytest.fixture
-def bot_runner(table: Table, database_target: str) -> BotRunner:
-    """Bots on each backend in turn."""
-    if database_target.startswith("postgresql://"):
-        return BotRunner(table, database_target)
-    return BotRunner(table, Path(database_target))
+def bot_runner(table: Table, migrated_target: str) -> BotRunner:
+    """Bots on each backend in turn (the PostgreSQL database already migrated)."""
+    if migrated_target.startswith("postgresql://"):
+        return BotRunner(table, migrated_target)
+    return BotRunner(table, Path(migrated_target))
 
 
 @pytest.fixture
@@ -148,8 +159,7 @@ class NetworkTables:
 
 @pytest.fixture
 def network_tables(discord_fake: FakeDiscord, request: pytest.FixtureRequest) -> NetworkTables:
-    if request.node.get_closest_marker(MACHINE_SPEED) is not None:
-        discord_fake.limits.per_channel = False  # see MACHINE_SPEED
+    at_machine_speed(discord_fake, request)
     guilds, networks, generals, players, moderators = [], [], [], [], []
     for letter, name in zip("ABC", ("Ann", "Bob", "Cat"), strict=True):
         guild = discord_fake.add_guild(f"Server {letter}")
@@ -177,13 +187,13 @@ def network_tables(discord_fake: FakeDiscord, request: pytest.FixtureRequest) ->
 
 @pytest.fixture
 async def network_bot(
-    network_tables: NetworkTables, database_target: str
+    network_tables: NetworkTables, migrated_target: str
 ) -> AsyncIterator[DvonnBot]:
     """The bot with the network on (``DVONN_NETWORK=on``), its commands registered globally
     (for every server and for DMs), on each backend in turn."""
     fake = network_tables.fake
     database: Path | str = (
-        database_target if database_target.startswith("postgresql://") else Path(database_target)
+        migrated_target if migrated_target.startswith("postgresql://") else Path(migrated_target)
     )
     settings = Settings(
         token=Secret(fake.token),
@@ -197,5 +207,6 @@ async def network_bot(
         network_board_minutes=0,
     )
     with discord_endpoints(fake):
-        async with running(DvonnBot(settings, sync_commands=True), fake) as started:
+        bot = DvonnBot(settings, sync_commands=True, catalogues=catalogues())
+        async with running(bot, fake) as started:
             yield started

@@ -180,11 +180,11 @@ def _unsent(database: Path) -> int:
     return _one(database, "SELECT count(*) FROM notifications WHERE sent_at IS NULL") or 0
 
 
+@pytest.mark.machine_speed  # a board a turn in each home
 async def test_each_home_has_every_board_once_however_often_a_mirror_is_killed(
     network_tables: NetworkTables, tmp_path: Path
 ) -> None:
     tables, fake = network_tables, network_tables.fake
-    fake.limits.per_channel = False  # a board a turn at machine speed (see MACHINE_SPEED)
     ann, bob, _cat = tables.players
     rng = random.Random(41)
     async with network_process(fake, tmp_path) as bot:

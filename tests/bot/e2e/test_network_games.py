@@ -10,6 +10,8 @@ import json
 import random
 from pathlib import Path
 
+import pytest
+
 import rules
 from bot.app import DvonnBot
 from bot.games.core.errors import ChallengeAlreadyAccepted as ALREADY_TAKEN
@@ -173,6 +175,7 @@ async def test_an_open_network_challenge_from_one_server_is_taken_from_another(
     )
 
 
+@pytest.mark.machine_speed
 async def test_a_whole_network_game_is_played_from_both_homes(
     network_tables: NetworkTables, network_bot: DvonnBot, shared_dir: Path
 ) -> None:
@@ -515,6 +518,7 @@ async def test_a_server_s_first_board_comes_without_any_seek(
     assert moved is not None and moved.id != board.id
 
 
+@pytest.mark.machine_speed  # two games' boards in one DM: not about its limit
 async def test_a_dm_home_with_several_network_games_finds_the_one_meant(
     network_tables: NetworkTables, network_bot: DvonnBot
 ) -> None:

@@ -4,6 +4,8 @@ a rated one is refused); a tournament always has a clock; who may abort a tourna
 
 from __future__ import annotations
 
+import pytest
+
 from bot.app import DvonnBot
 from bot.games.core.timecontrol import LITTLE_GOLEM
 from bot.games.play.errors import AbortNeedsOrganiser
@@ -153,7 +155,8 @@ async def tournament_game(
                     return thread
         return None
 
-    # Discord's 5 posts per 5 s in a channel may hold up the third tournament's posts.
+    # Discord's 5 posts per 5 s in a channel would hold up the third tournament's posts (its
+    # test is at machine speed; the timeout leaves room for them all the same).
     thread = await fake.wait_until(started, timeout=20, what=f"the game of {name} begun")
     assert thread is not None
     game = await bot.service.game_in_channel(thread.id)
@@ -161,6 +164,7 @@ async def tournament_game(
     return game.id, thread
 
 
+@pytest.mark.machine_speed  # three tournaments' posts in one channel: not about its limit
 async def test_the_organiser_aborts_a_tournament_game_and_its_players_cannot(
     table: Table, bot_runner: BotRunner
 ) -> None:
