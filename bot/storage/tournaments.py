@@ -1,5 +1,6 @@
 """Tournaments and leagues: the ``tournaments``, ``tournament_players`` and
-``tournament_games`` tables (migration 11).
+``tournament_games`` tables (migration 11), and ``season_places`` (migration 20: a league
+season's divisions still to make).
 
 A tournament's rows change together, in the transaction of whatever changed it (a join, a
 game's end, a round's pairing): its row is read first with :meth:`TournamentWrites.tournament`,
@@ -386,6 +387,54 @@ class TournamentWrites(WriterPart):
         )
         return [_tournament(row) for row in rows]
 
+    async def place_season(
+        self, league_id: int, season: int, places: Sequence[Sequence[UserId]]
+    ) -> None:
+        """Write a league season's plan (migration 20): ``places[i]`` plays in division
+        ``i + 1``, best placed first; its divisions are made from it by
+        :meth:`season_places` and :meth:`division_made`."""
+        await self._conn.execute_many(
+            "INSERT INTO season_places (league_id, season, division, seat, user_id) "
+            "VALUES (?, ?, ?, ?, ?)",
+            [
+                (league_id, season, number, seat, user_id)
+                for number, members in enumerate(places, start=1)
+                for seat, user_id in enumerate(members, start=1)
+            ],
+        )
+
+    async def season_places(
+        self, league_id: int, season: int, *, limit: int | None = None
+    ) -> dict[int, list[UserId]]:
+        """A league season's divisions not made yet (the first ``limit`` of them, the top
+        first): each one's players, best placed first."""
+        params: tuple[Any, ...] = (league_id, season)
+        sql = "SELECT division, user_id FROM season_places WHERE league_id = ? AND season = ?"
+        if limit is not None:
+            sql += (
+                " AND division IN (SELECT DISTINCT division FROM season_places "
+                "WHERE league_id = ? AND season = ? ORDER BY division LIMIT ?)"
+            )
+            params += (league_id, season, limit)
+        rows = await self._conn.fetch_all(f"{sql} ORDER BY division, seat", params)
+        places: dict[int, list[UserId]] = {}
+        for row in rows:
+            places.setdefault(int(row[0]), []).append(int(row[1]))
+        return places
+
+    async def division_made(self, league_id: int, season: int, division: int) -> None:
+        """A division of a season's plan is made: its places go."""
+        await self._conn.execute(
+            "DELETE FROM season_places WHERE league_id = ? AND season = ? AND division = ?",
+            (league_id, season, division),
+        )
+
+    async def drop_season_places(self, league_id: int) -> int:
+        """A league's plan no longer to make (it was cancelled or ended): every place goes."""
+        return await self._conn.execute(
+            "DELETE FROM season_places WHERE league_id = ?", (league_id,)
+        )
+
     async def tournaments_made_by(self, user_id: UserId, since: datetime) -> int:
         """How many tournaments of their own a player made since ``since``."""
         rows = await self._conn.fetch_all(
@@ -473,6 +522,25 @@ class TournamentReads(StorePart):
             (TournamentStatus.OPEN.value, time_to_text(now)),
         )
         return [int(row[0]) for row in rows]
+
+    async def seasons_being_made(self) -> list[tuple[int, int]]:
+        """The league seasons with divisions still to make (league, season), oldest first."""
+        rows = await self.db.fetch_all(
+            "SELECT DISTINCT league_id, season FROM season_places ORDER BY league_id, season"
+        )
+        return [(int(row[0]), int(row[1])) for row in rows]
+
+    async def season_places(self, league_id: int, season: int) -> dict[int, list[UserId]]:
+        """A league season's divisions not made yet: each one's players, best placed first."""
+        rows = await self.db.fetch_all(
+            "SELECT division, user_id FROM season_places WHERE league_id = ? AND season = ? "
+            "ORDER BY division, seat",
+            (league_id, season),
+        )
+        places: dict[int, list[UserId]] = {}
+        for row in rows:
+            places.setdefault(int(row[0]), []).append(int(row[1]))
+        return places
 
     async def tournaments_of(self, user_id: UserId, guild_id: GuildId) -> list[Tournament]:
         """The open or running tournaments (and leagues) of a server a player is in."""

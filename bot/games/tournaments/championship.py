@@ -202,7 +202,9 @@ class Championship(UseCases):
                 raise NoSuchDivision(division)
             shown = found
         later = [d for d in every if d.season == wanted + 1]
-        moves = await self._moves(championship, standings, later)
+        # A season being made (rounds.make_divisions): its divisions not made yet are places.
+        drawing = await self._store.season_places(championship.id, wanted + 1)
+        moves = await self._moves(championship, standings, later, drawing)
         shown_players = {e.user_id for e in shown.entrants}
         moves = {p: m for p, m in moves.items() if p in shown_players}
         number = shown.tournament.division or 1
@@ -224,15 +226,19 @@ class Championship(UseCases):
         championship: Tournament,
         season: list[Standing],
         following: list[Tournament],
+        drawing: Mapping[int, list[UserId]],
     ) -> dict[UserId, Move]:
         """Who of ``season``'s divisions goes up a level and who down: where they play the
-        next season once it is made (``following``'s divisions), else where the pyramid's rule
-        would send them were the season over now."""
+        next season once it is made (``following``'s divisions, and ``drawing``'s places of
+        its divisions not made yet), else where the pyramid's rule would send them were the
+        season over now."""
         levels: dict[UserId, int] = {}
-        if following:
+        if following or drawing:
             for later in following:
                 for entrant in await self._store.entrants(later.id):
                     levels[entrant.user_id] = pyramid.level_of(later.division or 1)
+            for number, placed_in in drawing.items():
+                levels.update(dict.fromkeys(placed_in, pyramid.level_of(number)))
         else:
             tables = [table(s.tournament, s.entrants, s.pairings) for s in season]
             withdrawn = {e.user_id for s in season for e in s.entrants if e.withdrawn}

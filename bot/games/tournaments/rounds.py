@@ -18,6 +18,16 @@ Round robins (and a league's divisions) pair every round at the start, all games
 Little Golem's groups); a Swiss tournament pairs each round when the one before has ended; a
 knockout plays each round's matches, a drawn game followed by another with colours swapped.
 
+**A league season** is planned where it starts (who plays in which division: the
+``season_places`` rows, migration 20) and its divisions made from the plan
+:data:`DIVISIONS_A_BATCH` at a time (:func:`make_divisions`), each division's places deleted as
+it is made: a league of no more divisions than that is made whole in the transaction that
+starts its season, as it always was; the network championship's thousand divisions are made
+by the housekeeping job ``tournaments: seasons being made``
+(:meth:`~bot.games.tournaments.running.Tournaments.make_seasons`), a batch a transaction, so
+that no other write waits long behind a season (nor a game's end, the last of a season, behind
+the next season's thousand divisions). A season is not over while divisions remain to make.
+
 **The network championship** (a league of guild :data:`~bot.games.core.network.NETWORK`,
 :mod:`bot.games.tournaments.championship`) runs here as any league does, but: its divisions are
 a pyramid's (:mod:`bot.games.tournaments.pyramid`: the first season by network rating, then
@@ -33,6 +43,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Final
 
@@ -64,6 +75,10 @@ from bot.storage.tournaments import NewTournament
 log = logging.getLogger(__name__)
 
 FIRST_ROUND: Final = 1
+DIVISIONS_A_BATCH: Final = 20
+"""A league season's divisions made in one transaction (:func:`make_divisions`): the network
+championship's thousand are made twenty at a time, so that no other write waits long behind a
+season's start; a league of no more is made whole where its season starts, as it always was."""
 
 
 def is_championship(tournament: Tournament) -> bool:
@@ -441,9 +456,12 @@ async def _start_season(
     now: datetime,
     placed: Sequence[Sequence[UserId]] | None = None,
 ) -> None:
-    """Make a league season's divisions (the first: its players by seed, cut into divisions;
-    the network championship's: by network rating, into a pyramid) and pair each as a round
-    robin, all games at once."""
+    """Start a league season: its plan (the first: its players by seed, cut into divisions;
+    the network championship's: by network rating, into a pyramid) written, and its first
+    :data:`DIVISIONS_A_BATCH` divisions made (:func:`make_divisions`), each a round robin, all
+    games at once. A league of no more divisions than that is made whole here; a larger one's
+    other divisions are made by the housekeeping job ``tournaments: seasons being made``
+    (:meth:`~bot.games.tournaments.running.Tournaments.make_seasons`), a batch a transaction."""
     assert league.season is not None and league.division_size is not None
     if placed is None and is_championship(league):
         entrants = await _still_in_network(tx, league, entrants, now)
@@ -455,8 +473,48 @@ async def _start_season(
     if placed is None:
         ladder = [e.user_id for e in sorted(entrants, key=lambda e: e.seed)]
         placed = standings.divisions(ladder, size=league.division_size)
-    by_user = {e.user_id: e for e in entrants}
-    for number, members in enumerate(placed, start=1):
+    await tx.place_season(league.id, league.season, placed)
+    made = await make_divisions(tx, league, now)
+    assert not made.withdrawn, "a season's plan holds nobody withdrawn when it is written"
+    if made.divisions < len(placed):
+        log.info(
+            "league %s: season %s, %d of %d divisions made, the rest by batches",
+            league.id,
+            league.season,
+            made.divisions,
+            len(placed),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class MadeDivisions:
+    """What :func:`make_divisions` made: how many divisions, and the players of them who had
+    withdrawn from the league since the season's plan was written (division, player), whose
+    games the caller forfeits."""
+
+    divisions: int = 0
+    withdrawn: tuple[tuple[Tournament, UserId], ...] = ()
+
+
+async def make_divisions(
+    tx: Writer, league: Tournament, now: datetime, *, batch: int | None = None
+) -> MadeDivisions:
+    """Make the first ``batch`` (by default :data:`DIVISIONS_A_BATCH`) divisions of running
+    ``league``'s season plan still to make (the top first): each its division row, entrants and
+    round robin (games and their announcements or homes), its places deleted in the same
+    transaction, so that a division is made once whichever process makes it and whenever one
+    dies (the caller holds the league's row, read with :meth:`~bot.storage.Writer.tournament`:
+    two processes take turns, the second finding the places gone; the unique index of a
+    season's divisions refuses a second anyway). A player placed who withdrew since is placed
+    still (the division's seats are the plan's), withdrawn in it too."""
+    assert league.season is not None
+    limit = DIVISIONS_A_BATCH if batch is None else batch
+    places = await tx.season_places(league.id, league.season, limit=limit)
+    if not places:
+        return MadeDivisions()
+    in_league = {e.user_id: e for e in await tx.entrants(league.id)}
+    withdrawn: list[tuple[Tournament, UserId]] = []
+    for number, members in places.items():
         division = await tx.insert_tournament(
             NewTournament(
                 guild_id=league.guild_id,
@@ -479,11 +537,18 @@ async def _start_season(
         )
         members_in = []
         for seed, user_id in enumerate(members, start=1):
-            entrant = Entrant(division.id, user_id, seed, now, division=number)
+            theirs = in_league.get(user_id)
+            out = theirs.withdrawn_at if theirs is not None else None
+            entrant = Entrant(division.id, user_id, seed, now, division=number, withdrawn_at=out)
             await tx.add_entrant(entrant)
             members_in.append(entrant)
-            await tx.save_entrant(dataclasses.replace(by_user[user_id], division=number))
+            if theirs is not None:
+                await tx.save_entrant(dataclasses.replace(theirs, division=number))
+            if out is not None:
+                withdrawn.append((division, user_id))
         await _pair(tx, division, members_in, [], now)
+        await tx.division_made(league.id, league.season, number)
+    return MadeDivisions(len(places), tuple(withdrawn))
 
 
 async def _season_maybe_over(tx: Writer, league_id: int, now: datetime) -> None:
@@ -492,6 +557,8 @@ async def _season_maybe_over(tx: Writer, league_id: int, now: datetime) -> None:
     league = await tx.tournament(league_id)
     if league is None or not league.is_running or league.season is None:
         return
+    if await tx.season_places(league.id, league.season, limit=1):
+        return  # divisions still to make: the season is not over
     divisions = await tx.divisions(league.id, league.season)
     if not all(d.status is TournamentStatus.FINISHED for d in divisions):
         return

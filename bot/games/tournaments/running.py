@@ -96,6 +96,18 @@ class Begun:
         return ()
 
 
+@dataclass(frozen=True, slots=True)
+class SeasonsMade:
+    """What the housekeeping pass's job making league seasons did: how many divisions it made
+    (their games' posts are nobody's in particular: the outbox's deliverer takes them)."""
+
+    divisions: int = 0
+
+    @property
+    def announcements(self) -> tuple[int, ...]:
+        return ()
+
+
 class Tournaments(TournamentReads):
     """The use cases of tournaments and leagues; the games they end run the features'
     ``hooks``, of which :meth:`game_ended` is the tournaments' own."""
@@ -326,6 +338,38 @@ class Tournaments(TournamentReads):
                         continue  # the network's stands: it begins once enough have entered
                     await self._cancel_in(tx, tournament, tournament.organiser_id, now)
         return begun
+
+    async def make_seasons(self) -> SeasonsMade:
+        """The housekeeping pass's job ``tournaments: seasons being made``: the divisions of a
+        league season still to make (a season larger than
+        :data:`~bot.games.tournaments.rounds.DIVISIONS_A_BATCH` divisions, whose start made only
+        the first of them), made a batch a transaction, until none is left. A batch takes the
+        league's row first, so that two processes take turns, and a division's places go in the
+        transaction that makes it: a process killed between two batches leaves the next pass
+        the divisions not made, and nothing is made twice. A player placed who withdrew since
+        loses their games in it at once, as one withdrawing during a season (those games are
+        this batch's own, locked by nobody else). The plan of a league cancelled meanwhile is
+        dropped."""
+        made = 0
+        for league_id, season in await self._store.seasons_being_made():
+            while True:
+                now = self._now()
+                async with self._store.write() as tx:
+                    league = await tx.tournament(league_id)
+                    if league is None or not league.is_running or league.season != season:
+                        dropped = await tx.drop_season_places(league_id)
+                        log.warning("league %s: %d places of no season to make", league_id, dropped)
+                        break
+                    batch = await rounds.make_divisions(tx, league, now)
+                    for division, user_id in batch.withdrawn:
+                        await withdrawals.forfeit_rest(
+                            tx, division, user_id, now, self._outbox.claim(), hooks=self._hooks
+                        )
+                if not batch.divisions:
+                    break
+                made += batch.divisions
+                log.info("league %s: season %s, %d divisions made", league_id, season, made)
+        return SeasonsMade(made)
 
     async def cancel(self, tournament_id: int, by: UserId, *, organiser: bool) -> Tournament:
         """The organiser calls a tournament off: its running games are aborted."""
