@@ -14,7 +14,7 @@ at once take turns and the second sees the first's result (one next round, never
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final
@@ -184,6 +184,13 @@ def _pairing_params(pairing: TournamentGame) -> tuple[Any, ...]:
 
 
 _SELECT: Final = f"SELECT {_COLUMNS} FROM tournaments"
+
+
+def _prefixed(alias: str, columns: str) -> str:
+    """``columns`` (a comma-separated list) each named as ``alias``'s."""
+    return ", ".join(f"{alias}.{c.strip()}" for c in columns.split(","))
+
+
 _SELECT_PLAYERS: Final = f"SELECT {_PLAYER_COLUMNS} FROM tournament_players"
 _SELECT_GAMES: Final = f"SELECT {_GAME_COLUMNS} FROM tournament_games"
 _GAMES_ORDER: Final = " ORDER BY round, board, leg"
@@ -386,6 +393,59 @@ class TournamentWrites(WriterPart):
             (league_id, season),
         )
         return [_tournament(row) for row in rows]
+
+    async def entrants_among(
+        self, tournament_id: int, user_ids: Collection[UserId]
+    ) -> list[Entrant]:
+        """Those of ``user_ids`` in a tournament (the withdrawn too), by seed."""
+        if not user_ids:
+            return []
+        marks = ", ".join("?" for _ in user_ids)
+        rows = await self._conn.fetch_all(
+            f"{_SELECT_PLAYERS} WHERE tournament_id = ? AND user_id IN ({marks}) ORDER BY seed",
+            (tournament_id, *user_ids),
+        )
+        return [_entrant(row) for row in rows]
+
+    async def season_entrants(self, league_id: int, season: int) -> dict[int, list[Entrant]]:
+        """The players of a league season's divisions, by division (its id), each by seed: one
+        query for a thousand divisions."""
+        rows = await self._conn.fetch_all(
+            f"SELECT {_prefixed('p', _PLAYER_COLUMNS)} FROM tournament_players p "
+            "JOIN tournaments t ON t.id = p.tournament_id WHERE t.league_id = ? AND t.season = ? "
+            "ORDER BY p.tournament_id, p.seed",
+            (league_id, season),
+        )
+        found: dict[int, list[Entrant]] = {}
+        for row in rows:
+            entrant = _entrant(row)
+            found.setdefault(entrant.tournament_id, []).append(entrant)
+        return found
+
+    async def season_pairings(self, league_id: int, season: int) -> dict[int, list[TournamentGame]]:
+        """The pairings of a league season's divisions, by division (its id), each by round,
+        board and leg."""
+        rows = await self._conn.fetch_all(
+            f"SELECT {_prefixed('g', _GAME_COLUMNS)} FROM tournament_games g "
+            "JOIN tournaments t ON t.id = g.tournament_id WHERE t.league_id = ? AND t.season = ? "
+            "ORDER BY g.tournament_id, g.round, g.board, g.leg",
+            (league_id, season),
+        )
+        found: dict[int, list[TournamentGame]] = {}
+        for row in rows:
+            pairing = _pairing(row)
+            found.setdefault(pairing.tournament_id, []).append(pairing)
+        return found
+
+    async def entrant_ratings(self, tournament_id: int, guild_id: GuildId) -> dict[UserId, float]:
+        """The ratings in ``guild_id`` of a tournament's players who have one (read, not
+        locked: a ladder of the moment)."""
+        rows = await self._conn.fetch_all(
+            "SELECT r.user_id, r.rating FROM ratings r JOIN tournament_players p "
+            "ON p.user_id = r.user_id WHERE p.tournament_id = ? AND r.guild_id = ?",
+            (tournament_id, guild_id),
+        )
+        return {int(row[0]): float(row[1]) for row in rows}
 
     async def place_season(
         self, league_id: int, season: int, places: Sequence[Sequence[UserId]]

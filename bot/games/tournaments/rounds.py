@@ -20,10 +20,10 @@ knockout plays each round's matches, a drawn game followed by another with colou
 
 **A league season** is planned where it starts (who plays in which division: the
 ``season_places`` rows, migration 20) and its divisions made from the plan
-:data:`DIVISIONS_A_BATCH` at a time (:func:`make_divisions`), each division's places deleted as
-it is made: a league of no more divisions than that is made whole in the transaction that
-starts its season, as it always was; the network championship's thousand divisions are made
-by the housekeeping job ``tournaments: seasons being made``
+(:func:`make_divisions`), each division's places deleted as it is made: a league of no more
+than :data:`MADE_AT_ONCE` divisions is made whole in the transaction that starts its season, as
+it always was; the network championship's thousand divisions are made
+:data:`DIVISIONS_A_BATCH` at a time by the housekeeping job ``tournaments: seasons being made``
 (:meth:`~bot.games.tournaments.running.Tournaments.make_seasons`), a batch a transaction, so
 that no other write waits long behind a season (nor a game's end, the last of a season, behind
 the next season's thousand divisions). A season is not over while divisions remain to make.
@@ -75,10 +75,14 @@ from bot.storage.tournaments import NewTournament
 log = logging.getLogger(__name__)
 
 FIRST_ROUND: Final = 1
-DIVISIONS_A_BATCH: Final = 20
-"""A league season's divisions made in one transaction (:func:`make_divisions`): the network
-championship's thousand are made twenty at a time, so that no other write waits long behind a
-season's start; a league of no more is made whole where its season starts, as it always was."""
+MADE_AT_ONCE: Final = 20
+"""A league season of no more divisions than this is made whole in the transaction that starts
+it, as a league always was (its games at once); a larger one (the network championship's
+thousand divisions) is planned there and made by batches of :data:`DIVISIONS_A_BATCH`."""
+DIVISIONS_A_BATCH: Final = 5
+"""A large league season's divisions made in one transaction (:func:`make_divisions`): five
+divisions of ten are 225 games with their homes and announcements, a fraction of a second on
+SQLite, about a second on PostgreSQL, so that no other write waits long behind a season."""
 
 
 def is_championship(tournament: Tournament) -> bool:
@@ -457,16 +461,18 @@ async def _start_season(
     placed: Sequence[Sequence[UserId]] | None = None,
 ) -> None:
     """Start a league season: its plan (the first: its players by seed, cut into divisions;
-    the network championship's: by network rating, into a pyramid) written, and its first
-    :data:`DIVISIONS_A_BATCH` divisions made (:func:`make_divisions`), each a round robin, all
-    games at once. A league of no more divisions than that is made whole here; a larger one's
-    other divisions are made by the housekeeping job ``tournaments: seasons being made``
-    (:meth:`~bot.games.tournaments.running.Tournaments.make_seasons`), a batch a transaction."""
+    the network championship's: by network rating, into a pyramid) written, and, if it has no
+    more than :data:`MADE_AT_ONCE` divisions, its divisions made (:func:`make_divisions`),
+    each a round robin, all games at once, as a league always was. A larger one's are made by
+    the housekeeping job ``tournaments: seasons being made``
+    (:meth:`~bot.games.tournaments.running.Tournaments.make_seasons`), a batch a transaction,
+    none here: this transaction (a season's last game's end, or the job starting it) is no
+    longer than the plan's."""
     assert league.season is not None and league.division_size is not None
     if placed is None and is_championship(league):
         entrants = await _still_in_network(tx, league, entrants, now)
         placed = pyramid.divide(
-            await _by_network_rating(tx, entrants),
+            await _by_network_rating(tx, league, entrants),
             size=league.division_size,
             blocked=await blocked_pairs(tx, league),
         )
@@ -474,16 +480,16 @@ async def _start_season(
         ladder = [e.user_id for e in sorted(entrants, key=lambda e: e.seed)]
         placed = standings.divisions(ladder, size=league.division_size)
     await tx.place_season(league.id, league.season, placed)
-    made = await make_divisions(tx, league, now)
-    assert not made.withdrawn, "a season's plan holds nobody withdrawn when it is written"
-    if made.divisions < len(placed):
+    if len(placed) > MADE_AT_ONCE:
         log.info(
-            "league %s: season %s, %d of %d divisions made, the rest by batches",
+            "league %s: season %s planned, its %d divisions to make by batches",
             league.id,
             league.season,
-            made.divisions,
             len(placed),
         )
+        return
+    made = await make_divisions(tx, league, now, batch=len(placed))
+    assert not made.withdrawn, "a season's plan holds nobody withdrawn when it is written"
 
 
 @dataclass(frozen=True, slots=True)
@@ -512,7 +518,8 @@ async def make_divisions(
     places = await tx.season_places(league.id, league.season, limit=limit)
     if not places:
         return MadeDivisions()
-    in_league = {e.user_id: e for e in await tx.entrants(league.id)}
+    placed = [user_id for members in places.values() for user_id in members]
+    in_league = {e.user_id: e for e in await tx.entrants_among(league.id, placed)}
     withdrawn: list[tuple[Tournament, UserId]] = []
     for number, members in places.items():
         division = await tx.insert_tournament(
@@ -562,13 +569,14 @@ async def _season_maybe_over(tx: Writer, league_id: int, now: datetime) -> None:
     divisions = await tx.divisions(league.id, league.season)
     if not all(d.status is TournamentStatus.FINISHED for d in divisions):
         return
-    members = {d.id: await tx.entrants(d.id) for d in divisions}
-    tables = [table(d, members[d.id], await tx.pairings(d.id)) for d in divisions]
+    members = await tx.season_entrants(league.id, league.season)
+    played = await tx.season_pairings(league.id, league.season)
+    tables = [table(d, members.get(d.id, []), played.get(d.id, [])) for d in divisions]
     entrants = await tx.entrants(league.id)
     if is_championship(league):  # who left the network since is out too
         await _still_in_network(tx, league, entrants, now)
         entrants = await tx.entrants(league.id)
-    playing = {e.user_id for d in divisions for e in members[d.id]}
+    playing = {e.user_id for d in divisions for e in members.get(d.id, [])}
     leaving = [e.user_id for e in entrants if e.withdrawn]
     newcomers = [
         e.user_id
@@ -612,15 +620,16 @@ async def blocked_pairs(tx: Writer, league: Tournament) -> list[pyramid.BlockedP
     return [(b.blocker_id, b.blocked_id) for b in await tx.blocks_among_entrants(league.id)]
 
 
-async def _by_network_rating(tx: Writer, entrants: Sequence[Entrant]) -> list[UserId]:
+async def _by_network_rating(
+    tx: Writer, league: Tournament, entrants: Sequence[Entrant]
+) -> list[UserId]:
     """The championship's first ladder: its players by network rating, the best first (those
-    without one at the start rating), then by when they entered."""
-    rated = []
-    # Read (and, on PostgreSQL, locked) in the order of ids, as a game's end locks ratings.
-    for entrant in sorted(entrants, key=lambda e: e.user_id):
-        row = await tx.rating(NETWORK, entrant.user_id)
-        rated.append((-(row.rating if row is not None else START_RATING), entrant.seed, entrant))
-    return [entrant.user_id for *_key, entrant in sorted(rated, key=lambda r: (r[0], r[1]))]
+    without one at the start rating), then by when they entered. The ratings are read in one
+    query, not locked (the ladder is theirs of the moment; a game ending meanwhile changes a
+    rating without waiting for a season's start)."""
+    ratings = await tx.entrant_ratings(league.id, NETWORK)
+    rated = sorted(entrants, key=lambda e: (-ratings.get(e.user_id, START_RATING), e.seed))
+    return [entrant.user_id for entrant in rated]
 
 
 async def _still_in_network(
@@ -629,11 +638,11 @@ async def _still_in_network(
     """The championship's ``entrants`` not withdrawn who are network members still; those who
     left the network are withdrawn now (a season's end, or its first season's start)."""
     staying = []
+    members = await tx.members_entered(league.id)  # one query, nothing locked
     for entrant in entrants:
         if entrant.withdrawn:
             continue
-        member = await tx.member(entrant.user_id, lock=False)
-        if member is not None and member.is_member:
+        if entrant.user_id in members:
             staying.append(entrant)
         else:
             await tx.save_entrant(dataclasses.replace(entrant, withdrawn_at=now))

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import time
 from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -72,6 +73,9 @@ PLAYERS_OWN_PER_DAY: Final = 3
 MIN_PLAYERS: Final = 2
 """The fewest players any tournament begins with (a league: a division's worth, 3)."""
 NAME_LENGTH: Final = 60
+SEASONS_PASS_SECONDS: Final = 20.0
+"""How long a housekeeping pass makes a league season's divisions before it lets the next pass
+go on (:meth:`Tournaments.make_seasons`): a thousand divisions take minutes."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -341,18 +345,22 @@ class Tournaments(TournamentReads):
 
     async def make_seasons(self) -> SeasonsMade:
         """The housekeeping pass's job ``tournaments: seasons being made``: the divisions of a
-        league season still to make (a season larger than
-        :data:`~bot.games.tournaments.rounds.DIVISIONS_A_BATCH` divisions, whose start made only
-        the first of them), made a batch a transaction, until none is left. A batch takes the
+        league season still to make (a season of more than
+        :data:`~bot.games.tournaments.rounds.MADE_AT_ONCE` divisions, whose start only planned
+        them), made :data:`~bot.games.tournaments.rounds.DIVISIONS_A_BATCH` a transaction,
+        until none is left. A batch takes the
         league's row first, so that two processes take turns, and a division's places go in the
         transaction that makes it: a process killed between two batches leaves the next pass
-        the divisions not made, and nothing is made twice. A player placed who withdrew since
-        loses their games in it at once, as one withdrawing during a season (those games are
-        this batch's own, locked by nobody else). The plan of a league cancelled meanwhile is
-        dropped."""
+        the divisions not made, and nothing is made twice. A pass spends at most
+        :data:`SEASONS_PASS_SECONDS` at it (the next goes on), so that the pass's other jobs
+        (losses on time, reminders) wait no longer for a thousand divisions. A player placed
+        who withdrew since loses their games in it at once, as one withdrawing during a season
+        (those games are this batch's own, locked by nobody else). The plan of a league
+        cancelled meanwhile is dropped."""
         made = 0
+        started = time.monotonic()
         for league_id, season in await self._store.seasons_being_made():
-            while True:
+            while time.monotonic() - started < SEASONS_PASS_SECONDS:
                 now = self._now()
                 async with self._store.write() as tx:
                     league = await tx.tournament(league_id)

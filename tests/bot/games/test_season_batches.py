@@ -1,13 +1,14 @@
 """A league season made in batches of divisions, through the game service, on both backends.
 
-A season's plan is written where it starts (its first batch of divisions made with it); the
-housekeeping job ``tournaments: seasons being made`` makes the rest, a batch a transaction. A
-league of no more divisions than a batch is made whole at its start, as it always was; a larger
-one is made over several batches, each division exactly once, whether a process dies between
-two batches (the next pass goes on) or two processes make it at once. The season is not over
-while divisions remain to be made, and the next season, begun by the last game's end, is made
-the same way. The batch is :data:`~bot.games.tournaments.rounds.DIVISIONS_A_BATCH` (twenty);
-the tests make it two, so that a league of seven divisions of three is a large one."""
+A season's plan is written where it starts; a league of no more divisions than a batch is made
+whole there, as it always was; a larger one's divisions are made by the housekeeping job
+``tournaments: seasons being made``, a batch a transaction, each division exactly once,
+whether a process dies between two batches (the next pass goes on) or two processes make it at
+once. The season is not over while divisions remain to be made, and the next season, begun by
+the last game's end, is made the same way. A season is made at once up to
+:data:`~bot.games.tournaments.rounds.MADE_AT_ONCE` divisions (twenty), then by batches of
+:data:`~bot.games.tournaments.rounds.DIVISIONS_A_BATCH` (five); the tests make both two, so that
+a league of seven divisions of three is a large one."""
 
 from __future__ import annotations
 
@@ -44,6 +45,7 @@ async def service(database_target: str, clock: ManualClock) -> AsyncIterator[Gam
 
 @pytest.fixture
 def small_batches(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(rounds, "MADE_AT_ONCE", BATCH)
     monkeypatch.setattr(rounds, "DIVISIONS_A_BATCH", BATCH)
 
 
@@ -120,6 +122,14 @@ def counting(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return batches
 
 
+async def make_one_batch(service: GameService, league_id: int) -> rounds.MadeDivisions:
+    """One batch of a league's season, as the job makes it."""
+    async with service.store.write() as tx:
+        league = await tx.tournament(league_id)
+        assert league is not None
+        return await rounds.make_divisions(tx, league, service.now())
+
+
 async def play_season(service: GameService, league_id: int, season: int) -> None:
     """Every game of ``season`` begun in a thread of its own and won by White."""
     for division in await service.store.league_divisions(league_id):
@@ -141,7 +151,7 @@ async def play_season(service: GameService, league_id: int, season: int) -> None
 async def test_a_league_of_no_more_divisions_than_a_batch_is_made_whole_at_its_start(
     service: GameService,
 ) -> None:
-    league = await start_league(service)  # seven divisions, the batch twenty
+    league = await start_league(service)  # seven divisions: made at once up to twenty
     assert await made(service, league.id) == first_season()
     assert await places_left(service) == 0
     assert (await service.tournaments.make_seasons()).divisions == 0
@@ -157,16 +167,19 @@ async def test_a_larger_season_is_made_a_batch_a_transaction_each_division_once(
 ) -> None:
     batches = counting(monkeypatch)
     league = await start_league(service)
-    assert batches == [2]  # the first batch, where the season starts
+    assert batches == []  # the plan only, where the season starts
+    assert await made(service, league.id) == {}
+    assert await places_left(service) == len(PLAYERS)
+    assert (await make_one_batch(service, league.id)).divisions == BATCH
     assert await made(service, league.id) == {n: first_season()[n] for n in (1, 2)}
-    assert await places_left(service) == 5 * SIZE
     pending = await service.store.db.fetch_all(
         "SELECT id FROM games WHERE status = ?", (GameStatus.PENDING.value,)
     )
     assert len(pending) == 2 * 3  # two divisions of three: three games each
+    batches.clear()
     done = await service.tournaments.make_seasons()
     assert done.divisions == 5
-    assert batches == [2, 2, 2, 1, 0]
+    assert batches == [2, 2, 1, 0]
     assert await made(service, league.id) == first_season()
     assert await places_left(service) == 0
     entrants = await service.store.entrants(league.id)
@@ -203,9 +216,9 @@ async def test_a_process_killed_between_batches_leaves_the_rest_to_the_next(
     monkeypatch.setattr(rounds, "make_divisions", real)
     second = await service_on(database_target, clock)
     try:
-        assert set(await made(second, league.id)) == {1, 2, 3, 4}  # the job's first batch
-        assert await places_left(second) == 3 * SIZE
-        assert (await second.tournaments.make_seasons()).divisions == 3
+        assert set(await made(second, league.id)) == {1, 2}  # the job's first batch
+        assert await places_left(second) == 5 * SIZE
+        assert (await second.tournaments.make_seasons()).divisions == 5
         assert await made(second, league.id) == first_season()
         assert await places_left(second) == 0
     finally:
@@ -221,7 +234,7 @@ async def test_two_processes_making_a_season_at_once_make_each_division_once(
     try:
         league = await start_league(one)
         done = await asyncio.gather(one.tournaments.make_seasons(), two.tournaments.make_seasons())
-        assert sum(d.divisions for d in done) == 5
+        assert sum(d.divisions for d in done) == 7
         assert await made(one, league.id) == first_season()
         assert await places_left(one) == 0
     finally:
@@ -234,6 +247,7 @@ async def test_a_season_is_not_over_while_divisions_remain_and_the_next_is_made_
     service: GameService,
 ) -> None:
     league = await start_league(service)
+    await make_one_batch(service, league.id)
     await play_season(service, league.id, 1)  # the two divisions made
     running = await service.store.tournament(league.id)
     assert running is not None and running.season == 1 and running.is_running
@@ -247,9 +261,9 @@ async def test_a_season_is_not_over_while_divisions_remain_and_the_next_is_made_
     await play_season(service, league.id, 1)  # the last game's end begins season 2
     later = await service.store.tournament(league.id)
     assert later is not None and later.season == 2
-    assert len(await made(service, league.id, 2)) == BATCH
-    assert await places_left(service) == 5 * SIZE
-    assert (await service.tournaments.make_seasons()).divisions == 5
+    assert len(await made(service, league.id, 2)) == 0  # planned
+    assert await places_left(service) == len(PLAYERS)
+    assert (await service.tournaments.make_seasons()).divisions == 7
     second = await made(service, league.id, 2)
     assert sorted(second) == list(range(1, 8))
     assert sorted(p for members in second.values() for p in members) == PLAYERS
@@ -282,4 +296,4 @@ async def test_a_league_cancelled_while_being_made_makes_no_more(service: GameSe
     await service.tournaments.cancel(league.id, ORGANISER, organiser=True)
     assert (await service.tournaments.make_seasons()).divisions == 0
     assert await places_left(service) == 0
-    assert set(await made(service, league.id)) == {1, 2}
+    assert await made(service, league.id) == {}
