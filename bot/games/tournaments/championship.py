@@ -10,7 +10,11 @@ are taken from then on, by network members only. At the start, the existing job
 season's divisions are a pyramid by network rating, blocked pairs kept apart; from then on
 :mod:`bot.games.tournaments.rounds` runs it as any league, with the differences its docstring
 lists (the pyramid's rules: :mod:`bot.games.tournaments.pyramid`; network games with homes; no
-server's news). A season's last game begins the next, newcomers in the lowest level.
+server's news). A season's last game begins the next, newcomers in the lowest level. A season
+of more than twenty divisions is planned where it starts and its divisions made five a
+transaction by the housekeeping job ``tournaments: seasons being made``
+(:func:`~bot.games.tournaments.rounds.make_divisions`); while it is being made, the divisions
+not made yet are not shown, and who moves where is read from the plan.
 
 Standings are read by division (:meth:`Championship.view`), with names from the network's
 members (never a server's nickname) and who moves up and down.
