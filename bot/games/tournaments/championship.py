@@ -93,6 +93,9 @@ class DivisionView:
     """Who of the division goes up a level, and who down (the others stay)."""
     entered: bool = False
     """The viewer is in."""
+    drawing: int = 0
+    """Divisions of that season still being drawn (a large season is made by batches, minutes
+    long); ``division`` is ``None`` when the one asked for (or the viewer's) is one of them."""
 
 
 class Championship(UseCases):
@@ -181,8 +184,8 @@ class Championship(UseCases):
         season: int | None = None,
     ) -> DivisionView:
         """The standings of ``division`` of ``season`` (by default the current; the division by
-        default the ``viewer``'s, else the top). Raises :class:`NoChampionship`,
-        :class:`NoSuchDivision`."""
+        default the ``viewer``'s, else the top); a division still being drawn: none, with
+        :attr:`DivisionView.drawing`. Raises :class:`NoChampionship`, :class:`NoSuchDivision`."""
         championship = await self._require()
         entrants = await self._store.entrants(championship.id)
         players = sum(1 for e in entrants if not e.withdrawn)
@@ -192,21 +195,31 @@ class Championship(UseCases):
         wanted = championship.season if season is None else season
         every = await self._store.league_divisions(championship.id)
         parts = [d for d in every if d.season == wanted]
+        # A season being made (rounds.make_divisions): its divisions not made yet are places.
+        to_draw = await self._store.season_places(championship.id, wanted)
+        being_drawn = DivisionView(
+            championship, players, season=wanted, entered=entered, drawing=len(to_draw)
+        )
         if not parts:
+            if to_draw and (division is None or division in to_draw):
+                return being_drawn
             raise NoSuchDivision(division or 1)
         standings = [await self._tournaments.standing(d.id) for d in parts]
         if division is None:
             mine = next(
                 (s for s in standings if any(e.user_id == viewer for e in s.entrants)), None
             )
+            if mine is None and any(viewer in placed for placed in to_draw.values()):
+                return being_drawn
             shown = mine or standings[0]
         else:
             found = next((s for s in standings if s.tournament.division == division), None)
             if found is None:
+                if division in to_draw:
+                    return being_drawn
                 raise NoSuchDivision(division)
             shown = found
         later = [d for d in every if d.season == wanted + 1]
-        # A season being made (rounds.make_divisions): its divisions not made yet are places.
         drawing = await self._store.season_places(championship.id, wanted + 1)
         moves = await self._moves(championship, standings, later, drawing)
         shown_players = {e.user_id for e in shown.entrants}
@@ -223,6 +236,7 @@ class Championship(UseCases):
             names=names,
             moves=moves,
             entered=entered,
+            drawing=len(to_draw),
         )
 
     async def _moves(
