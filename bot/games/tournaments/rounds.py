@@ -81,8 +81,9 @@ it, as a league always was (its games at once); a larger one (the network champi
 thousand divisions) is planned there and made by batches of :data:`DIVISIONS_A_BATCH`."""
 DIVISIONS_A_BATCH: Final = 5
 """A large league season's divisions made in one transaction (:func:`make_divisions`): five
-divisions of ten are 225 games with their homes and announcements, a fraction of a second on
-SQLite, about a second on PostgreSQL, so that no other write waits long behind a season."""
+divisions of ten are 225 games with their homes and announcements, about half a second on
+SQLite and a second and a half on PostgreSQL (``tests.bot.networkbench``), so that no other
+write waits long behind a season."""
 
 
 def is_championship(tournament: Tournament) -> bool:
