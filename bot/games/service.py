@@ -199,6 +199,7 @@ class GameService:
         self.housekeeping.add("notices: daily digests", self.digests.queue_digests)
         self.housekeeping.add("puzzles: the daily puzzle", self.puzzles.queue_daily)
         self.housekeeping.add("tournaments: starts due", self.tournaments.begin_due)
+        self.housekeeping.add("tournaments: seasons being made", self.tournaments.make_seasons)
 
     @classmethod
     async def open(

@@ -13,7 +13,8 @@ records they share with other players puts a placeholder in place of their Disco
   network name and home) and their blocks and the blocks of them;
 * anonymised: the games they played (``white_id``, ``black_id``, ``ended_by`` and a pending
   abort or takeback request), those games' moves (``player_id``), the challenges that started
-  them, tournaments they organised, and their entries and pairings in tournaments begun; the
+  them, tournaments they organised, and their entries and pairings in tournaments begun (and
+  their place in a league season whose division is still to be made); the
   DM homes of their network games (``game_homes.user_id``), and the servers whose network
   channel they named (``network_servers.joined_by``); their id inside announcements' data (a
   withdrawal in a tournament's news) too.
@@ -56,6 +57,7 @@ _ANONYMISED: Final = (
     ("tournament_players", "user_id"),
     ("tournament_games", "white_id"),
     ("tournament_games", "black_id"),
+    ("season_places", "user_id"),
     ("game_homes", "user_id"),
     ("network_servers", "joined_by"),
 )

@@ -218,6 +218,16 @@ class NetworkWrites(TournamentWrites):
         row = await one_row(self._conn, sql, (user_id,))
         return None if row is None else _member(row)
 
+    async def members_entered(self, tournament_id: int) -> set[UserId]:
+        """Those of a tournament's players (the network championship's) who are network
+        members now (one query; nothing locked, as :meth:`member` with ``lock=False``)."""
+        rows = await self._conn.fetch_all(
+            "SELECT p.user_id FROM tournament_players p JOIN network_members m "
+            "ON m.user_id = p.user_id WHERE p.tournament_id = ? AND m.left_at IS NULL",
+            (tournament_id,),
+        )
+        return {int(row[0]) for row in rows}
+
     async def join(
         self, user_id: UserId, name: str, home_guild_id: GuildId | None, now: datetime
     ) -> NetworkMember:

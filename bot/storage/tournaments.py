@@ -1,5 +1,6 @@
 """Tournaments and leagues: the ``tournaments``, ``tournament_players`` and
-``tournament_games`` tables (migration 11).
+``tournament_games`` tables (migration 11), and ``season_places`` (migration 21: a league
+season's divisions still to make).
 
 A tournament's rows change together, in the transaction of whatever changed it (a join, a
 game's end, a round's pairing): its row is read first with :meth:`TournamentWrites.tournament`,
@@ -13,7 +14,7 @@ at once take turns and the second sees the first's result (one next round, never
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final
@@ -183,6 +184,13 @@ def _pairing_params(pairing: TournamentGame) -> tuple[Any, ...]:
 
 
 _SELECT: Final = f"SELECT {_COLUMNS} FROM tournaments"
+
+
+def _prefixed(alias: str, columns: str) -> str:
+    """``columns`` (a comma-separated list) each named as ``alias``'s."""
+    return ", ".join(f"{alias}.{c.strip()}" for c in columns.split(","))
+
+
 _SELECT_PLAYERS: Final = f"SELECT {_PLAYER_COLUMNS} FROM tournament_players"
 _SELECT_GAMES: Final = f"SELECT {_GAME_COLUMNS} FROM tournament_games"
 _GAMES_ORDER: Final = " ORDER BY round, board, leg"
@@ -386,6 +394,107 @@ class TournamentWrites(WriterPart):
         )
         return [_tournament(row) for row in rows]
 
+    async def entrants_among(
+        self, tournament_id: int, user_ids: Collection[UserId]
+    ) -> list[Entrant]:
+        """Those of ``user_ids`` in a tournament (the withdrawn too), by seed."""
+        if not user_ids:
+            return []
+        marks = ", ".join("?" for _ in user_ids)
+        rows = await self._conn.fetch_all(
+            f"{_SELECT_PLAYERS} WHERE tournament_id = ? AND user_id IN ({marks}) ORDER BY seed",
+            (tournament_id, *user_ids),
+        )
+        return [_entrant(row) for row in rows]
+
+    async def season_entrants(self, league_id: int, season: int) -> dict[int, list[Entrant]]:
+        """The players of a league season's divisions, by division (its id), each by seed: one
+        query for a thousand divisions."""
+        rows = await self._conn.fetch_all(
+            f"SELECT {_prefixed('p', _PLAYER_COLUMNS)} FROM tournament_players p "
+            "JOIN tournaments t ON t.id = p.tournament_id WHERE t.league_id = ? AND t.season = ? "
+            "ORDER BY p.tournament_id, p.seed",
+            (league_id, season),
+        )
+        found: dict[int, list[Entrant]] = {}
+        for row in rows:
+            entrant = _entrant(row)
+            found.setdefault(entrant.tournament_id, []).append(entrant)
+        return found
+
+    async def season_pairings(self, league_id: int, season: int) -> dict[int, list[TournamentGame]]:
+        """The pairings of a league season's divisions, by division (its id), each by round,
+        board and leg."""
+        rows = await self._conn.fetch_all(
+            f"SELECT {_prefixed('g', _GAME_COLUMNS)} FROM tournament_games g "
+            "JOIN tournaments t ON t.id = g.tournament_id WHERE t.league_id = ? AND t.season = ? "
+            "ORDER BY g.tournament_id, g.round, g.board, g.leg",
+            (league_id, season),
+        )
+        found: dict[int, list[TournamentGame]] = {}
+        for row in rows:
+            pairing = _pairing(row)
+            found.setdefault(pairing.tournament_id, []).append(pairing)
+        return found
+
+    async def entrant_ratings(self, tournament_id: int, guild_id: GuildId) -> dict[UserId, float]:
+        """The ratings in ``guild_id`` of a tournament's players who have one (read, not
+        locked: a ladder of the moment)."""
+        rows = await self._conn.fetch_all(
+            "SELECT r.user_id, r.rating FROM ratings r JOIN tournament_players p "
+            "ON p.user_id = r.user_id WHERE p.tournament_id = ? AND r.guild_id = ?",
+            (tournament_id, guild_id),
+        )
+        return {int(row[0]): float(row[1]) for row in rows}
+
+    async def place_season(
+        self, league_id: int, season: int, places: Sequence[Sequence[UserId]]
+    ) -> None:
+        """Write a league season's plan (migration 21): ``places[i]`` plays in division
+        ``i + 1``, best placed first; its divisions are made from it by
+        :meth:`season_places` and :meth:`division_made`."""
+        await self._conn.execute_many(
+            "INSERT INTO season_places (league_id, season, division, seat, user_id) "
+            "VALUES (?, ?, ?, ?, ?)",
+            [
+                (league_id, season, number, seat, user_id)
+                for number, members in enumerate(places, start=1)
+                for seat, user_id in enumerate(members, start=1)
+            ],
+        )
+
+    async def season_places(
+        self, league_id: int, season: int, *, limit: int | None = None
+    ) -> dict[int, list[UserId]]:
+        """A league season's divisions not made yet (the first ``limit`` of them, the top
+        first): each one's players, best placed first."""
+        params: tuple[Any, ...] = (league_id, season)
+        sql = "SELECT division, user_id FROM season_places WHERE league_id = ? AND season = ?"
+        if limit is not None:
+            sql += (
+                " AND division IN (SELECT DISTINCT division FROM season_places "
+                "WHERE league_id = ? AND season = ? ORDER BY division LIMIT ?)"
+            )
+            params += (league_id, season, limit)
+        rows = await self._conn.fetch_all(f"{sql} ORDER BY division, seat", params)
+        places: dict[int, list[UserId]] = {}
+        for row in rows:
+            places.setdefault(int(row[0]), []).append(int(row[1]))
+        return places
+
+    async def division_made(self, league_id: int, season: int, division: int) -> None:
+        """A division of a season's plan is made: its places go."""
+        await self._conn.execute(
+            "DELETE FROM season_places WHERE league_id = ? AND season = ? AND division = ?",
+            (league_id, season, division),
+        )
+
+    async def drop_season_places(self, league_id: int) -> int:
+        """A league's plan no longer to make (it was cancelled or ended): every place goes."""
+        return await self._conn.execute(
+            "DELETE FROM season_places WHERE league_id = ?", (league_id,)
+        )
+
     async def tournaments_made_by(self, user_id: UserId, since: datetime) -> int:
         """How many tournaments of their own a player made since ``since``."""
         rows = await self._conn.fetch_all(
@@ -473,6 +582,25 @@ class TournamentReads(StorePart):
             (TournamentStatus.OPEN.value, time_to_text(now)),
         )
         return [int(row[0]) for row in rows]
+
+    async def seasons_being_made(self) -> list[tuple[int, int]]:
+        """The league seasons with divisions still to make (league, season), oldest first."""
+        rows = await self.db.fetch_all(
+            "SELECT DISTINCT league_id, season FROM season_places ORDER BY league_id, season"
+        )
+        return [(int(row[0]), int(row[1])) for row in rows]
+
+    async def season_places(self, league_id: int, season: int) -> dict[int, list[UserId]]:
+        """A league season's divisions not made yet: each one's players, best placed first."""
+        rows = await self.db.fetch_all(
+            "SELECT division, user_id FROM season_places WHERE league_id = ? AND season = ? "
+            "ORDER BY division, seat",
+            (league_id, season),
+        )
+        places: dict[int, list[UserId]] = {}
+        for row in rows:
+            places.setdefault(int(row[0]), []).append(int(row[1]))
+        return places
 
     async def tournaments_of(self, user_id: UserId, guild_id: GuildId) -> list[Tournament]:
         """The open or running tournaments (and leagues) of a server a player is in."""

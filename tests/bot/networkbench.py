@@ -19,10 +19,17 @@ Then measures, through the game service as the bot calls it:
   stops if not);
 - **a championship season's start**: every member entered, the housekeeping job
   ``tournaments: starts due`` divides them into the pyramid by network rating (blocked pairs
-  kept apart) and writes every division's round robin (network games with their homes);
+  kept apart) and writes the season's plan; the job ``tournaments: seasons being made`` writes
+  its divisions (each a round robin of network games with their homes), a batch a transaction
+  (a season of few divisions: made whole with its plan, as a league always was);
 - **a season's end**: the first season's results written straight into its pairings (every
   division finished), then the step that ends it (``rounds._season_maybe_over``, which a
-  season's last game runs): the pyramid's next season and its pairings written.
+  season's last game runs): the pyramid's next season planned; then the job writes its
+  divisions.
+
+Every write transaction of a season's start and end is timed (from its start to its commit):
+the longest is what any other write of the bot waits behind at most; the whole season's time
+is the sum, the first transaction to the last batch's commit.
 
 Prints p50/p99/max of each in milliseconds (a season's start and end: one run each). SQLite by
 default (``synchronous=FULL``, as the bot, in a new file under ``--directory``); ``--postgres``
@@ -39,7 +46,7 @@ import contextlib
 import random
 import tempfile
 import time
-from collections.abc import Awaitable, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -60,6 +67,7 @@ from bot.storage import (
     Store,
     TournamentStatus,
     UserId,
+    Writer,
 )
 from bot.storage.models import time_to_text
 from tests.bot.benchkit import DEFAULT_DIRECTORY, durable_postgres
@@ -112,6 +120,54 @@ class Timings:
                 f"{percentile(ms, 0.99):>10.1f}{max(ms):>10.1f}"
             )
         return "\n".join(lines)
+
+
+class TimedStore(Store):
+    """The store, each write transaction timed (start to commit) while :attr:`recording`."""
+
+    def __init__(self, db: Database) -> None:
+        super().__init__(db)
+        self.recording: list[float] | None = None
+
+    @contextlib.asynccontextmanager
+    async def write(self) -> AsyncIterator[Writer]:
+        started = time.perf_counter()
+        async with super().write() as tx:
+            yield tx
+        if self.recording is not None:
+            self.recording.append(time.perf_counter() - started)
+
+
+async def transactions(
+    store: TimedStore, timings: Timings, name: str, work: Awaitable[T]
+) -> tuple[T, list[float]]:
+    """Await ``work``, timing it whole under ``name``; and each write transaction it ran."""
+    store.recording = []
+    try:
+        done = await timings.time(name, work)
+        return done, store.recording
+    finally:
+        store.recording = None
+
+
+def _report(timings: Timings, part: str, each: list[float]) -> None:
+    """The transactions of a season's ``part`` (start, end): the first (the plan; a season of
+    few divisions made whole with it), the batches after it, and the longest of all."""
+    timings.by_name[f"season {part}: the plan"] = each[:1]
+    if each[1:]:
+        timings.by_name[f"season {part}: each later batch"] = each[1:]
+    timings.by_name[f"season {part}: longest transaction"] = [max(each)]
+    _say(
+        f"season {part}: {len(each)} write transactions, the longest {max(each):.2f} s "
+        f"(the longest any other write waits), {sum(each):.1f} s in all"
+    )
+
+
+async def made_whole(service: GameService) -> None:
+    """The housekeeping job making a season's divisions, pass after pass (each spends a few
+    seconds at it), until none is left to make."""
+    while (await service.tournaments.make_seasons()).divisions:
+        pass
 
 
 async def build(service: GameService, servers: int, players: int, rng: random.Random) -> Network:
@@ -269,8 +325,17 @@ async def championship(
     started = time.perf_counter()
     pyramid.divide(ladder, size=DIVISION_SIZE, blocked=network.blocks)
     timings.by_name["the pyramid alone (pure divide)"] = [time.perf_counter() - started]
-    begun = await timings.time("season start (divide, pair)", service.tournaments.start_due())
-    assert [t.id for t in begun] == [league.id], begun
+    timed = store
+    assert isinstance(timed, TimedStore), "run() makes the service over a TimedStore"
+
+    async def start() -> list[int]:
+        begun = await service.tournaments.start_due()
+        await made_whole(service)
+        return [t.id for t in begun]
+
+    begun, each = await transactions(timed, timings, "season start (whole season)", start())
+    assert begun == [league.id], begun
+    _report(timings, "start", each)
     league = await store.tournament(league.id)
     assert league is not None and league.season == 1
     db: Database = store.db
@@ -298,10 +363,12 @@ async def championship(
         )
 
     async def end() -> None:
-        async with store.write() as tx:
+        async with store.write() as tx:  # as the season's last game's end
             await rounds._season_maybe_over(tx, league.id, service.now())
+        await made_whole(service)
 
-    await timings.time("season end (next season, pair)", end())
+    _, each = await transactions(timed, timings, "season end (whole season)", end())
+    _report(timings, "end", each)
     later = await db.fetch_all(
         "SELECT count(*) FROM tournaments WHERE league_id = ? AND season = 2", (league.id,)
     )
@@ -312,7 +379,7 @@ async def run(target: str | Path, args: argparse.Namespace) -> None:
     rng = random.Random(args.seed)
     db = await open_bench_database(target)
     service = GameService(
-        Store(db),
+        TimedStore(db),
         clock=lambda: START,
         rng=random.Random(args.seed),
         network=True,

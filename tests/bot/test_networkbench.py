@@ -31,4 +31,8 @@ async def test_a_tiny_network_is_built_and_measured(
     assert runs["list the seeks one may take"] == 5
     assert runs["accept a seek"] == 1
     assert runs["accept a seek, two at once"] == 4  # two races, both takers timed
-    assert runs["season start (divide, pair)"] == runs["season end (next season, pair)"] == 1
+    assert runs["season start (whole season)"] == runs["season end (whole season)"] == 1
+    # Ten divisions: the plan's transaction makes them all, as a small league's always did.
+    assert runs["season start: the plan"] == runs["season end: the plan"] == 1
+    assert "season start: each later batch" not in runs
+    assert "season start: 1 write transactions, the longest" in printed

@@ -201,6 +201,17 @@ class ChampionshipCommand:
         kwargs: dict[str, Any] = {"allowed_mentions": discord.AllowedMentions.none()}
         if not view.entered:
             kwargs["view"] = enter_view(reader)
+        if view.division is None and view.season is not None and view.drawing:
+            line = n_(
+                "{name}: season {season} is being drawn, {count} division still to make; "
+                "its standings show in a few minutes.",
+                "{name}: season {season} is being drawn, {count} divisions still to make; "
+                "its standings show in a few minutes.",
+                view.drawing,
+                name=CHAMPIONSHIP,
+                season=view.season,
+            )
+            return {**kwargs, "content": reader(line)}
         if view.division is None or view.season is None:
             starts = view.championship.starts_at
             line = n_(

@@ -10,9 +10,13 @@ its first season starting at the operator's moment or, by default, a week after 
 entries are taken from then on, by network members only. At the start, the existing job
 ``tournaments: starts due`` begins it (too few entered: it waits, open, for more): the first
 season's divisions are a pyramid by network rating, blocked pairs kept apart; from then on
-:mod:`bot.games.tournaments.rounds` runs it as any league, with the differences its docstring lists
-(the pyramid's rules: :mod:`bot.games.tournaments.pyramid`; network games with homes; no server's
-news). A season's last game begins the next, newcomers in the lowest level.
+:mod:`bot.games.tournaments.rounds` runs it as any league, with the differences its docstring
+lists (the pyramid's rules: :mod:`bot.games.tournaments.pyramid`; network games with homes; no
+server's news). A season's last game begins the next, newcomers in the lowest level. A season
+of more than twenty divisions is planned where it starts and its divisions made five a
+transaction by the housekeeping job ``tournaments: seasons being made``
+(:func:`~bot.games.tournaments.rounds.make_divisions`); while it is being made, the divisions
+not made yet are not shown, and who moves where is read from the plan.
 
 Standings are read by division (:meth:`Championship.view`), with names from the network's
 members (never a server's nickname) and who moves up and down.
@@ -91,6 +95,9 @@ class DivisionView:
     """Who of the division goes up a level, and who down (the others stay)."""
     entered: bool = False
     """The viewer is in."""
+    drawing: int = 0
+    """Divisions of that season still being drawn (a large season is made by batches, minutes
+    long); ``division`` is ``None`` when the one asked for (or the viewer's) is one of them."""
 
 
 class Championship(UseCases):
@@ -196,8 +203,8 @@ class Championship(UseCases):
         season: int | None = None,
     ) -> DivisionView:
         """The standings of ``division`` of ``season`` (by default the current; the division by
-        default the ``viewer``'s, else the top). Raises :class:`NoChampionship`,
-        :class:`NoSuchDivision`."""
+        default the ``viewer``'s, else the top); a division still being drawn: none, with
+        :attr:`DivisionView.drawing`. Raises :class:`NoChampionship`, :class:`NoSuchDivision`."""
         championship = await self._require()
         entrants = await self._store.entrants(championship.id)
         players = sum(1 for e in entrants if not e.withdrawn)
@@ -207,21 +214,33 @@ class Championship(UseCases):
         wanted = championship.season if season is None else season
         every = await self._store.league_divisions(championship.id)
         parts = [d for d in every if d.season == wanted]
+        # A season being made (rounds.make_divisions): its divisions not made yet are places.
+        to_draw = await self._store.season_places(championship.id, wanted)
+        being_drawn = DivisionView(
+            championship, players, season=wanted, entered=entered, drawing=len(to_draw)
+        )
         if not parts:
+            if to_draw and (division is None or division in to_draw):
+                return being_drawn
             raise NoSuchDivision(division or 1)
         standings = [await self._tournaments.standing(d.id) for d in parts]
         if division is None:
             mine = next(
                 (s for s in standings if any(e.user_id == viewer for e in s.entrants)), None
             )
+            if mine is None and any(viewer in placed for placed in to_draw.values()):
+                return being_drawn
             shown = mine or standings[0]
         else:
             found = next((s for s in standings if s.tournament.division == division), None)
             if found is None:
+                if division in to_draw:
+                    return being_drawn
                 raise NoSuchDivision(division)
             shown = found
         later = [d for d in every if d.season == wanted + 1]
-        moves = await self._moves(championship, standings, later)
+        drawing = await self._store.season_places(championship.id, wanted + 1)
+        moves = await self._moves(championship, standings, later, drawing)
         shown_players = {e.user_id for e in shown.entrants}
         moves = {p: m for p, m in moves.items() if p in shown_players}
         number = shown.tournament.division or 1
@@ -236,6 +255,7 @@ class Championship(UseCases):
             names=names,
             moves=moves,
             entered=entered,
+            drawing=len(to_draw),
         )
 
     async def _moves(
@@ -243,15 +263,19 @@ class Championship(UseCases):
         championship: Tournament,
         season: list[Standing],
         following: list[Tournament],
+        drawing: Mapping[int, list[UserId]],
     ) -> dict[UserId, Move]:
         """Who of ``season``'s divisions goes up a level and who down: where they play the
-        next season once it is made (``following``'s divisions), else where the pyramid's rule
-        would send them were the season over now."""
+        next season once it is made (``following``'s divisions, and ``drawing``'s places of
+        its divisions not made yet), else where the pyramid's rule would send them were the
+        season over now."""
         levels: dict[UserId, int] = {}
-        if following:
+        if following or drawing:
             for later in following:
                 for entrant in await self._store.entrants(later.id):
                     levels[entrant.user_id] = pyramid.level_of(later.division or 1)
+            for number, placed_in in drawing.items():
+                levels.update(dict.fromkeys(placed_in, pyramid.level_of(number)))
         else:
             tables = [table(s.tournament, s.entrants, s.pairings) for s in season]
             withdrawn = {e.user_id for s in season for e in s.entrants if e.withdrawn}

@@ -18,6 +18,16 @@ Round robins (and a league's divisions) pair every round at the start, all games
 Little Golem's groups); a Swiss tournament pairs each round when the one before has ended; a
 knockout plays each round's matches, a drawn game followed by another with colours swapped.
 
+**A league season** is planned where it starts (who plays in which division: the
+``season_places`` rows, migration 21) and its divisions made from the plan
+(:func:`make_divisions`), each division's places deleted as it is made: a league of no more
+than :data:`MADE_AT_ONCE` divisions is made whole in the transaction that starts its season, as
+it always was; the network championship's thousand divisions are made
+:data:`DIVISIONS_A_BATCH` at a time by the housekeeping job ``tournaments: seasons being made``
+(:meth:`~bot.games.tournaments.running.Tournaments.make_seasons`), a batch a transaction, so
+that no other write waits long behind a season (nor a game's end, the last of a season, behind
+the next season's thousand divisions). A season is not over while divisions remain to make.
+
 **The network championship** (a league of guild :data:`~bot.games.core.network.NETWORK`,
 :mod:`bot.games.tournaments.championship`) runs here as any league does, but: its divisions are
 a pyramid's (:mod:`bot.games.tournaments.pyramid`: the first season by network rating, then
@@ -33,6 +43,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Final
 
@@ -64,6 +75,15 @@ from bot.storage.tournaments import NewTournament
 log = logging.getLogger(__name__)
 
 FIRST_ROUND: Final = 1
+MADE_AT_ONCE: Final = 20
+"""A league season of no more divisions than this is made whole in the transaction that starts
+it, as a league always was (its games at once); a larger one (the network championship's
+thousand divisions) is planned there and made by batches of :data:`DIVISIONS_A_BATCH`."""
+DIVISIONS_A_BATCH: Final = 5
+"""A large league season's divisions made in one transaction (:func:`make_divisions`): five
+divisions of ten are 225 games with their homes and announcements, about half a second on
+SQLite and a second and a half on PostgreSQL (``tests.bot.networkbench``), so that no other
+write waits long behind a season."""
 
 
 def is_championship(tournament: Tournament) -> bool:
@@ -441,22 +461,68 @@ async def _start_season(
     now: datetime,
     placed: Sequence[Sequence[UserId]] | None = None,
 ) -> None:
-    """Make a league season's divisions (the first: its players by seed, cut into divisions;
-    the network championship's: by network rating, into a pyramid) and pair each as a round
-    robin, all games at once."""
+    """Start a league season: its plan (the first: its players by seed, cut into divisions;
+    the network championship's: by network rating, into a pyramid) written, and, if it has no
+    more than :data:`MADE_AT_ONCE` divisions, its divisions made (:func:`make_divisions`),
+    each a round robin, all games at once, as a league always was. A larger one's are made by
+    the housekeeping job ``tournaments: seasons being made``
+    (:meth:`~bot.games.tournaments.running.Tournaments.make_seasons`), a batch a transaction,
+    none here: this transaction (a season's last game's end, or the job starting it) is no
+    longer than the plan's."""
     assert league.season is not None and league.division_size is not None
     if placed is None and is_championship(league):
         entrants = await _still_in_network(tx, league, entrants, now)
         placed = pyramid.divide(
-            await _by_network_rating(tx, entrants),
+            await _by_network_rating(tx, league, entrants),
             size=league.division_size,
             blocked=await blocked_pairs(tx, league),
         )
     if placed is None:
         ladder = [e.user_id for e in sorted(entrants, key=lambda e: e.seed)]
         placed = standings.divisions(ladder, size=league.division_size)
-    by_user = {e.user_id: e for e in entrants}
-    for number, members in enumerate(placed, start=1):
+    await tx.place_season(league.id, league.season, placed)
+    if len(placed) > MADE_AT_ONCE:
+        log.info(
+            "league %s: season %s planned, its %d divisions to make by batches",
+            league.id,
+            league.season,
+            len(placed),
+        )
+        return
+    made = await make_divisions(tx, league, now, batch=len(placed))
+    assert not made.withdrawn, "a season's plan holds nobody withdrawn when it is written"
+
+
+@dataclass(frozen=True, slots=True)
+class MadeDivisions:
+    """What :func:`make_divisions` made: how many divisions, and the players of them who had
+    withdrawn from the league since the season's plan was written (division, player), whose
+    games the caller forfeits."""
+
+    divisions: int = 0
+    withdrawn: tuple[tuple[Tournament, UserId], ...] = ()
+
+
+async def make_divisions(
+    tx: Writer, league: Tournament, now: datetime, *, batch: int | None = None
+) -> MadeDivisions:
+    """Make the first ``batch`` (by default :data:`DIVISIONS_A_BATCH`) divisions of running
+    ``league``'s season plan still to make (the top first): each its division row, entrants and
+    round robin (games and their announcements or homes), its places deleted in the same
+    transaction, so that a division is made once whichever process makes it and whenever one
+    dies (the caller holds the league's row, read with :meth:`~bot.storage.Writer.tournament`:
+    two processes take turns, the second finding the places gone; the unique index of a
+    season's divisions refuses a second anyway). A player placed who withdrew since is placed
+    still (the division's seats are the plan's), withdrawn in it too."""
+    assert league.season is not None
+    limit = DIVISIONS_A_BATCH if batch is None else batch
+    places = await tx.season_places(league.id, league.season, limit=limit)
+    if not places:
+        return MadeDivisions()
+    placed = [user_id for members in places.values() for user_id in members]
+    in_league = {e.user_id: e for e in await tx.entrants_among(league.id, placed)}
+    withdrawn: list[tuple[Tournament, UserId]] = []
+    for number, members in places.items():
         division = await tx.insert_tournament(
             NewTournament(
                 guild_id=league.guild_id,
@@ -479,11 +545,18 @@ async def _start_season(
         )
         members_in = []
         for seed, user_id in enumerate(members, start=1):
-            entrant = Entrant(division.id, user_id, seed, now, division=number)
+            theirs = in_league.get(user_id)
+            out = theirs.withdrawn_at if theirs is not None else None
+            entrant = Entrant(division.id, user_id, seed, now, division=number, withdrawn_at=out)
             await tx.add_entrant(entrant)
             members_in.append(entrant)
-            await tx.save_entrant(dataclasses.replace(by_user[user_id], division=number))
+            if theirs is not None:
+                await tx.save_entrant(dataclasses.replace(theirs, division=number))
+            if out is not None:
+                withdrawn.append((division, user_id))
         await _pair(tx, division, members_in, [], now)
+        await tx.division_made(league.id, league.season, number)
+    return MadeDivisions(len(places), tuple(withdrawn))
 
 
 async def _season_maybe_over(tx: Writer, league_id: int, now: datetime) -> None:
@@ -492,16 +565,19 @@ async def _season_maybe_over(tx: Writer, league_id: int, now: datetime) -> None:
     league = await tx.tournament(league_id)
     if league is None or not league.is_running or league.season is None:
         return
+    if await tx.season_places(league.id, league.season, limit=1):
+        return  # divisions still to make: the season is not over
     divisions = await tx.divisions(league.id, league.season)
     if not all(d.status is TournamentStatus.FINISHED for d in divisions):
         return
-    members = {d.id: await tx.entrants(d.id) for d in divisions}
-    tables = [table(d, members[d.id], await tx.pairings(d.id)) for d in divisions]
+    members = await tx.season_entrants(league.id, league.season)
+    played = await tx.season_pairings(league.id, league.season)
+    tables = [table(d, members.get(d.id, []), played.get(d.id, [])) for d in divisions]
     entrants = await tx.entrants(league.id)
     if is_championship(league):  # who left the network since is out too
         await _still_in_network(tx, league, entrants, now)
         entrants = await tx.entrants(league.id)
-    playing = {e.user_id for d in divisions for e in members[d.id]}
+    playing = {e.user_id for d in divisions for e in members.get(d.id, [])}
     leaving = [e.user_id for e in entrants if e.withdrawn]
     newcomers = [
         e.user_id
@@ -545,15 +621,16 @@ async def blocked_pairs(tx: Writer, league: Tournament) -> list[pyramid.BlockedP
     return [(b.blocker_id, b.blocked_id) for b in await tx.blocks_among_entrants(league.id)]
 
 
-async def _by_network_rating(tx: Writer, entrants: Sequence[Entrant]) -> list[UserId]:
+async def _by_network_rating(
+    tx: Writer, league: Tournament, entrants: Sequence[Entrant]
+) -> list[UserId]:
     """The championship's first ladder: its players by network rating, the best first (those
-    without one at the start rating), then by when they entered."""
-    rated = []
-    # Read (and, on PostgreSQL, locked) in the order of ids, as a game's end locks ratings.
-    for entrant in sorted(entrants, key=lambda e: e.user_id):
-        row = await tx.rating(NETWORK, entrant.user_id)
-        rated.append((-(row.rating if row is not None else START_RATING), entrant.seed, entrant))
-    return [entrant.user_id for *_key, entrant in sorted(rated, key=lambda r: (r[0], r[1]))]
+    without one at the start rating), then by when they entered. The ratings are read in one
+    query, not locked (the ladder is theirs of the moment; a game ending meanwhile changes a
+    rating without waiting for a season's start)."""
+    ratings = await tx.entrant_ratings(league.id, NETWORK)
+    rated = sorted(entrants, key=lambda e: (-ratings.get(e.user_id, START_RATING), e.seed))
+    return [entrant.user_id for entrant in rated]
 
 
 async def _still_in_network(
@@ -562,11 +639,11 @@ async def _still_in_network(
     """The championship's ``entrants`` not withdrawn who are network members still; those who
     left the network are withdrawn now (a season's end, or its first season's start)."""
     staying = []
+    members = await tx.members_entered(league.id)  # one query, nothing locked
     for entrant in entrants:
         if entrant.withdrawn:
             continue
-        member = await tx.member(entrant.user_id, lock=False)
-        if member is not None and member.is_member:
+        if entrant.user_id in members:
             staying.append(entrant)
         else:
             await tx.save_entrant(dataclasses.replace(entrant, withdrawn_at=now))

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import time
 from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -72,6 +73,9 @@ PLAYERS_OWN_PER_DAY: Final = 3
 MIN_PLAYERS: Final = 2
 """The fewest players any tournament begins with (a league: a division's worth, 3)."""
 NAME_LENGTH: Final = 60
+SEASONS_PASS_SECONDS: Final = 20.0
+"""How long a housekeeping pass makes a league season's divisions before it lets the next pass
+go on (:meth:`Tournaments.make_seasons`): a thousand divisions take minutes."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +94,18 @@ class Begun:
     are nobody's in particular: the outbox's deliverer takes them)."""
 
     tournaments: tuple[Tournament, ...] = ()
+
+    @property
+    def announcements(self) -> tuple[int, ...]:
+        return ()
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonsMade:
+    """What the housekeeping pass's job making league seasons did: how many divisions it made
+    (their games' posts are nobody's in particular: the outbox's deliverer takes them)."""
+
+    divisions: int = 0
 
     @property
     def announcements(self) -> tuple[int, ...]:
@@ -326,6 +342,42 @@ class Tournaments(TournamentReads):
                         continue  # the network's stands: it begins once enough have entered
                     await self._cancel_in(tx, tournament, tournament.organiser_id, now)
         return begun
+
+    async def make_seasons(self) -> SeasonsMade:
+        """The housekeeping pass's job ``tournaments: seasons being made``: the divisions of a
+        league season still to make (a season of more than
+        :data:`~bot.games.tournaments.rounds.MADE_AT_ONCE` divisions, whose start only planned
+        them), made :data:`~bot.games.tournaments.rounds.DIVISIONS_A_BATCH` a transaction,
+        until none is left. A batch takes the
+        league's row first, so that two processes take turns, and a division's places go in the
+        transaction that makes it: a process killed between two batches leaves the next pass
+        the divisions not made, and nothing is made twice. A pass spends at most
+        :data:`SEASONS_PASS_SECONDS` at it (the next goes on), so that the pass's other jobs
+        (losses on time, reminders) wait no longer for a thousand divisions. A player placed
+        who withdrew since loses their games in it at once, as one withdrawing during a season
+        (those games are this batch's own, locked by nobody else). The plan of a league
+        cancelled meanwhile is dropped."""
+        made = 0
+        started = time.monotonic()
+        for league_id, season in await self._store.seasons_being_made():
+            while time.monotonic() - started < SEASONS_PASS_SECONDS:
+                now = self._now()
+                async with self._store.write() as tx:
+                    league = await tx.tournament(league_id)
+                    if league is None or not league.is_running or league.season != season:
+                        dropped = await tx.drop_season_places(league_id)
+                        log.warning("league %s: %d places of no season to make", league_id, dropped)
+                        break
+                    batch = await rounds.make_divisions(tx, league, now)
+                    for division, user_id in batch.withdrawn:
+                        await withdrawals.forfeit_rest(
+                            tx, division, user_id, now, self._outbox.claim(), hooks=self._hooks
+                        )
+                if not batch.divisions:
+                    break
+                made += batch.divisions
+                log.info("league %s: season %s, %d divisions made", league_id, season, made)
+        return SeasonsMade(made)
 
     async def cancel(self, tournament_id: int, by: UserId, *, organiser: bool) -> Tournament:
         """The organiser calls a tournament off: its running games are aborted."""

@@ -18,7 +18,7 @@ import pytest
 from bot.config import FIRST_SEASON_WAIT
 from bot.games.core.network import NETWORK, NETWORK_HOME
 from bot.games.service import GameService
-from bot.games.tournaments import pyramid
+from bot.games.tournaments import pyramid, rounds
 from bot.games.tournaments.announcements import (
     TOURNAMENT_GAME,
     TOURNAMENT_NEWS,
@@ -368,3 +368,38 @@ def _table(view: DivisionView) -> list[Standing]:
     assert view.division is not None
     part = view.division
     return table(part.tournament, part.entrants, part.pairings)
+
+
+async def test_a_season_being_drawn_reads_as_such_until_its_divisions_are_made(
+    champ: GameService, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A season larger than is made at once (made so here: more than one division) is planned
+    where it starts; until the job has made a reader's division, the standings say it is being
+    drawn, and who moves where is read from the plan."""
+    monkeypatch.setattr(rounds, "MADE_AT_ONCE", 1)
+    monkeypatch.setattr(rounds, "DIVISIONS_A_BATCH", 1)
+    await champ.sweep()
+    for player in PLAYERS:
+        await champ.championship.enter(player)
+    clock.advance(days=1, minutes=1)
+    await champ.tournaments.start_due()  # the pass's first job; its next makes the divisions
+    drawn = await champ.championship.view(STAR)
+    assert drawn.season == 1 and drawn.division is None and drawn.drawing == 3
+    with pytest.raises(NoSuchDivision):
+        await champ.championship.view(STAR, division=4)
+    assert await season_divisions(champ, 1) == []
+    async with champ.store.write() as tx:  # one batch, as the job makes it
+        league = await champ.championship.current()
+        assert league is not None
+        locked = await tx.tournament(league.id)
+        assert locked is not None
+        await rounds.make_divisions(tx, locked, clock())
+    top = await champ.championship.view(STAR)
+    assert top.division is not None and top.division.tournament.division == 1
+    assert top.drawing == 2
+    lowest = await champ.championship.view(PLAYERS[-2])  # in a division still to make
+    assert lowest.division is None and lowest.drawing == 2
+    assert (await champ.tournaments.make_seasons()).divisions == 2
+    assert [len(d) for d in await season_divisions(champ, 1)] == [10, 7, 6]
+    made = await champ.championship.view(PLAYERS[-2])
+    assert made.division is not None and made.drawing == 0

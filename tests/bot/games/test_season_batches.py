@@ -1,0 +1,299 @@
+"""A league season made in batches of divisions, through the game service, on both backends.
+
+A season's plan is written where it starts; a league of no more divisions than a batch is made
+whole there, as it always was; a larger one's divisions are made by the housekeeping job
+``tournaments: seasons being made``, a batch a transaction, each division exactly once,
+whether a process dies between two batches (the next pass goes on) or two processes make it at
+once. The season is not over while divisions remain to be made, and the next season, begun by
+the last game's end, is made the same way. A season is made at once up to
+:data:`~bot.games.tournaments.rounds.MADE_AT_ONCE` divisions (twenty), then by batches of
+:data:`~bot.games.tournaments.rounds.DIVISIONS_A_BATCH` (five); the tests make both two, so that
+a league of seven divisions of three is a large one."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator
+from datetime import datetime
+
+import pytest
+
+from bot.games.service import GameService
+from bot.games.tournaments import rounds, standings
+from bot.storage import Store, Tournament, TournamentFormat, TournamentStatus, Writer, open_database
+from bot.storage.models import GameStatus
+from tests.bot.clock import ManualClock
+
+GUILD, CHANNEL, ORGANISER = 7, 8, 9
+SIZE = 3
+"""Players a division: 21 players make seven divisions."""
+PLAYERS = list(range(2001, 2022))
+BATCH = 2
+
+
+async def service_on(target: str, clock: ManualClock) -> GameService:
+    return GameService(Store(await open_database(target)), clock=clock, rng=random.Random(5))
+
+
+@pytest.fixture
+async def service(database_target: str, clock: ManualClock) -> AsyncIterator[GameService]:
+    made = await service_on(database_target, clock)
+    yield made
+    await made.close()
+
+
+@pytest.fixture
+def small_batches(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(rounds, "MADE_AT_ONCE", BATCH)
+    monkeypatch.setattr(rounds, "DIVISIONS_A_BATCH", BATCH)
+
+
+async def start_league(service: GameService, players: list[int] = PLAYERS) -> Tournament:
+    league = await service.tournaments.create(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        by=ORGANISER,
+        organiser=True,
+        name="League",
+        format=TournamentFormat.LEAGUE,
+        division_size=SIZE,
+    )
+    for player in players:
+        await service.tournaments.join(league.id, player)
+    return await service.tournaments.start(league.id, ORGANISER, organiser=True)
+
+
+async def made(service: GameService, league_id: int, season: int = 1) -> dict[int, list[int]]:
+    """Each division of ``season`` made: its players, by seed (every division once, checked,
+    with its round robin's games, each pairing one game of its own)."""
+    db = service.store.db
+    rows = await db.fetch_all(
+        "SELECT division, count(*) AS n FROM tournaments WHERE league_id = ? AND season = ? "
+        "GROUP BY division ORDER BY division",
+        (league_id, season),
+    )
+    assert all(row["n"] == 1 for row in rows), rows
+    divisions = {}
+    for division in await service.store.league_divisions(league_id):
+        if division.season != season:
+            continue
+        assert division.division is not None
+        players = [e.user_id for e in await service.store.entrants(division.id)]
+        pairings = [p for p in await service.store.pairings(division.id) if p.black_id]
+        assert len(pairings) == len(players) * (len(players) - 1) // 2, (division, pairings)
+        assert all(p.game_id is not None for p in pairings)
+        divisions[division.division] = players
+    games = await db.fetch_all(
+        "SELECT g.game_id, count(*) AS n FROM tournament_games g JOIN tournaments t "
+        "ON t.id = g.tournament_id WHERE t.league_id = ? AND t.season = ? "
+        "AND g.game_id IS NOT NULL GROUP BY g.game_id",
+        (league_id, season),
+    )
+    assert all(row["n"] == 1 for row in games)
+    return divisions
+
+
+async def places_left(service: GameService) -> int:
+    row = await service.store.db.fetch_one("SELECT count(*) AS n FROM season_places")
+    assert row is not None
+    return int(row["n"])
+
+
+def first_season() -> dict[int, list[int]]:
+    """The divisions the first season is made of, as a league always cut them."""
+    cut = standings.divisions(PLAYERS, size=SIZE)
+    return {n: list(members) for n, members in enumerate(cut, start=1)}
+
+
+def counting(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Each batch's divisions made, in order (a spy on :func:`rounds.make_divisions`)."""
+    batches: list[int] = []
+    real = rounds.make_divisions
+
+    async def spy(
+        tx: Writer, league: Tournament, now: datetime, *, batch: int | None = None
+    ) -> rounds.MadeDivisions:
+        done = await real(tx, league, now, batch=batch)
+        batches.append(done.divisions)
+        return done
+
+    monkeypatch.setattr(rounds, "make_divisions", spy)
+    return batches
+
+
+async def make_one_batch(service: GameService, league_id: int) -> rounds.MadeDivisions:
+    """One batch of a league's season, as the job makes it."""
+    async with service.store.write() as tx:
+        league = await tx.tournament(league_id)
+        assert league is not None
+        return await rounds.make_divisions(tx, league, service.now())
+
+
+async def play_season(service: GameService, league_id: int, season: int) -> None:
+    """Every game of ``season`` begun in a thread of its own and won by White."""
+    for division in await service.store.league_divisions(league_id):
+        if division.season != season:
+            continue
+        for pairing in await service.store.pairings(division.id):
+            if pairing.game_id is None or pairing.black_id is None:
+                continue
+            game = await service.store.game(pairing.game_id)
+            assert game is not None
+            if game.status is GameStatus.PENDING:
+                await service.tournaments.begin_game(game.id, 50_000 + game.id, CHANNEL)
+            game = await service.store.game(pairing.game_id)
+            assert game is not None
+            if game.status is GameStatus.ACTIVE:
+                await service.resign(game.id, pairing.black_id)
+
+
+async def test_a_league_of_no_more_divisions_than_a_batch_is_made_whole_at_its_start(
+    service: GameService,
+) -> None:
+    league = await start_league(service)  # seven divisions: made at once up to twenty
+    assert await made(service, league.id) == first_season()
+    assert await places_left(service) == 0
+    assert (await service.tournaments.make_seasons()).divisions == 0
+    entrants = await service.store.entrants(league.id)
+    where = {p: n for n, members in first_season().items() for p in members}
+    assert {e.user_id: e.division for e in entrants} == where
+    assert "tournaments: seasons being made" in service.housekeeping.names
+
+
+@pytest.mark.usefixtures("small_batches")
+async def test_a_larger_season_is_made_a_batch_a_transaction_each_division_once(
+    service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    batches = counting(monkeypatch)
+    league = await start_league(service)
+    assert batches == []  # the plan only, where the season starts
+    assert await made(service, league.id) == {}
+    assert await places_left(service) == len(PLAYERS)
+    assert (await make_one_batch(service, league.id)).divisions == BATCH
+    assert await made(service, league.id) == {n: first_season()[n] for n in (1, 2)}
+    pending = await service.store.db.fetch_all(
+        "SELECT id FROM games WHERE status = ?", (GameStatus.PENDING.value,)
+    )
+    assert len(pending) == 2 * 3  # two divisions of three: three games each
+    batches.clear()
+    done = await service.tournaments.make_seasons()
+    assert done.divisions == 5
+    assert batches == [2, 2, 1, 0]
+    assert await made(service, league.id) == first_season()
+    assert await places_left(service) == 0
+    entrants = await service.store.entrants(league.id)
+    where = {p: n for n, members in first_season().items() for p in members}
+    assert {e.user_id: e.division for e in entrants} == where
+    # A second pass has nothing left to make.
+    assert (await service.tournaments.make_seasons()).divisions == 0
+    assert await made(service, league.id) == first_season()
+
+
+@pytest.mark.usefixtures("small_batches")
+async def test_a_process_killed_between_batches_leaves_the_rest_to_the_next(
+    database_target: str, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = await service_on(database_target, clock)
+    league = await start_league(first)
+    real = rounds.make_divisions
+    calls = 0
+
+    async def dies_in_the_second(
+        tx: Writer, league: Tournament, now: datetime, *, batch: int | None = None
+    ) -> rounds.MadeDivisions:
+        nonlocal calls
+        calls += 1
+        done = await real(tx, league, now, batch=batch)
+        if calls == 2:  # its divisions written, not committed: the process is gone
+            raise KeyboardInterrupt
+        return done
+
+    monkeypatch.setattr(rounds, "make_divisions", dies_in_the_second)
+    with pytest.raises(KeyboardInterrupt):
+        await first.tournaments.make_seasons()
+    await first.close()
+    monkeypatch.setattr(rounds, "make_divisions", real)
+    second = await service_on(database_target, clock)
+    try:
+        assert set(await made(second, league.id)) == {1, 2}  # the job's first batch
+        assert await places_left(second) == 5 * SIZE
+        assert (await second.tournaments.make_seasons()).divisions == 5
+        assert await made(second, league.id) == first_season()
+        assert await places_left(second) == 0
+    finally:
+        await second.close()
+
+
+@pytest.mark.usefixtures("small_batches")
+async def test_two_processes_making_a_season_at_once_make_each_division_once(
+    database_target: str, clock: ManualClock
+) -> None:
+    one = await service_on(database_target, clock)
+    two = await service_on(database_target, clock)
+    try:
+        league = await start_league(one)
+        done = await asyncio.gather(one.tournaments.make_seasons(), two.tournaments.make_seasons())
+        assert sum(d.divisions for d in done) == 7
+        assert await made(one, league.id) == first_season()
+        assert await places_left(one) == 0
+    finally:
+        await one.close()
+        await two.close()
+
+
+@pytest.mark.usefixtures("small_batches")
+async def test_a_season_is_not_over_while_divisions_remain_and_the_next_is_made_so_too(
+    service: GameService,
+) -> None:
+    league = await start_league(service)
+    await make_one_batch(service, league.id)
+    await play_season(service, league.id, 1)  # the two divisions made
+    running = await service.store.tournament(league.id)
+    assert running is not None and running.season == 1 and running.is_running
+    assert [d.status for d in await service.store.league_divisions(league.id)] == [
+        TournamentStatus.FINISHED
+    ] * 2
+    assert await places_left(service) == 5 * SIZE
+    # The standings read while it is being made: the divisions made.
+    assert len(await service.store.league_divisions(league.id)) == 2
+    await service.tournaments.make_seasons()
+    await play_season(service, league.id, 1)  # the last game's end begins season 2
+    later = await service.store.tournament(league.id)
+    assert later is not None and later.season == 2
+    assert len(await made(service, league.id, 2)) == 0  # planned
+    assert await places_left(service) == len(PLAYERS)
+    assert (await service.tournaments.make_seasons()).divisions == 7
+    second = await made(service, league.id, 2)
+    assert sorted(second) == list(range(1, 8))
+    assert sorted(p for members in second.values() for p in members) == PLAYERS
+
+
+@pytest.mark.usefixtures("small_batches")
+async def test_a_player_withdrawn_before_their_division_is_made_loses_its_games(
+    service: GameService,
+) -> None:
+    league = await start_league(service)
+    leaver = first_season()[5][0]
+    await service.tournaments.withdraw(league.id, leaver)
+    await service.tournaments.make_seasons()
+    divisions = await made(service, league.id)
+    assert divisions[5] == first_season()[5]  # the plan's seats
+    fifth = next(d for d in await service.store.league_divisions(league.id) if d.division == 5)
+    theirs = [e for e in await service.store.entrants(fifth.id) if e.user_id == leaver]
+    assert theirs[0].withdrawn
+    lost = [
+        p
+        for p in await service.store.pairings(fifth.id)
+        if leaver in p.player_ids and p.black_id is not None
+    ]
+    assert lost and all(p.is_decided and p.forfeit for p in lost)
+
+
+@pytest.mark.usefixtures("small_batches")
+async def test_a_league_cancelled_while_being_made_makes_no_more(service: GameService) -> None:
+    league = await start_league(service)
+    await service.tournaments.cancel(league.id, ORGANISER, organiser=True)
+    assert (await service.tournaments.make_seasons()).divisions == 0
+    assert await places_left(service) == 0
+    assert await made(service, league.id) == {}
