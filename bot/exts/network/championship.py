@@ -266,10 +266,14 @@ def division_table(view: DivisionView, reader: Reader, viewer: int | None) -> St
     part = view.division
     ranked: list[Standing] = table(part.tournament, part.entrants, part.pairings)
     withdrawn = {e.user_id for e in part.entrants if e.withdrawn}
+    played = sum(1 for p in part.pairings if p.is_decided and not p.is_bye)
+    games = sum(1 for p in part.pairings if not p.is_bye)
     rows = []
     for row in ranked:
         mark = Mark.WITHDRAWN if row.player in withdrawn else None
-        if mark is None and row.player in view.moves:
+        if mark is None and played and row.player in view.moves:
+            # Who would go up and down were it over now: not before a game is decided (all
+            # level, the marks would only show the seeding).
             mark = MARKS[view.moves[row.player]]
         rows.append(
             StandingsRow(
@@ -285,11 +289,10 @@ def division_table(view: DivisionView, reader: Reader, viewer: int | None) -> St
                 highlight=row.player == viewer,
             )
         )
-    played = sum(1 for p in part.pairings if p.is_decided and not p.is_bye)
-    games = sum(1 for p in part.pairings if not p.is_bye)
+    # The championship's name is in the post's text: the image's title keeps to what tells
+    # one division from another, which a longer title lost at its end.
     title = _(
-        "{name}: season {season}, division {division}",
-        name=CHAMPIONSHIP,
+        "Season {season}, division {division}",
         season=view.season,
         division=part.tournament.division or 1,
     )
