@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 import discord
 
@@ -20,6 +22,49 @@ from bot.posting.publisher import Publisher
 from bot.posting.texts import played_reply
 
 log = logging.getLogger(__name__)
+
+LATE: Final = 2.3
+"""Seconds after Discord made a move's interaction by which it is acknowledged, whatever is
+still under way: Discord drops an interaction not answered within 3 seconds, and the bot, busy
+with many moves at once, may still be waiting for the database or for the board then (past
+:data:`~bot.posting.answers.ANSWER_WITHIN`, the board is no longer the answer anyway)."""
+
+
+class Acknowledgement:
+    """A move's interaction deferred once, by whichever comes first: the command, when the
+    board will not be its answer, or the guard, :data:`LATE` seconds after Discord made it.
+    Either may wait for the other's defer (its answer is edited only once it is made)."""
+
+    def __init__(
+        self, interaction: discord.Interaction[Any], *, ephemeral: bool, thinking: bool
+    ) -> None:
+        self._interaction = interaction
+        self._ephemeral = ephemeral
+        self._thinking = thinking
+        self._deferred: asyncio.Future[Any] | None = None
+
+    async def defer(self) -> None:
+        if self._deferred is None:
+            self._deferred = asyncio.ensure_future(
+                self._interaction.response.defer(ephemeral=self._ephemeral, thinking=self._thinking)
+            )
+        await asyncio.shield(self._deferred)
+
+    async def settled(self) -> None:
+        """Wait for a defer under way, if any (its failure is the command's next answer's)."""
+        if self._deferred is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await asyncio.shield(self._deferred)
+
+    async def guard(self, answer: Answer) -> None:
+        """Defer at :data:`LATE` seconds unless the command is answered by then (or the
+        deliverer took its answer for the board)."""
+        await asyncio.sleep(max(LATE - answer.age, 0.0))
+        if self._deferred is not None or self._interaction.response.is_done():
+            return
+        if answer.close():
+            log.info("%s deferred at %.1f s: the bot is busy", self._interaction.id, answer.age)
+            await self.defer()
 
 
 class Services(Protocol):
@@ -55,6 +100,42 @@ async def play_and_report(
     turn is then posted as a new message, because Discord pings nobody for mentions edited
     into a deferred reply, and the next player must be pinged.
     """
+    answer = Answer(interaction)
+    # Where the bot can only answer, the board is the answer, for both players to see; a tap in
+    # the picker answers by its own message; else the mover is told privately.
+    ack = Acknowledgement(
+        interaction,
+        ephemeral=not game.private and not in_picker,
+        thinking=game.private or not in_picker,
+    )
+    guard = asyncio.create_task(ack.guard(answer))
+    try:
+        await _play_and_report(
+            host,
+            interaction,
+            game,
+            move,
+            answer=answer,
+            ack=ack,
+            expected_version=expected_version,
+            in_picker=in_picker,
+        )
+    finally:
+        guard.cancel()
+        await ack.settled()  # a refusal's answer waits for a defer under way
+
+
+async def _play_and_report(
+    host: Services,
+    interaction: discord.Interaction[Any],
+    game: Game,
+    move: rules.Move | str,
+    *,
+    answer: Answer,
+    ack: Acknowledgement,
+    expected_version: int | None,
+    in_picker: bool,
+) -> None:
     service, publisher, deliverer = host.service, host.publisher, host.deliverer
     await remember_reply_route(service, interaction, game)
     answering = (
@@ -71,8 +152,7 @@ async def play_and_report(
         answer=answer_route(interaction) if answering else None,
     )
     saved = outcome.game
-    if answering:
-        answer = Answer(interaction)
+    if answering and answer.left > 0:
         interaction.client.dispatch(events.TURN, saved)
         sent = await deliverer.announce(
             outcome.announcement, game_id=saved.id, timeout=max(answer.left, 0.0), answer=answer
@@ -80,15 +160,10 @@ async def play_and_report(
         if not answer.close():
             await _answered(interaction, host, outcome, sent)
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await ack.defer()
     else:
-        if game.private:
-            # Where the bot can only answer, the board is the answer, for both players to see.
-            await interaction.response.defer(thinking=True)
-        elif in_picker:
-            await interaction.response.defer()  # the picker's own message is the answer
-        else:
-            await interaction.response.defer(ephemeral=True, thinking=True)
+        answer.close()
+        await ack.defer()
         interaction.client.dispatch(events.TURN, saved)
     sent = await deliverer.announce(outcome.announcement, game_id=saved.id, timeout=REPLY_WAIT)
     if game.private and sent is not None:

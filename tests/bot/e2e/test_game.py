@@ -20,6 +20,7 @@ from tests.bot.e2e.helpers import (
     boards_miss_their_answer,
     is_board_post,
     play_turn,
+    played_privately,
     said,
     said_pattern,
     send_move,
@@ -400,3 +401,27 @@ async def test_a_channel_that_refuses_the_bot_is_given_up_once_and_the_players_t
     game = await bot.service.game_in_channel(place.id)
     assert game is not None and game.channel_lost_at is None
     assert forbidden() == 1
+
+
+@pytest.mark.machine_speed
+async def test_a_move_the_busy_bot_is_slow_to_play_is_acknowledged_within_discord_s_3_s(
+    table: Table, bot: DvonnBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot, busy with many moves at once, takes 3.3 s to play one (the database, say):
+    Discord's 3 seconds would pass with no answer (the interaction dropped, "the application
+    did not respond"). The move's interaction is deferred in time, the move played, the board
+    posted with its ping, and the mover told privately where it is."""
+    thread = await start_game(table)
+    play = bot.service.play
+
+    async def slow_play(*args: object, **kwargs: object) -> object:
+        await asyncio.sleep(3.3)
+        return await play(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(bot.service, "play", slow_play)
+    turn = await play_turn(table.fake, table.alice, thread, rules.parse_move("E3"))
+    assert turn.reply.response_type is ResponseType.DEFERRED_CHANNEL_MESSAGE
+    assert turn.reply.ephemeral and played_privately(turn.reply, "E3"), turn.reply.content
+    assert turn.post is not None and turn.post.pinged_user_ids == {table.bob.id}
+    game = await bot.service.game_in_channel(thread.id)
+    assert game is not None and game.position.ply == 1
