@@ -56,6 +56,14 @@ async def join(tables: NetworkTables, user: FakeUser, channel: FakeChannel) -> N
     await join_network(tables.fake, user, channel)
 
 
+async def everyone_in(tables: NetworkTables) -> None:
+    """The three servers take part; Ann, Bob and Cat join, each from their server's network
+    channel."""
+    await take_part(tables, 0, 1, 2)
+    for server, player in enumerate(tables.players):
+        await join(tables, player, tables.networks[server])
+
+
 async def thread_in(tables: NetworkTables, channel: FakeChannel) -> FakeChannel:
     """The (first) thread the bot started in ``channel``, once it has."""
     fake = tables.fake
@@ -306,9 +314,7 @@ async def test_a_block_keeps_two_players_apart_either_way(
 ) -> None:
     tables, fake = network_tables, network_tables.fake
     ann, bob, cat = tables.players
-    await take_part(tables, 0, 1, 2)
-    for player, server in ((ann, 0), (bob, 1), (cat, 2)):
-        await join(tables, player, tables.networks[server])
+    await everyone_in(tables)
     assert private(
         await fake.run_command(bob, tables.networks[1], "network block", {"player": str(ann.id)})
     )
@@ -360,9 +366,7 @@ async def test_bad_inputs_are_answered_privately(
     """One's own challenge, a challenge already taken, a server that left."""
     tables, fake = network_tables, network_tables.fake
     ann, bob, cat = tables.players
-    await take_part(tables, 0, 1, 2)
-    for player, server in ((ann, 0), (bob, 1), (cat, 2)):
-        await join(tables, player, tables.networks[server])
+    await everyone_in(tables)
     seek = await fake.run_command(ann, tables.networks[0], "network challenge")
     assert seek.message is not None
     own = await fake.click(ann, seek.message, label=said(_("Accept")))
@@ -467,9 +471,7 @@ async def test_every_network_channel_shows_the_board_of_seeks_and_it_accepts(
 ) -> None:
     tables, fake = network_tables, network_tables.fake
     ann, bob, cat = tables.players
-    await take_part(tables, 0, 1, 2)
-    for player, server in ((ann, 0), (bob, 1), (cat, 2)):
-        await join(tables, player, tables.networks[server])
+    await everyone_in(tables)
     seek = await fake.run_command(ann, tables.networks[0], "network challenge", {"setup": "random"})
     assert seek.message is not None
     shown = []

@@ -21,7 +21,7 @@ from bot.i18n import _
 from tests.bot.clock import ManualClock
 from tests.bot.e2e.conftest import NetworkTables
 from tests.bot.e2e.helpers import said
-from tests.bot.e2e.test_network_games import PICK, board_in, join, take_part
+from tests.bot.e2e.test_network_games import PICK, board_in, everyone_in, join, take_part
 from tests.fakediscord import FakeDiscord, InteractionResult, RecordedMessage
 from tests.fakediscord.harness import discord_endpoints, running
 
@@ -81,10 +81,8 @@ async def test_a_seek_taken_from_another_server_s_board_says_so_where_it_was_mad
     network_tables: NetworkTables, network_bot: DvonnBot
 ) -> None:
     tables, fake = network_tables, network_tables.fake
-    ann, bob, cat = tables.players
-    await take_part(tables, 0, 1, 2)
-    for player, server in ((ann, 0), (bob, 1), (cat, 2)):
-        await join(tables, player, tables.networks[server])
+    _ann, bob, cat = tables.players
+    await everyone_in(tables)
     seek = await seek_of_ann(tables)
     assert seek.message is not None
 
