@@ -2,6 +2,11 @@
 ``tournament_games`` tables (migration 11), and ``season_places`` (migration 21: a league
 season's divisions still to make).
 
+A large league's season end is planned outside any write transaction (computed from the store's
+reads): :meth:`TournamentReads.seasons_over` finds the seasons to plan, and
+:meth:`TournamentWrites.season_mark`, read before the plan is computed and again in the
+transaction that writes it, says nothing it was computed from changed meanwhile.
+
 A tournament's rows change together, in the transaction of whatever changed it (a join, a
 game's end, a round's pairing): its row is read first with :meth:`TournamentWrites.tournament`,
 which on PostgreSQL takes its row lock, so two processes ending the last two games of a round

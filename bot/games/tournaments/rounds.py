@@ -28,6 +28,19 @@ it always was; the network championship's thousand divisions are made
 that no other write waits long behind a season (nor a game's end, the last of a season, behind
 the next season's thousand divisions). A season is not over while divisions remain to make.
 
+**A league season's end**: a league of no more than :data:`MADE_AT_ONCE` divisions plans and
+begins its next season in the transaction of its last game's end, as it always did. A larger
+one's last game's end only ends the season (nothing is written for it: every division of the
+season finished and no place left to make is the record, found by
+:meth:`~bot.storage.Store.seasons_over`); the same housekeeping job plans the next season
+(:meth:`~bot.games.tournaments.running.Tournaments.plan_seasons`): it reads the season
+(:func:`read_season_end`) and computes the next (:func:`next_season_of`: a thousand divisions'
+standings and the pyramid, seconds of pure Python) outside any write transaction, then writes
+it (:func:`end_season`) in a short one that first checks that nothing it was computed from
+changed meanwhile (the season's mark, :meth:`~bot.storage.Writer.season_mark`: the league's
+row, its entrants, the season's results; computed again if not), so that no other write waits
+behind the standings, and the last game's player not for the answer to their move.
+
 **The network championship** (a league of guild :data:`~bot.games.core.network.NETWORK`,
 :mod:`bot.games.tournaments.championship`) runs here as any league does, but: its divisions are
 a pyramid's (:mod:`bot.games.tournaments.pyramid`: the first season by network rating, then
@@ -468,8 +481,8 @@ async def _start_season(
     each a round robin, all games at once, as a league always was. A larger one's are made by
     the housekeeping job ``tournaments: seasons being made``
     (:meth:`~bot.games.tournaments.running.Tournaments.make_seasons`), a batch a transaction,
-    none here: this transaction (a season's last game's end, or the job starting it) is no
-    longer than the plan's."""
+    none here: this transaction (a small league's last game's end, the job planning a large
+    one's next season, or the job starting a season) is no longer than the plan's."""
     assert league.season is not None and league.division_size is not None
     if placed is None and is_championship(league):
         entrants = await _still_in_network(tx, league, entrants, now)
@@ -565,8 +578,8 @@ async def _season_maybe_over(tx: Writer, league_id: int, now: datetime) -> None:
     the next season by itself (everyone still in, newcomers in the lowest division). A league
     of more than :data:`MADE_AT_ONCE` divisions only ends its season here (nothing written:
     every division finished, no place left, is the record of it); the housekeeping job plans
-    its next season outside this transaction (:meth:`~bot.games.tournaments.running.Tournaments.
-    plan_seasons`)."""
+    its next season outside this transaction
+    (:meth:`~bot.games.tournaments.running.Tournaments.plan_seasons`)."""
     league = await tx.tournament(league_id)
     if league is None or not league.is_running or league.season is None:
         return

@@ -11,6 +11,10 @@ Its games are ordinary games of the bot: each is made waiting for its thread
 and calls :meth:`Tournaments.begin_game`, which starts the clock and writes the game's first
 post. When one ends, :mod:`bot.games.tournaments.rounds` moves the tournament on in the same
 transaction (:meth:`Tournaments.game_ended`, the tournaments' hook at every game's end).
+A large league's season is planned and made by the housekeeping job ``tournaments: seasons
+being made`` (:meth:`Tournaments.make_seasons`): the next season of one whose last game ended
+(:meth:`Tournaments.plan_seasons`, computed outside any write transaction), then its divisions,
+a batch a transaction.
 """
 
 from __future__ import annotations
@@ -392,11 +396,11 @@ class Tournaments(TournamentReads):
         game's end only ended it): what the plan needs is read and the next season computed
         (a thousand divisions' standings, the pyramid: seconds of pure Python) outside any
         write transaction, then written in one short one, which first reads the league's row
-        (two processes take turns) and the season's mark (:meth:`~bot.storage.Writer.
-        season_mark`): if anything the plan was computed from changed meanwhile (a withdrawal,
-        a newcomer, a result, another process planning it), nothing is written and it is
-        computed again (:data:`PLAN_ATTEMPTS` times at most, then left to the next pass).
-        Returns how many seasons it planned."""
+        (two processes take turns) and the season's mark
+        (:meth:`~bot.storage.Writer.season_mark`): if anything the plan was computed from
+        changed meanwhile (a withdrawal, a newcomer, a result, another process planning it),
+        nothing is written and it is computed again (:data:`PLAN_ATTEMPTS` times at most,
+        then left to the next pass). Returns how many seasons it planned."""
         planned = 0
         for league_id, season in await self._store.seasons_over():
             for _ in range(PLAN_ATTEMPTS):
