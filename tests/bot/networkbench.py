@@ -396,8 +396,11 @@ async def championship(
         _, each = await transactions(timed, timings, "season end (whole season)", end())
     finally:
         rounds.read_season_end, rounds.next_season_of = read_season_end, next_season_of
-    timings.by_name["season end: next computed, outside"] = [sum(computing)]
-    _report(timings, "end", each, ["the last game's end", "the plan"])
+    if len(each) > 1 and computing:  # the job computed it, outside, and wrote the plan
+        timings.by_name["season end: next computed, outside"] = [sum(computing)]
+        _report(timings, "end", each, ["the last game's end", "the plan"])
+    else:  # a small league: planned and made whole in the last game's end
+        _report(timings, "end", each, ["the plan"])
     later = await db.fetch_all(
         "SELECT count(*) FROM tournaments WHERE league_id = ? AND season = 2", (league.id,)
     )
