@@ -19,6 +19,7 @@ a batch a transaction.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
 import time
@@ -429,7 +430,8 @@ class Tournaments(TournamentReads):
         now = self._now()
         computing = time.perf_counter()
         end = await rounds.read_season_end(self._store, league, divisions)
-        ended = rounds.next_season_of(end, now)
+        # Seconds of pure Python: in a thread, so that the event loop answers players meanwhile.
+        ended = await asyncio.to_thread(rounds.next_season_of, end, now)
         log.info(
             "league %s: season %s's next computed in %.1f s",
             league_id,
