@@ -483,3 +483,35 @@ async def test_a_process_killed_while_planning_leaves_the_season_to_plan(
         season_two(await made(second, league.id, 2))
     finally:
         await second.close()
+
+
+@pytest.mark.usefixtures("small_batches")
+async def test_the_season_s_mark_changes_with_what_its_next_season_is_computed_from(
+    service: GameService,
+) -> None:
+    league = await season_over(service)
+    store = service.store
+    marks = [await store.season_mark(league.id, 1)]
+    async with store.write() as tx:
+        assert await tx.season_mark(league.id, 1) == marks[0]  # the same, read either way
+    await service.tournaments.join(league.id, 3001)  # a newcomer for the next season
+    marks.append(await store.season_mark(league.id, 1))
+    await service.tournaments.withdraw(league.id, PLAYERS[0])
+    marks.append(await store.season_mark(league.id, 1))
+    # A result other than it was (no path of the bot does it; the mark sees it all the same).
+    row = await store.db.fetch_one(
+        "SELECT g.tournament_id, g.round, g.board FROM tournament_games g JOIN tournaments t "
+        "ON t.id = g.tournament_id WHERE t.league_id = ? AND g.result = 'white' LIMIT 1",
+        (league.id,),
+    )
+    assert row is not None
+    async with store.db.transaction() as conn:
+        await conn.execute(
+            "UPDATE tournament_games SET result = 'black' "
+            "WHERE tournament_id = ? AND round = ? AND board = ?",
+            (row["tournament_id"], row["round"], row["board"]),
+        )
+    marks.append(await store.season_mark(league.id, 1))
+    assert len(set(marks)) == len(marks), marks
+    assert await service.tournaments.plan_seasons() == 1
+    assert await store.season_mark(league.id, 1) != marks[-1]  # the league's row: season 2
