@@ -203,6 +203,15 @@ async def _blocks_among_entrants(reader: Reader, tournament_id: int) -> list[Net
     return [_block(row) for row in rows]
 
 
+async def _members_entered(reader: Reader, tournament_id: int) -> set[UserId]:
+    rows = await reader.fetch_all(
+        "SELECT p.user_id FROM tournament_players p JOIN network_members m "
+        "ON m.user_id = p.user_id WHERE p.tournament_id = ? AND m.left_at IS NULL",
+        (tournament_id,),
+    )
+    return {int(row[0]) for row in rows}
+
+
 class NetworkWrites(TournamentWrites):
     """Writing the network's members, servers, blocks and games' homes, in one write
     transaction. (A part of :class:`~bot.storage.store.Writer`; it builds on
@@ -221,12 +230,7 @@ class NetworkWrites(TournamentWrites):
     async def members_entered(self, tournament_id: int) -> set[UserId]:
         """Those of a tournament's players (the network championship's) who are network
         members now (one query; nothing locked, as :meth:`member` with ``lock=False``)."""
-        rows = await self._conn.fetch_all(
-            "SELECT p.user_id FROM tournament_players p JOIN network_members m "
-            "ON m.user_id = p.user_id WHERE p.tournament_id = ? AND m.left_at IS NULL",
-            (tournament_id,),
-        )
-        return {int(row[0]) for row in rows}
+        return await _members_entered(self._conn, tournament_id)
 
     async def join(
         self, user_id: UserId, name: str, home_guild_id: GuildId | None, now: datetime
@@ -622,6 +626,12 @@ async def _games_homed_in(reader: Reader, guild_id: GuildId, limit: int) -> list
 
 class NetworkReads(StorePart):
     """Reading the network: members, servers, blocks, homes and open network challenges."""
+
+    async def members_entered(self, tournament_id: int) -> set[UserId]:
+        """Those of a tournament's players who are network members now, read outside any
+        write transaction (a network championship's season end, computed before it is
+        written)."""
+        return await _members_entered(self.db, tournament_id)
 
     async def member(self, user_id: UserId) -> NetworkMember | None:
         """A player's network membership (``None``: never joined, or their data deleted)."""

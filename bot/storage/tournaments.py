@@ -2,6 +2,11 @@
 ``tournament_games`` tables (migration 11), and ``season_places`` (migration 21: a league
 season's divisions still to make).
 
+A large league's season end is planned outside any write transaction (computed from the store's
+reads): :meth:`TournamentReads.seasons_over` finds the seasons to plan, and
+:meth:`TournamentWrites.season_mark`, read before the plan is computed and again in the
+transaction that writes it, says nothing it was computed from changed meanwhile.
+
 A tournament's rows change together, in the transaction of whatever changed it (a join, a
 game's end, a round's pairing): its row is read first with :meth:`TournamentWrites.tournament`,
 which on PostgreSQL takes its row lock, so two processes ending the last two games of a round
@@ -20,7 +25,7 @@ from datetime import datetime
 from typing import Any, Final
 
 from bot.storage.errors import StorageError
-from bot.storage.interface import Row
+from bot.storage.interface import Reader, Row
 from bot.storage.models import (
     ChannelId,
     Entrant,
@@ -194,6 +199,110 @@ def _prefixed(alias: str, columns: str) -> str:
 _SELECT_PLAYERS: Final = f"SELECT {_PLAYER_COLUMNS} FROM tournament_players"
 _SELECT_GAMES: Final = f"SELECT {_GAME_COLUMNS} FROM tournament_games"
 _GAMES_ORDER: Final = " ORDER BY round, board, leg"
+
+
+async def _divisions(reader: Reader, league_id: int, season: int) -> list[Tournament]:
+    rows = await reader.fetch_all(
+        f"{_SELECT} WHERE league_id = ? AND season = ? ORDER BY division", (league_id, season)
+    )
+    return [_tournament(row) for row in rows]
+
+
+async def _season_entrants(reader: Reader, league_id: int, season: int) -> dict[int, list[Entrant]]:
+    rows = await reader.fetch_all(
+        f"SELECT {_prefixed('p', _PLAYER_COLUMNS)} FROM tournament_players p "
+        "JOIN tournaments t ON t.id = p.tournament_id WHERE t.league_id = ? AND t.season = ? "
+        "ORDER BY p.tournament_id, p.seed",
+        (league_id, season),
+    )
+    found: dict[int, list[Entrant]] = {}
+    for row in rows:
+        entrant = _entrant(row)
+        found.setdefault(entrant.tournament_id, []).append(entrant)
+    return found
+
+
+async def _season_pairings(
+    reader: Reader, league_id: int, season: int
+) -> dict[int, list[TournamentGame]]:
+    rows = await reader.fetch_all(
+        f"SELECT {_prefixed('g', _GAME_COLUMNS)} FROM tournament_games g "
+        "JOIN tournaments t ON t.id = g.tournament_id WHERE t.league_id = ? AND t.season = ? "
+        "ORDER BY g.tournament_id, g.round, g.board, g.leg",
+        (league_id, season),
+    )
+    found: dict[int, list[TournamentGame]] = {}
+    for row in rows:
+        pairing = _pairing(row)
+        found.setdefault(pairing.tournament_id, []).append(pairing)
+    return found
+
+
+_MARK_MODULUS: Final = 1_000_003
+"""User ids (Discord snowflakes) are summed modulo this prime in :func:`_season_mark`, so that
+a sum of ten thousand stays an integer of either database."""
+
+
+async def _season_mark(reader: Reader, league_id: int, season: int) -> tuple[int, ...]:
+    """Everything a league season's end reads, summed up in one query, each part a count or a
+    sum that any change of what it sums changes: the league's row (its version: a save of it,
+    the next season begun by another process), its season's divisions not finished, its plan's
+    places (of any season), its entrants (who entered, who withdrew), the season's results
+    (their kind weighted by the pairing's number, its forfeit too), and for the network
+    championship those of its entrants who are network members and the blocks among them. The
+    same mark read before and after the next season's plan is computed says the plan is still
+    the one to write."""
+    rows = await reader.fetch_all(
+        "SELECT "
+        "(SELECT version FROM tournaments WHERE id = ?), "
+        "(SELECT count(*) FROM tournaments WHERE league_id = ? AND season = ? AND status <> ?), "
+        "(SELECT count(*) FROM season_places WHERE league_id = ?), "
+        "(SELECT count(*) FROM tournament_players WHERE tournament_id = ?), "
+        "(SELECT count(withdrawn_at) FROM tournament_players WHERE tournament_id = ?), "
+        "(SELECT coalesce(sum(user_id % ?), 0) FROM tournament_players "
+        "WHERE tournament_id = ? AND withdrawn_at IS NULL), "
+        "(SELECT count(*) FROM tournament_games g JOIN tournaments t ON t.id = g.tournament_id "
+        "WHERE t.league_id = ? AND t.season = ? AND g.result IS NOT NULL), "
+        "(SELECT coalesce(sum(g.number * (CASE g.result WHEN ? THEN 1 WHEN ? THEN 2 "
+        "WHEN ? THEN 3 WHEN ? THEN 4 WHEN ? THEN 5 ELSE 0 END) + g.forfeit), 0) "
+        "FROM tournament_games g JOIN tournaments t ON t.id = g.tournament_id "
+        "WHERE t.league_id = ? AND t.season = ?), "
+        "(SELECT count(*) FROM tournament_players p JOIN network_members m "
+        "ON m.user_id = p.user_id WHERE p.tournament_id = ? AND m.left_at IS NULL), "
+        "(SELECT coalesce(sum(p.user_id % ?), 0) FROM tournament_players p "
+        "JOIN network_members m ON m.user_id = p.user_id "
+        "WHERE p.tournament_id = ? AND m.left_at IS NULL), "
+        "(SELECT count(*) FROM network_blocks b WHERE EXISTS (SELECT 1 FROM tournament_players p "
+        "WHERE p.tournament_id = ? AND p.user_id = b.blocker_id) "
+        "AND EXISTS (SELECT 1 FROM tournament_players p "
+        "WHERE p.tournament_id = ? AND p.user_id = b.blocked_id))",
+        (
+            league_id,
+            league_id,
+            season,
+            TournamentStatus.FINISHED.value,
+            league_id,
+            league_id,
+            league_id,
+            _MARK_MODULUS,
+            league_id,
+            league_id,
+            season,
+            Result.WHITE.value,
+            Result.BLACK.value,
+            Result.DRAW.value,
+            _BYE,
+            _VOID,
+            league_id,
+            season,
+            league_id,
+            _MARK_MODULUS,
+            league_id,
+            league_id,
+            league_id,
+        ),
+    )
+    return tuple(0 if value is None else int(value) for value in rows[0])
 
 
 class TournamentWrites(WriterPart):
@@ -388,11 +497,7 @@ class TournamentWrites(WriterPart):
 
     async def divisions(self, league_id: int, season: int) -> list[Tournament]:
         """A league season's divisions, the top first."""
-        rows = await self._conn.fetch_all(
-            f"{_SELECT} WHERE league_id = ? AND season = ? ORDER BY division",
-            (league_id, season),
-        )
-        return [_tournament(row) for row in rows]
+        return await _divisions(self._conn, league_id, season)
 
     async def entrants_among(
         self, tournament_id: int, user_ids: Collection[UserId]
@@ -410,32 +515,18 @@ class TournamentWrites(WriterPart):
     async def season_entrants(self, league_id: int, season: int) -> dict[int, list[Entrant]]:
         """The players of a league season's divisions, by division (its id), each by seed: one
         query for a thousand divisions."""
-        rows = await self._conn.fetch_all(
-            f"SELECT {_prefixed('p', _PLAYER_COLUMNS)} FROM tournament_players p "
-            "JOIN tournaments t ON t.id = p.tournament_id WHERE t.league_id = ? AND t.season = ? "
-            "ORDER BY p.tournament_id, p.seed",
-            (league_id, season),
-        )
-        found: dict[int, list[Entrant]] = {}
-        for row in rows:
-            entrant = _entrant(row)
-            found.setdefault(entrant.tournament_id, []).append(entrant)
-        return found
+        return await _season_entrants(self._conn, league_id, season)
 
     async def season_pairings(self, league_id: int, season: int) -> dict[int, list[TournamentGame]]:
         """The pairings of a league season's divisions, by division (its id), each by round,
         board and leg."""
-        rows = await self._conn.fetch_all(
-            f"SELECT {_prefixed('g', _GAME_COLUMNS)} FROM tournament_games g "
-            "JOIN tournaments t ON t.id = g.tournament_id WHERE t.league_id = ? AND t.season = ? "
-            "ORDER BY g.tournament_id, g.round, g.board, g.leg",
-            (league_id, season),
-        )
-        found: dict[int, list[TournamentGame]] = {}
-        for row in rows:
-            pairing = _pairing(row)
-            found.setdefault(pairing.tournament_id, []).append(pairing)
-        return found
+        return await _season_pairings(self._conn, league_id, season)
+
+    async def season_mark(self, league_id: int, season: int) -> tuple[int, ...]:
+        """What a league season's end reads, summed up (:func:`_season_mark`): read again in
+        the transaction that writes the next season's plan, to see that nothing changed since
+        the plan was computed."""
+        return await _season_mark(self._conn, league_id, season)
 
     async def entrant_ratings(self, tournament_id: int, guild_id: GuildId) -> dict[UserId, float]:
         """The ratings in ``guild_id`` of a tournament's players who have one (read, not
@@ -582,6 +673,45 @@ class TournamentReads(StorePart):
             (TournamentStatus.OPEN.value, time_to_text(now)),
         )
         return [int(row[0]) for row in rows]
+
+    async def seasons_over(self) -> list[tuple[int, int]]:
+        """The running leagues whose season is over and has no next one yet (league, season):
+        its divisions made and every one finished, no places of it left to make. Only a league
+        of more than :data:`~bot.games.tournaments.rounds.MADE_AT_ONCE` divisions stays so
+        after its last game's end (a smaller one's next season begins in that transaction),
+        until the housekeeping job plans its next season."""
+        rows = await self.db.fetch_all(
+            "SELECT l.id, l.season FROM tournaments l WHERE l.league_id IS NULL "
+            "AND l.format = ? AND l.status = ? AND l.season IS NOT NULL "
+            "AND EXISTS (SELECT 1 FROM tournaments d WHERE d.league_id = l.id "
+            "AND d.season = l.season) "
+            "AND NOT EXISTS (SELECT 1 FROM tournaments d WHERE d.league_id = l.id "
+            "AND d.season = l.season AND d.status <> ?) "
+            "AND NOT EXISTS (SELECT 1 FROM season_places p WHERE p.league_id = l.id) "
+            "ORDER BY l.id",
+            (
+                TournamentFormat.LEAGUE.value,
+                TournamentStatus.RUNNING.value,
+                TournamentStatus.FINISHED.value,
+            ),
+        )
+        return [(int(row[0]), int(row[1])) for row in rows]
+
+    async def divisions(self, league_id: int, season: int) -> list[Tournament]:
+        """A league season's divisions, the top first (read, not locked)."""
+        return await _divisions(self.db, league_id, season)
+
+    async def season_entrants(self, league_id: int, season: int) -> dict[int, list[Entrant]]:
+        """The players of a league season's divisions, by division (its id), each by seed."""
+        return await _season_entrants(self.db, league_id, season)
+
+    async def season_pairings(self, league_id: int, season: int) -> dict[int, list[TournamentGame]]:
+        """The pairings of a league season's divisions, by division (its id)."""
+        return await _season_pairings(self.db, league_id, season)
+
+    async def season_mark(self, league_id: int, season: int) -> tuple[int, ...]:
+        """:meth:`TournamentWrites.season_mark`, read outside any write transaction."""
+        return await _season_mark(self.db, league_id, season)
 
     async def seasons_being_made(self) -> list[tuple[int, int]]:
         """The league seasons with divisions still to make (league, season), oldest first."""

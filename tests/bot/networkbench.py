@@ -24,8 +24,10 @@ Then measures, through the game service as the bot calls it:
   (a season of few divisions: made whole with its plan, as a league always was);
 - **a season's end**: the first season's results written straight into its pairings (every
   division finished), then the step that ends it (``rounds._season_maybe_over``, which a
-  season's last game runs): the pyramid's next season planned; then the job writes its
-  divisions.
+  season's last game runs: for a league of more than twenty divisions it only ends the season);
+  then the job plans the next season (every division's standings and the pyramid computed
+  outside any write transaction, timed apart, then the plan written in a short one) and writes
+  its divisions.
 
 Every write transaction of a season's start and end is timed (from its start to its commit):
 the longest is what any other write of the bot waits behind at most; the whole season's time
@@ -65,6 +67,7 @@ from bot.storage import (
     RatingRow,
     Setup,
     Store,
+    Tournament,
     TournamentStatus,
     UserId,
     Writer,
@@ -150,12 +153,14 @@ async def transactions(
         store.recording = None
 
 
-def _report(timings: Timings, part: str, each: list[float]) -> None:
-    """The transactions of a season's ``part`` (start, end): the first (the plan; a season of
-    few divisions made whole with it), the batches after it, and the longest of all."""
-    timings.by_name[f"season {part}: the plan"] = each[:1]
-    if each[1:]:
-        timings.by_name[f"season {part}: each later batch"] = each[1:]
+def _report(timings: Timings, part: str, each: list[float], firsts: Sequence[str]) -> None:
+    """The transactions of a season's ``part`` (start, end): the first ones, named ``firsts``
+    (the plan; a season of few divisions made whole with it), the batches after them, and the
+    longest of all."""
+    for index, first in enumerate(firsts):
+        timings.by_name[f"season {part}: {first}"] = each[index : index + 1]
+    if each[len(firsts) :]:
+        timings.by_name[f"season {part}: each later batch"] = each[len(firsts) :]
     timings.by_name[f"season {part}: longest transaction"] = [max(each)]
     _say(
         f"season {part}: {len(each)} write transactions, the longest {max(each):.2f} s "
@@ -335,7 +340,7 @@ async def championship(
 
     begun, each = await transactions(timed, timings, "season start (whole season)", start())
     assert begun == [league.id], begun
-    _report(timings, "start", each)
+    _report(timings, "start", each, ["the plan"])
     league = await store.tournament(league.id)
     assert league is not None and league.season == 1
     db: Database = store.db
@@ -362,13 +367,40 @@ async def championship(
             (TournamentStatus.FINISHED.value, time_to_text(now), league.id),
         )
 
+    computing: list[float] = []
+    read_season_end, next_season_of = rounds.read_season_end, rounds.next_season_of
+
+    async def read_timed(
+        reader: rounds.SeasonReader, league: Tournament, divisions: Sequence[Tournament]
+    ) -> rounds.SeasonEnd:
+        started = time.perf_counter()
+        try:
+            return await read_season_end(reader, league, divisions)
+        finally:
+            computing.append(time.perf_counter() - started)
+
+    def computed_timed(end: rounds.SeasonEnd, now: datetime) -> rounds.NextSeason:
+        started = time.perf_counter()
+        try:
+            return next_season_of(end, now)
+        finally:
+            computing.append(time.perf_counter() - started)
+
     async def end() -> None:
         async with store.write() as tx:  # as the season's last game's end
             await rounds._season_maybe_over(tx, league.id, service.now())
         await made_whole(service)
 
-    _, each = await transactions(timed, timings, "season end (whole season)", end())
-    _report(timings, "end", each)
+    rounds.read_season_end, rounds.next_season_of = read_timed, computed_timed
+    try:
+        _, each = await transactions(timed, timings, "season end (whole season)", end())
+    finally:
+        rounds.read_season_end, rounds.next_season_of = read_season_end, next_season_of
+    if len(each) > 1 and computing:  # the job computed it, outside, and wrote the plan
+        timings.by_name["season end: next computed, outside"] = [sum(computing)]
+        _report(timings, "end", each, ["the last game's end", "the plan"])
+    else:  # a small league: planned and made whole in the last game's end
+        _report(timings, "end", each, ["the plan"])
     later = await db.fetch_all(
         "SELECT count(*) FROM tournaments WHERE league_id = ? AND season = 2", (league.id,)
     )

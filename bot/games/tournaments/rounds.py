@@ -28,6 +28,19 @@ it always was; the network championship's thousand divisions are made
 that no other write waits long behind a season (nor a game's end, the last of a season, behind
 the next season's thousand divisions). A season is not over while divisions remain to make.
 
+**A league season's end**: a league of no more than :data:`MADE_AT_ONCE` divisions plans and
+begins its next season in the transaction of its last game's end, as it always did. A larger
+one's last game's end only ends the season (nothing is written for it: every division of the
+season finished and no place left to make is the record, found by
+:meth:`~bot.storage.Store.seasons_over`); the same housekeeping job plans the next season
+(:meth:`~bot.games.tournaments.running.Tournaments.plan_seasons`): it reads the season
+(:func:`read_season_end`) and computes the next (:func:`next_season_of`: a thousand divisions'
+standings and the pyramid, seconds of pure Python) outside any write transaction, then writes
+it (:func:`end_season`) in a short one that first checks that nothing it was computed from
+changed meanwhile (the season's mark, :meth:`~bot.storage.Writer.season_mark`: the league's
+row, its entrants, the season's results; computed again if not), so that no other write waits
+behind the standings, and the last game's player not for the answer to their move.
+
 **The network championship** (a league of guild :data:`~bot.games.core.network.NETWORK`,
 :mod:`bot.games.tournaments.championship`) runs here as any league does, but: its divisions are
 a pyramid's (:mod:`bot.games.tournaments.pyramid`: the first season by network rating, then
@@ -42,10 +55,10 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Final
+from typing import Final, Protocol
 
 import rules
 from bot.games.core import timecontrol
@@ -61,6 +74,7 @@ from bot.storage import (
     Entrant,
     Game,
     GameStatus,
+    NetworkBlock,
     NewGame,
     NewNotification,
     Tournament,
@@ -467,8 +481,8 @@ async def _start_season(
     each a round robin, all games at once, as a league always was. A larger one's are made by
     the housekeeping job ``tournaments: seasons being made``
     (:meth:`~bot.games.tournaments.running.Tournaments.make_seasons`), a batch a transaction,
-    none here: this transaction (a season's last game's end, or the job starting it) is no
-    longer than the plan's."""
+    none here: this transaction (a small league's last game's end, the job planning a large
+    one's next season, or the job starting a season) is no longer than the plan's."""
     assert league.season is not None and league.division_size is not None
     if placed is None and is_championship(league):
         entrants = await _still_in_network(tx, league, entrants, now)
@@ -561,7 +575,11 @@ async def make_divisions(
 
 async def _season_maybe_over(tx: Writer, league_id: int, now: datetime) -> None:
     """When the last division of a league's season ends: move players up and down, and start
-    the next season by itself (everyone still in, newcomers in the lowest division)."""
+    the next season by itself (everyone still in, newcomers in the lowest division). A league
+    of more than :data:`MADE_AT_ONCE` divisions only ends its season here (nothing written:
+    every division finished, no place left, is the record of it); the housekeeping job plans
+    its next season outside this transaction
+    (:meth:`~bot.games.tournaments.running.Tournaments.plan_seasons`)."""
     league = await tx.tournament(league_id)
     if league is None or not league.is_running or league.season is None:
         return
@@ -570,14 +588,97 @@ async def _season_maybe_over(tx: Writer, league_id: int, now: datetime) -> None:
     divisions = await tx.divisions(league.id, league.season)
     if not all(d.status is TournamentStatus.FINISHED for d in divisions):
         return
-    members = await tx.season_entrants(league.id, league.season)
-    played = await tx.season_pairings(league.id, league.season)
-    tables = [table(d, members.get(d.id, []), played.get(d.id, [])) for d in divisions]
-    entrants = await tx.entrants(league.id)
-    if is_championship(league):  # who left the network since is out too
-        await _still_in_network(tx, league, entrants, now)
-        entrants = await tx.entrants(league.id)
-    playing = {e.user_id for d in divisions for e in members.get(d.id, [])}
+    if len(divisions) > MADE_AT_ONCE:
+        log.info(
+            "league %s: season %s over, its next to plan by the housekeeping job",
+            league.id,
+            league.season,
+        )
+        return
+    end = await read_season_end(tx, league, divisions)
+    await end_season(tx, league, next_season_of(end, now), now)
+
+
+class SeasonReader(Protocol):
+    """What :func:`read_season_end` reads with: a write transaction (a small league's end) or
+    the store outside any (the housekeeping job planning a large one's next season)."""
+
+    async def season_entrants(self, league_id: int, season: int) -> dict[int, list[Entrant]]: ...
+
+    async def season_pairings(
+        self, league_id: int, season: int
+    ) -> dict[int, list[TournamentGame]]: ...
+
+    async def entrants(self, tournament_id: int) -> list[Entrant]: ...
+
+    async def members_entered(self, tournament_id: int) -> set[UserId]: ...
+
+    async def blocks_among_entrants(self, tournament_id: int) -> list[NetworkBlock]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonEnd:
+    """What a league season's end reads: its ``divisions`` (all finished, the top first), their
+    players and pairings (by division id), the league's entrants, and for the network
+    championship its entrants still network members and the blocked pairs among them."""
+
+    league: Tournament
+    divisions: Sequence[Tournament]
+    members: Mapping[int, Sequence[Entrant]]
+    played: Mapping[int, Sequence[TournamentGame]]
+    entrants: Sequence[Entrant]
+    in_network: frozenset[UserId] | None
+    blocked: Sequence[pyramid.BlockedPair]
+
+
+@dataclass(frozen=True, slots=True)
+class NextSeason:
+    """A season's end computed (:func:`next_season_of`): the entrants withdrawn now (they left
+    the network), those staying, and the next season's divisions (fewer than three players in
+    all: the league ends)."""
+
+    left_network: tuple[Entrant, ...]
+    staying: tuple[Entrant, ...]
+    placed: tuple[tuple[UserId, ...], ...]
+
+
+async def read_season_end(
+    reader: SeasonReader, league: Tournament, divisions: Sequence[Tournament]
+) -> SeasonEnd:
+    """Read what ``league``'s season end computes its next season from (a few queries for a
+    thousand divisions; nothing locked)."""
+    assert league.season is not None
+    network = is_championship(league)
+    return SeasonEnd(
+        league=league,
+        divisions=tuple(divisions),
+        members=await reader.season_entrants(league.id, league.season),
+        played=await reader.season_pairings(league.id, league.season),
+        entrants=tuple(await reader.entrants(league.id)),
+        in_network=frozenset(await reader.members_entered(league.id)) if network else None,
+        blocked=tuple(
+            (b.blocker_id, b.blocked_id) for b in await reader.blocks_among_entrants(league.id)
+        )
+        if network
+        else (),
+    )
+
+
+def next_season_of(end: SeasonEnd, now: datetime) -> NextSeason:
+    """The next season of ``end``'s league (pure: the standings of every division, then the
+    moves up and down or the championship's pyramid): everyone still in, newcomers in the lowest
+    division; the championship's entrants who left the network are out (withdrawn ``now``)."""
+    league = end.league
+    tables = [table(d, end.members.get(d.id, []), end.played.get(d.id, [])) for d in end.divisions]
+    entrants = list(end.entrants)
+    left: tuple[Entrant, ...] = ()
+    if end.in_network is not None:  # who left the network since is out too
+        left = tuple(e for e in entrants if not e.withdrawn and e.user_id not in end.in_network)
+        gone = {e.user_id for e in left}
+        entrants = [
+            dataclasses.replace(e, withdrawn_at=now) if e.user_id in gone else e for e in entrants
+        ]
+    playing = {e.user_id for d in end.divisions for e in end.members.get(d.id, [])}
     leaving = [e.user_id for e in entrants if e.withdrawn]
     newcomers = [
         e.user_id
@@ -588,11 +689,7 @@ async def _season_maybe_over(tx: Writer, league_id: int, now: datetime) -> None:
     placed: Sequence[Sequence[UserId]]
     if is_championship(league):
         placed = pyramid.next_season(
-            tables,
-            leaving=leaving,
-            newcomers=newcomers,
-            blocked=await blocked_pairs(tx, league),
-            size=size,
+            tables, leaving=leaving, newcomers=newcomers, blocked=end.blocked, size=size
         )
     else:
         placed = standings.next_season(
@@ -602,9 +699,24 @@ async def _season_maybe_over(tx: Writer, league_id: int, now: datetime) -> None:
             size=size,
             down=standings.RELEGATED if league.moves_down is None else league.moves_down,
         )
+    return NextSeason(
+        left_network=left,
+        staying=tuple(e for e in entrants if not e.withdrawn),
+        placed=tuple(tuple(members) for members in placed),
+    )
+
+
+async def end_season(tx: Writer, league: Tournament, ended: NextSeason, now: datetime) -> None:
+    """Write a season's end computed by :func:`next_season_of` for ``league`` (read in ``tx``,
+    its season over): those who left the network withdrawn, the news, and the next season
+    started (:func:`_start_season`: its plan written, its divisions made if they are few), or
+    the league finished if fewer than three players are left."""
+    assert league.season is not None
+    for entrant in ended.left_network:
+        await tx.save_entrant(dataclasses.replace(entrant, withdrawn_at=now))
+        log.info("championship %s: %s left the network: out", league.id, entrant.user_id)
     await news(tx, league, tournament_news(league, season_over=league.season), now)
-    staying = [e for e in entrants if not e.withdrawn]
-    if sum(len(d) for d in placed) < 3:
+    if sum(len(d) for d in ended.placed) < 3:
         await tx.save_tournament(
             dataclasses.replace(league, status=TournamentStatus.FINISHED, finished_at=now)
         )
@@ -613,7 +725,7 @@ async def _season_maybe_over(tx: Writer, league_id: int, now: datetime) -> None:
         dataclasses.replace(league, season=league.season + 1, round=league.round + 1)
     )
     log.info("league %s: season %s begins", league.id, next_season.season)
-    await _start_season(tx, next_season, staying, now, placed)
+    await _start_season(tx, next_season, ended.staying, now, ended.placed)
 
 
 async def blocked_pairs(tx: Writer, league: Tournament) -> list[pyramid.BlockedPair]:

@@ -11,10 +11,15 @@ Its games are ordinary games of the bot: each is made waiting for its thread
 and calls :meth:`Tournaments.begin_game`, which starts the clock and writes the game's first
 post. When one ends, :mod:`bot.games.tournaments.rounds` moves the tournament on in the same
 transaction (:meth:`Tournaments.game_ended`, the tournaments' hook at every game's end).
+A large league's season is planned and made by the housekeeping job ``tournaments: seasons
+being made`` (:meth:`Tournaments.make_seasons`): the next season of one whose last game ended
+(:meth:`Tournaments.plan_seasons`, computed outside any write transaction), then its divisions,
+a batch a transaction.
 """
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
 import time
@@ -76,6 +81,9 @@ NAME_LENGTH: Final = 60
 SEASONS_PASS_SECONDS: Final = 20.0
 """How long a housekeeping pass makes a league season's divisions before it lets the next pass
 go on (:meth:`Tournaments.make_seasons`): a thousand divisions take minutes."""
+PLAN_ATTEMPTS: Final = 3
+"""How many times a housekeeping pass computes a league's next season whose inputs keep
+changing before it leaves it to the next pass (:meth:`Tournaments.plan_seasons`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +114,8 @@ class SeasonsMade:
     (their games' posts are nobody's in particular: the outbox's deliverer takes them)."""
 
     divisions: int = 0
+    planned: int = 0
+    """League seasons whose next season's plan it wrote (:meth:`Tournaments.plan_seasons`)."""
 
     @property
     def announcements(self) -> tuple[int, ...]:
@@ -356,7 +366,9 @@ class Tournaments(TournamentReads):
         (losses on time, reminders) wait no longer for a thousand divisions. A player placed
         who withdrew since loses their games in it at once, as one withdrawing during a season
         (those games are this batch's own, locked by nobody else). The plan of a league
-        cancelled meanwhile is dropped."""
+        cancelled meanwhile is dropped. A season over whose next is not planned yet is planned
+        first (:meth:`plan_seasons`)."""
+        planned = await self.plan_seasons()
         made = 0
         started = time.monotonic()
         for league_id, season in await self._store.seasons_being_made():
@@ -377,7 +389,64 @@ class Tournaments(TournamentReads):
                     break
                 made += batch.divisions
                 log.info("league %s: season %s, %d divisions made", league_id, season, made)
-        return SeasonsMade(made)
+        return SeasonsMade(made, planned)
+
+    async def plan_seasons(self) -> int:
+        """Plan the next season of every league whose season is over unplanned (a league of
+        more than :data:`~bot.games.tournaments.rounds.MADE_AT_ONCE` divisions, whose last
+        game's end only ended it): what the plan needs is read and the next season computed
+        (a thousand divisions' standings, the pyramid: seconds of pure Python) outside any
+        write transaction, then written in one short one, which first reads the league's row
+        (two processes take turns) and the season's mark
+        (:meth:`~bot.storage.Writer.season_mark`): if anything the plan was computed from
+        changed meanwhile (a withdrawal, a newcomer, a result, another process planning it),
+        nothing is written and it is computed again (:data:`PLAN_ATTEMPTS` times at most,
+        then left to the next pass). Returns how many seasons it planned."""
+        planned = 0
+        for league_id, season in await self._store.seasons_over():
+            for _ in range(PLAN_ATTEMPTS):
+                done = await self._plan_season(league_id, season)
+                if done is not None:
+                    planned += done
+                    break
+            else:
+                log.warning(
+                    "league %s: season %s changed while planned: next pass", league_id, season
+                )
+        return planned
+
+    async def _plan_season(self, league_id: int, season: int) -> bool | None:
+        """Plan ``league_id``'s season after ``season``: ``True`` if written, ``False`` if there
+        is none to plan (any more), ``None`` if something changed while it was computed."""
+        mark = await self._store.season_mark(league_id, season)  # before what it sums up
+        league = await self._store.tournament(league_id)
+        if league is None or not league.is_running or league.season != season:
+            return False
+        divisions = await self._store.divisions(league_id, season)
+        if not divisions or not all(d.status is TournamentStatus.FINISHED for d in divisions):
+            return False
+        if await self._store.season_places(league_id, season):
+            return False
+        now = self._now()
+        computing = time.perf_counter()
+        end = await rounds.read_season_end(self._store, league, divisions)
+        # Seconds of pure Python: in a thread, so that the event loop answers players meanwhile.
+        ended = await asyncio.to_thread(rounds.next_season_of, end, now)
+        log.info(
+            "league %s: season %s's next computed in %.1f s",
+            league_id,
+            season,
+            time.perf_counter() - computing,
+        )
+        async with self._store.write() as tx:
+            current = await tx.tournament(league_id)  # the league's lock first, as a batch
+            if current is None or await tx.season_mark(league_id, season) != mark:
+                log.info(
+                    "league %s: season %s changed while its next was computed", league_id, season
+                )
+                return None
+            await rounds.end_season(tx, current, ended, now)
+        return True
 
     async def cancel(self, tournament_id: int, by: UserId, *, organiser: bool) -> Tournament:
         """The organiser calls a tournament off: its running games are aborted."""
