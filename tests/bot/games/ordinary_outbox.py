@@ -103,6 +103,11 @@ class Recorder:
     async def players(self, game: Game) -> Players:
         return Players(white=await self.names.get(game.white_id), black=NAMES[game.black_id])
 
+    async def opponent_name(self, game: Game, user_id: int) -> str:
+        """As the publisher names an ordinary game's opponent (a network game's: never here)."""
+        assert not game.network
+        return await self.names.get(game.opponent_of(user_id))
+
     async def send_to_game(
         self,
         game: Game,
