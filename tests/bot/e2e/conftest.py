@@ -205,6 +205,9 @@ async def network_bot(
         # Boards edited whenever behind: a board first posted as its channel is named, just
         # before a test's seek, would otherwise show the seek only after the pace (minutes).
         network_board_minutes=0,
+        # The boards' job is a poll job: polled every half second, not every 5 s, so that a
+        # test waits for a board about as long as a player would notice.
+        outbox_poll=0.5,
     )
     with discord_endpoints(fake):
         bot = DvonnBot(settings, sync_commands=True, catalogues=catalogues())
