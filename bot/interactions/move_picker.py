@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar, Final, Generic, Protocol, Self, TypeVar, cast
 
 import discord
@@ -38,8 +39,27 @@ from bot.interactions.move_labels import landing_label, stack_label
 from bot.posting.publisher import Publisher, Reader
 
 COLUMN_GROUPS: Final = ("ABCD", "EFGH", "IJK")
+AT: Final = r"(?P<attempt>\d+):(?P<step>\d+)"
+"""How the ids of a private board's try (a puzzle's, a lesson's) spell the try and its step."""
 """The placement menus' columns: at most 25 cells each (A–D 17, E–H 20, I–K 12)."""
 MAX_OPTIONS: Final = 25  # Discord's limit for a select menu
+
+
+@dataclass(frozen=True, slots=True)
+class At:
+    """The try (a puzzle's, a lesson's) and the step of it a board showed, as the ids spell them
+    (:data:`AT`)."""
+
+    attempt_id: int
+    step: int
+
+    def __str__(self) -> str:
+        return f"{self.attempt_id}:{self.step}"
+
+    @classmethod
+    def read(cls, match: re.Match[str]) -> At:
+        """From an id matched with :data:`AT` in its template."""
+        return cls(int(match["attempt"]), int(match["step"]))
 
 
 class Showing(Protocol):

@@ -14,8 +14,8 @@ from bot.exts.play import picker, plan_picker
 from bot.exts.play.picker import Shown
 from bot.exts.play.plan_picker import Planned
 from bot.exts.puzzles import picker as puzzle_picker
-from bot.exts.puzzles.picker import At
 from bot.interactions import move_picker
+from bot.interactions.move_picker import At
 
 STEP_IDS: dict[str, type[discord.ui.DynamicItem[Any]]] = {
     "dvonn:cells:12:40:57:1": picker.CellMenu,

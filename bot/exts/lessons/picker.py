@@ -17,7 +17,6 @@ taps it. The service checks the step again as it saves the try (two taps at once
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 import discord
@@ -32,26 +31,13 @@ from bot.games.lessons.learning import LessonShown, LessonTried, Progress
 from bot.i18n import Text, _
 from bot.interactions import events, move_picker
 from bot.interactions.buttons import BotButton, BotMenu, label
+from bot.interactions.move_picker import AT, At
 from bot.interactions.replies import finish
 from bot.interactions.thinking import BUDGETS, HINT_LEVEL
 from bot.posting.publisher import Reader
 
 if TYPE_CHECKING:
     from bot.app import DvonnBot, Interaction
-
-AT: Final = r"(?P<attempt>\d+):(?P<step>\d+)"
-"""How the ids spell the lesson and the step a board showed."""
-
-
-@dataclass(frozen=True, slots=True)
-class At:
-    """The lesson and the step of it a board showed, as the ids spell them (:data:`AT`)."""
-
-    attempt_id: int
-    step: int
-
-    def __str__(self) -> str:
-        return f"{self.attempt_id}:{self.step}"
 
 
 def at(shown: LessonShown) -> At:
@@ -123,7 +109,7 @@ class LessonPicker(move_picker.Picker[At, LessonShown]):
     prefix = "dvonn:learn"
 
     def read(self, match: re.Match[str]) -> At:
-        return At(int(match["attempt"]), int(match["step"]))
+        return At.read(match)
 
     async def open(self, interaction: Interaction, step: At) -> LessonShown:
         return await _shown_at(interaction, step)
@@ -213,7 +199,7 @@ class _AtButton(BotButton, template=r"dvonn:learn:base:(?P<attempt>\d+):(?P<step
     async def from_custom_id(  # type: ignore[override]
         cls, interaction: Interaction, item: discord.ui.Button[Any], match: re.Match[str], /
     ) -> _AtButton:
-        return cls(At(int(match["attempt"]), int(match["step"])))
+        return cls(At.read(match))
 
 
 class AgainButton(_AtButton, template=rf"dvonn:learn:again:{AT}"):
@@ -299,7 +285,7 @@ class ChoiceButton(BotButton, template=rf"dvonn:learn:answer:{AT}:(?P<choice>\w+
     async def from_custom_id(  # type: ignore[override]
         cls, interaction: Interaction, item: discord.ui.Button[Any], match: re.Match[str], /
     ) -> ChoiceButton:
-        return cls(At(int(match["attempt"]), int(match["step"])), match["choice"])
+        return cls(At.read(match), match["choice"])
 
     async def run(self, interaction: Interaction) -> None:
         tried = await interaction.client.service.lessons.answer(

@@ -13,7 +13,6 @@ taps at once play once)."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Any, Final
 
@@ -26,27 +25,15 @@ from bot.games.puzzles.solving import PuzzleMoved, PuzzleShown
 from bot.i18n import Text, _
 from bot.interactions import move_picker
 from bot.interactions.buttons import BotButton, label
+from bot.interactions.move_picker import AT, At
 from bot.interactions.replies import finish
 from bot.posting.publisher import Reader
 
 if TYPE_CHECKING:
     from bot.app import Interaction
 
-AT: Final = r"(?P<attempt>\d+):(?P<step>\d+)"
-"""How the ids spell the try and the step a board showed."""
 DAY: Final = r"(?P<day>\d{8})"
 """A daily post's day, as ``20250301``: numbers only, which the metrics leave out of a name."""
-
-
-@dataclass(frozen=True, slots=True)
-class At:
-    """The try and the step of it a board showed, as the ids spell them (:data:`AT`)."""
-
-    attempt_id: int
-    step: int
-
-    def __str__(self) -> str:
-        return f"{self.attempt_id}:{self.step}"
 
 
 def day_id(day: date) -> str:
@@ -87,7 +74,7 @@ class PuzzlePicker(move_picker.Picker[At, PuzzleShown]):
     prefix = "dvonn:puzzle"
 
     def read(self, match: re.Match[str]) -> At:
-        return At(int(match["attempt"]), int(match["step"]))
+        return At.read(match)
 
     async def open(self, interaction: Interaction, step: At) -> PuzzleShown:
         return await _shown_at(interaction, step.attempt_id, step.step)

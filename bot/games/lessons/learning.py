@@ -224,11 +224,8 @@ class Learning(UseCases):
         :class:`NotThisKindOfTask` (a question, or the computer's turn)."""
         now = self._now()
         async with self._store.write() as tx:
-            await self._lock(tx, user_id, now)
-            attempt = await self._attempt(tx, user_id, attempt_id, step)
-            shown = LessonShown(
-                attempt, find_lesson(attempt.lesson_key), frozenset(await tx.lessons_done(user_id))
-            )
+            shown = await self._shown(tx, user_id, attempt_id, step, now)
+            attempt = shown.attempt
             task = shown.task
             before = shown.position
             if isinstance(task, book.Question) or shown.computer_to_move:
@@ -260,11 +257,8 @@ class Learning(UseCases):
         :meth:`try_move`."""
         now = self._now()
         async with self._store.write() as tx:
-            await self._lock(tx, user_id, now)
-            attempt = await self._attempt(tx, user_id, attempt_id, step)
-            shown = LessonShown(
-                attempt, find_lesson(attempt.lesson_key), frozenset(await tx.lessons_done(user_id))
-            )
+            shown = await self._shown(tx, user_id, attempt_id, step, now)
+            attempt = shown.attempt
             task = shown.task
             if not isinstance(task, book.Question):
                 raise NotThisKindOfTask(attempt.id)
@@ -280,11 +274,8 @@ class Learning(UseCases):
         the rules' errors for an illegal move, and as :meth:`try_move`."""
         now = self._now()
         async with self._store.write() as tx:
-            await self._lock(tx, user_id, now)
-            attempt = await self._attempt(tx, user_id, attempt_id, step)
-            shown = LessonShown(
-                attempt, find_lesson(attempt.lesson_key), frozenset(await tx.lessons_done(user_id))
-            )
+            shown = await self._shown(tx, user_id, attempt_id, step, now)
+            attempt = shown.attempt
             task = shown.task
             if not isinstance(task, book.GameTask) or not shown.computer_to_move:
                 raise NotThisKindOfTask(attempt.id)
@@ -298,10 +289,8 @@ class Learning(UseCases):
         :class:`NotThisKindOfTask` outside the game lesson, and as :meth:`try_move`."""
         now = self._now()
         async with self._store.write() as tx:
-            await self._lock(tx, user_id, now)
-            attempt = await self._attempt(tx, user_id, attempt_id, step)
-            lesson = find_lesson(attempt.lesson_key)
-            shown = LessonShown(attempt, lesson, frozenset(await tx.lessons_done(user_id)))
+            shown = await self._shown(tx, user_id, attempt_id, step, now)
+            attempt = shown.attempt
             if not isinstance(shown.task, book.GameTask) or shown.computer_to_move:
                 raise NotThisKindOfTask(attempt.id)
             counted = dataclasses.replace(attempt, hints=attempt.hints + 1)
@@ -328,6 +317,21 @@ class Learning(UseCases):
     async def _lock(tx: Writer, user_id: UserId, now: datetime) -> None:
         await tx.ensure_players([user_id], now)
         await tx.lock_learner(user_id, now)
+
+    async def _shown(
+        self,
+        tx: Writer,
+        user_id: UserId,
+        attempt_id: int | None,
+        step: int | None,
+        now: datetime,
+    ) -> LessonShown:
+        """The learner locked, and their lesson ``attempt_id`` (``None``: the running one) as
+        shown at ``step`` (``None``: wherever it is), checked theirs and not moved on."""
+        await self._lock(tx, user_id, now)
+        attempt = await self._attempt(tx, user_id, attempt_id, step)
+        done = frozenset(await tx.lessons_done(user_id))
+        return LessonShown(attempt, find_lesson(attempt.lesson_key), done)
 
     @staticmethod
     async def _attempt(
