@@ -694,6 +694,13 @@ class NetworkReads(StorePart):
         row = await self.db.fetch_one("SELECT value FROM network_state WHERE name = ?", (SEEKS,))
         return 0 if row is None else int(row["value"])
 
+    async def boards_count(self) -> int:
+        """How many servers take part now (each has a board)."""
+        row = await self.db.fetch_one(
+            "SELECT count(*) FROM network_servers WHERE left_at IS NULL", ()
+        )
+        return 0 if row is None else int(row[0])
+
     async def boards_behind(
         self, version: int, edited_before: datetime, limit: int
     ) -> list[NetworkServer]:

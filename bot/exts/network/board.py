@@ -4,11 +4,13 @@ challenges (network names, ratings, terms) with the menu to accept one (``dvonn:
 A post per seek per channel would be a thousand requests a seek in a network of a thousand
 servers; instead each channel's one board is edited by a job of its own, run with the outbox's
 poll in every process but by one at a time (a lease), which edits the boards whose list is
-behind the network's (its ``seeks`` count, counted by every open and close of a seek), each at
-most once every ``DVONN_NETWORK_BOARD_MINUTES``, and within a budget of requests of its own
-(:data:`BOARD_SHARE` of a process's share of Discord's global limit), so that games' posts are
-never starved. A board deleted by hand is posted again. The live truth is ``/network seeks``;
-a pick from an old board of a seek taken since is refused privately ("already taken").
+behind the network's (its ``seeks`` count, counted by every open and close of a seek) within a
+budget of requests of its own (:data:`BOARD_SHARE` of a process's share of Discord's global
+limit), so that games' posts are never starved: each board at most as often as that budget
+shared by every board allows (in a network of a few servers, at the next poll; of a thousand,
+every few minutes), and never staler than ``DVONN_NETWORK_BOARD_MINUTES``. A board deleted by
+hand is posted again. The live truth is ``/network seeks``; a pick from an old board of a seek
+taken since is refused privately ("already taken").
 """
 
 from __future__ import annotations
@@ -63,8 +65,16 @@ class NetworkBoards:
         self._bot = bot
         self._service = service
         self._publisher = publisher
-        self._every = timedelta(minutes=minutes)
+        self._most = timedelta(minutes=minutes)
         self._pace = Pace(GLOBAL_LIMIT * HEADROOM * BOARD_SHARE, 1)
+        self._boards = 0
+        """The boards there were at the last run (the first look's pace)."""
+
+    @property
+    def _every(self) -> timedelta:
+        """The least time between two edits of one board: the budget shared by every board,
+        within the operator's longest."""
+        return min(self._most, timedelta(seconds=self._boards / self._pace.rate))
 
     async def refresh(self) -> int:
         """Edit (or post) the boards that are behind; returns how many. A look first, without
@@ -75,6 +85,7 @@ class NetworkBoards:
         async with self._service.leases.holding(LEASE) as ours:
             if not ours:
                 return 0
+            self._boards = await network.boards.count()
             version, servers = await network.boards.behind(self._every, BATCH)
             if not servers:
                 return 0

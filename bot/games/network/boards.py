@@ -23,6 +23,10 @@ class Boards(UseCases):
         version = await self._store.seeks_version()
         return version, await self._store.boards_behind(version, self._now() - pace, limit)
 
+    async def count(self) -> int:
+        """How many boards there are: a server taking part has one."""
+        return await self._store.boards_count()
+
     async def set_board(self, guild_id: GuildId, message_id: int | None, version: int) -> bool:
         """A server's board is ``message_id``, showing the ``seeks`` count ``version``."""
         async with self._store.write() as tx:

@@ -202,9 +202,6 @@ async def network_bot(
         gateway_url=fake.gateway_url,
         render_processes=0,
         network=True,
-        # Boards edited whenever behind: a board first posted as its channel is named, just
-        # before a test's seek, would otherwise show the seek only after the pace (minutes).
-        network_board_minutes=0,
         # The boards' job is a poll job: polled every half second, not every 5 s, so that a
         # test waits for a board about as long as a player would notice.
         outbox_poll=0.5,
